@@ -1,0 +1,84 @@
+"""The 90 development cards and 10 nobles (rule C2), loaded once from package data.
+
+>>> CARDS["2R3"].level, CARDS["2R3"].bonus.key
+(2, 'red')
+>>> len(CARDS), len(NOBLES)
+(90, 10)
+>>> NOBLES["N1"].points
+3
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from importlib import resources
+
+from .tokens import GEMS, Colour
+
+LEVELS = (1, 2, 3)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A development card: ``id`` as in the record (``2R3``), cost indexed by gem colour."""
+
+    id: str
+    level: int
+    bonus: Colour
+    points: int
+    cost: tuple[int, int, int, int, int]
+
+    def __str__(self) -> str:
+        return self.id
+
+
+@dataclass(frozen=True, slots=True)
+class Noble:
+    """A noble tile: the bonuses (cards, never tokens) a player needs for its visit."""
+
+    id: str
+    points: int
+    requires: tuple[int, int, int, int, int]
+
+    def __str__(self) -> str:
+        return self.id
+
+
+def _rows(name: str) -> list[dict[str, str]]:
+    text = resources.files("companion").joinpath("data", name).read_text(encoding="utf-8")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def _gem_counts(row: dict[str, str]) -> tuple[int, int, int, int, int]:
+    w, u, g, r, k = (int(row[c.key]) for c in GEMS)
+    return (w, u, g, r, k)
+
+
+def _load_cards() -> dict[str, Card]:
+    cards = {}
+    for row in _rows("cards.csv"):
+        card = Card(
+            id=row["id"],
+            level=int(row["level"]),
+            bonus=Colour.from_key(row["bonus"]),
+            points=int(row["points"]),
+            cost=_gem_counts(row),
+        )
+        cards[card.id] = card
+    return cards
+
+
+def _load_nobles() -> dict[str, Noble]:
+    return {
+        row["id"]: Noble(id=row["id"], points=int(row["points"]), requires=_gem_counts(row))
+        for row in _rows("nobles.csv")
+    }
+
+
+CARDS: dict[str, Card] = _load_cards()
+NOBLES: dict[str, Noble] = _load_nobles()
+CARDS_BY_LEVEL: dict[int, tuple[Card, ...]] = {
+    level: tuple(c for c in CARDS.values() if c.level == level) for level in LEVELS
+}

@@ -1,0 +1,77 @@
+"""The one exception an illegal move raises, and the error of a malformed record.
+
+Codes are the stable ones of ``spec/game-record.md``; messages are translated when read,
+so the same error can be shown in the table's language after it was raised.
+
+>>> err = IllegalMove(ErrorCode.RESERVE_LIMIT, "{player} already holds 3 reserved cards", player="Ada")
+>>> err.code.value, err.message
+('reserve-limit', 'Ada already holds 3 reserved cards')
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from .i18n import localise, translate
+
+
+class ErrorCode(StrEnum):
+    WRONG_PLAYER = "wrong-player"
+    GAME_OVER = "game-over"
+    MALFORMED_MOVE = "malformed-move"
+    TAKE_INVALID = "take-invalid"
+    TAKE_TWO_NEEDS_FOUR = "take-two-needs-four"
+    BANK_SHORT = "bank-short"
+    RESERVE_LIMIT = "reserve-limit"
+    CARD_UNAVAILABLE = "card-unavailable"
+    DECK_EMPTY = "deck-empty"
+    CANNOT_AFFORD = "cannot-afford"
+    PAYMENT_INVALID = "payment-invalid"
+    REVEAL_MISSING = "reveal-missing"
+    REVEAL_INVALID = "reveal-invalid"
+    TOKEN_LIMIT = "token-limit"
+    RETURN_INVALID = "return-invalid"
+    NOBLE_CHOICE_REQUIRED = "noble-choice-required"
+    NOBLE_INVALID = "noble-invalid"
+    PASS_INVALID = "pass-invalid"
+    # Not a move error: the document itself is not a record (replay exits 2).
+    MALFORMED_RECORD = "malformed-record"
+
+
+class _Translated(Exception):
+    def __init__(self, template: str, params: dict[str, Any]) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template)
+
+    @property
+    def message(self) -> str:
+        """The message in the current language (see :mod:`companion.i18n`)."""
+        params = {k: localise(v) for k, v in self.params.items()}
+        return translate(self.template).format(**params)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class IllegalMove(_Translated):
+    """A move the rules do not allow. ``code`` is stable; ``message`` says why and how to fix."""
+
+    def __init__(self, code: ErrorCode, template: str, **params: Any) -> None:
+        self.code = code
+        super().__init__(template, params)
+
+
+class RecordError(_Translated):
+    """A document that is not a valid game record. ``path`` names the place (``moves[17].gems``)."""
+
+    def __init__(self, path: str, template: str, *, move_shape: bool = False, **params: Any):
+        self.path = path
+        self.code = ErrorCode.MALFORMED_MOVE if move_shape else ErrorCode.MALFORMED_RECORD
+        super().__init__(template, params)
+
+    @property
+    def message(self) -> str:
+        text = super().message
+        return f"{self.path}: {text}" if self.path else text

@@ -1,0 +1,93 @@
+"""What the table lays out before the first turn (S1-S4): players, nobles, the market.
+
+>>> setup = Setup.of(["Ada", "Ben"], ["N1", "N2", "N3"],
+...                  ["1W1 1W2 1W3 1W4", "2W1 2W2 2W3 2W4", "3W1 3W2 3W3 3W4"])
+>>> setup.market[1]
+('2W1', '2W2', '2W3', '2W4')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import CARDS, LEVELS, NOBLES
+from .errors import RecordError
+from .tokens import GEMS, Tokens
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MARKET_SLOTS = 4
+TOKEN_LIMIT = 10
+RESERVE_LIMIT = 3
+WINNING_POINTS = 15
+GOLD_TOKENS = 5
+GEMS_PER_COLOUR = {2: 4, 3: 5, 4: 7}
+
+
+def starting_bank(players: int) -> Tokens:
+    """S1: 4, 5 or 7 of each gem by the number of players, and always 5 gold."""
+    gems = GEMS_PER_COLOUR[players]
+    return Tokens(*([gems] * len(GEMS)), gold=GOLD_TOKENS)
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Player names in play order, the nobles revealed, and the 4 face-up cards per level.
+
+    Constructing one checks it; a bad setup raises :class:`RecordError` naming the field.
+    """
+
+    players: tuple[str, ...]
+    nobles: tuple[str, ...]
+    market: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+    @classmethod
+    def of(
+        cls, players: Sequence[str], nobles: Sequence[str], market: Sequence[str | Sequence[str]]
+    ) -> Setup:
+        """Convenience: each market level as a sequence of ids or one space-separated string."""
+        rows = [tuple(r.split()) if isinstance(r, str) else tuple(r) for r in market]
+        if len(rows) != len(LEVELS):
+            raise RecordError("setup.market", "give the face-up cards of levels 1, 2 and 3")
+        return cls(tuple(players), tuple(nobles), (rows[0], rows[1], rows[2]))
+
+    def __post_init__(self) -> None:
+        names = self.players
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise RecordError("players", "a game has 2 to 4 players, not {n}", n=len(names))
+        for i, name in enumerate(names):
+            if not isinstance(name, str) or not name.strip():
+                raise RecordError(f"players[{i}]", "a player needs a name")
+        if len(set(names)) != len(names):
+            raise RecordError("players", "two players have the same name; make the names distinct")
+        want = len(names) + 1
+        if len(self.nobles) != want:
+            raise RecordError(
+                "setup.nobles",
+                "{players} players reveal {want} nobles, not {n}",
+                players=len(names),
+                want=want,
+                n=len(self.nobles),
+            )
+        for i, noble in enumerate(self.nobles):
+            if noble not in NOBLES:
+                raise RecordError(
+                    f"setup.nobles[{i}]", "{id!r} is not a noble (N1 to N10)", id=noble
+                )
+        if len(set(self.nobles)) != len(self.nobles):
+            raise RecordError("setup.nobles", "a noble is revealed twice")
+        for level, row in zip(LEVELS, self.market, strict=True):
+            where = f"setup.market.{level}"
+            if len(row) != MARKET_SLOTS:
+                raise RecordError(
+                    where, "level {level} shows 4 cards, not {n}", level=level, n=len(row)
+                )
+            for i, card in enumerate(row):
+                if card not in CARDS:
+                    raise RecordError(f"{where}[{i}]", "{id!r} is not a card id", id=card)
+                if CARDS[card].level != level:
+                    raise RecordError(
+                        f"{where}[{i}]", "{id} is not a level {level} card", id=card, level=level
+                    )
+            if len(set(row)) != len(row):
+                raise RecordError(where, "a card is revealed twice")

@@ -1,0 +1,78 @@
+"""Random legal games, dealt by the engine itself from shuffled decks.
+
+Used by ``splendor-companion simulate``, the property tests and the benchmark.
+
+>>> game = simulate(players=3, seed=7)
+>>> game.over or game.stalled
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .cards import CARDS_BY_LEVEL, LEVELS, NOBLES
+from .game import Game
+from .moves import Buy, Move, Reserve, with_parts
+from .setup import MARKET_SLOTS, Setup
+
+DEFAULT_NAMES = ("Ada", "Ben", "Cleo", "Dev")
+MAX_MOVES = 2000
+
+
+def random_setup(rng: random.Random, players: Sequence[str]) -> Setup:
+    """Shuffle the nobles and each level's deck and lay out the table (S2, S3)."""
+    nobles = rng.sample(sorted(NOBLES), len(players) + 1)
+    market = [rng.sample([c.id for c in CARDS_BY_LEVEL[lv]], MARKET_SLOTS) for lv in LEVELS]
+    return Setup.of(players, nobles, market)
+
+
+class Dealer:
+    """Stands in for the table's shuffled decks: the next card of a level is a random
+    unseen one, which is the same as drawing the top of a shuffled deck."""
+
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        self.game = game
+        self.rng = rng
+
+    def deal(self, move: Move) -> Move:
+        """Fill in what the table would declare: the reveal, a blind reserve's card."""
+        game = self.game
+        if isinstance(move, Reserve) and move.deck is not None and move.card is None:
+            card = self.rng.choice(game.unseen(move.deck))
+            move = with_parts(move, card=card.id)
+        level = game.reveal_due(move)
+        if level is not None:
+            # The card taken away is already seen, so it is never drawn again.
+            move = with_parts(move, reveal=self.rng.choice(game.unseen(level)).id)
+        return move
+
+
+def choose(rng: random.Random, moves: list[Move]) -> Move:
+    """A random legal move: first a random kind of action, so takes do not crowd out buys."""
+    kinds: dict[type, list[Move]] = {}
+    for move in moves:
+        kinds.setdefault(type(move), []).append(move)
+    # Buying is what ends a game: a random player that prefers it plays shorter games.
+    if Buy in kinds and rng.random() < 0.6:
+        return rng.choice(kinds[Buy])
+    return rng.choice(rng.choice(list(kinds.values())))
+
+
+def play_random(game: Game, rng: random.Random, max_moves: int = MAX_MOVES) -> Game:
+    """Play random legal moves until the game is over, stalls, or ``max_moves`` is reached."""
+    dealer = Dealer(game, rng)
+    while not game.over and not game.stalled and len(game.moves) < max_moves:
+        move = choose(rng, list(game.legal_moves()))
+        game.push(dealer.deal(move))
+    return game
+
+
+def simulate(players: int = 2, seed: int = 0, max_moves: int = MAX_MOVES) -> Game:
+    """A whole random game of ``players`` players, reproducible from ``seed``."""
+    if players not in (2, 3, 4):
+        raise ValueError("a game has 2 to 4 players")
+    rng = random.Random(seed)
+    game = Game(random_setup(rng, DEFAULT_NAMES[:players]))
+    return play_random(game, rng, max_moves)
