@@ -3,9 +3,9 @@
 Codes are the stable ones of ``spec/game-record.md``; messages are translated when read,
 so the same error can be shown in the table's language after it was raised.
 
->>> err = IllegalMove(ErrorCode.RESERVE_LIMIT, "{player} already holds 3 reserved cards", player="Ada")
+>>> err = IllegalMove(ErrorCode.RESERVE_LIMIT, "{player} holds 3 reserved cards", player="Ada")
 >>> err.code.value, err.message
-('reserve-limit', 'Ada already holds 3 reserved cards')
+('reserve-limit', 'Ada holds 3 reserved cards')
 """
 
 from __future__ import annotations

@@ -5,12 +5,12 @@
 ...                      ["1W1 1W2 1W3 1W4", "2W1 2W2 2W3 2W4", "3W1 3W2 3W3 3W4"]))
 >>> game.bank
 Tokens(white=4, blue=4, green=4, red=4, black=4, gold=5)
->>> game.push("take WUG")
-Take(player=0, reveal=None, returned=None, noble=None, gems=Tokens(white=1, blue=1, green=1, red=0, black=0, gold=0))
+>>> print(game.push("take WUG"))
+take WUG
 >>> game.explain(game.parse("take WW")).code.value   # Ben: white is down to 3
 'take-two-needs-four'
->>> game.undo()
-Take(player=0, reveal=None, returned=None, noble=None, gems=Tokens(white=1, blue=1, green=1, red=0, black=0, gold=0))
+>>> print(game.undo())
+take WUG
 >>> game.to_act
 0
 """
@@ -121,9 +121,7 @@ class Game:
         n = len(setup.players)
         self._bank = list(starting_bank(n))
         self._players = [_Player() for _ in range(n)]
-        self._market: list[list[Card | None]] = [
-            [CARDS[c] for c in row] for row in setup.market
-        ]
+        self._market: list[list[Card | None]] = [[CARDS[c] for c in row] for row in setup.market]
         self._decks = [len(CARDS_BY_LEVEL[lv]) - MARKET_SLOTS for lv in LEVELS]
         self._nobles = [NOBLES[x] for x in setup.nobles]
         self._seen: set[str] = {c for row in setup.market for c in row}
@@ -237,9 +235,7 @@ class Game:
     def qualifying_nobles(self, seat: int) -> list[Noble]:
         """Nobles on the table whose requirement this player's bonuses meet (N1)."""
         b = self._players[seat].bonuses
-        return [
-            n for n in self._nobles if all(b[c] >= n.requires[c] for c in _GEM_RANGE)
-        ]
+        return [n for n in self._nobles if all(b[c] >= n.requires[c] for c in _GEM_RANGE)]
 
     def standings(self) -> list[Standing]:
         """Players ranked by E2: most points, then fewest purchased cards; ties share a rank."""
@@ -381,9 +377,7 @@ class Game:
                     if card is not None:
                         for returned in returns:
                             for noble in nobles_now:
-                                moves.append(
-                                    _cached(Reserve, seat, card.id, None, returned, noble)
-                                )
+                                moves.append(_cached(Reserve, seat, card.id, None, returned, noble))
             for level in LEVELS:
                 if self._decks[level - 1] > 0:
                     for returned in returns:
@@ -497,8 +491,21 @@ class Game:
         )
 
     def _restore(self, snapshot: tuple[object, ...]) -> None:
-        (seat, over, bank, tokens, bonuses, points, n_cards, reserved, n_nobles, market, decks,
-         nobles, n_seen) = snapshot  # fmt: skip
+        (
+            seat,
+            over,
+            bank,
+            tokens,
+            bonuses,
+            points,
+            n_cards,
+            reserved,
+            n_nobles,
+            market,
+            decks,
+            nobles,
+            n_seen,
+        ) = snapshot
         assert isinstance(seat, int) and isinstance(n_cards, int) and isinstance(n_seen, int)
         assert isinstance(n_nobles, int) and isinstance(points, int) and isinstance(over, bool)
         p = self._players[seat]
@@ -612,11 +619,11 @@ class Game:
         if move.deck is not None:
             level = move.deck
             if level not in LEVELS:
-                raise _illegal(ErrorCode.MALFORMED_MOVE, "there is no deck of level {level}",
-                               level=level)  # fmt: skip
+                raise _illegal(
+                    ErrorCode.MALFORMED_MOVE, "there is no deck of level {level}", level=level
+                )
             if self._decks[level - 1] == 0:
-                raise _illegal(ErrorCode.DECK_EMPTY, "the level {level} deck is empty",
-                               level=level)  # fmt: skip
+                raise _illegal(ErrorCode.DECK_EMPTY, "the level {level} deck is empty", level=level)
             self._decks[level - 1] -= 1
             if move.card is None:
                 p.reserved.append(Hidden(level))
@@ -887,7 +894,5 @@ def _returns(after: list[int], excess: int) -> list[Tokens | None]:
     if excess <= 0:
         return [None]
     return [
-        tokens
-        for tokens, pairs in _RETURN_CHOICES[excess]
-        if all(after[c] >= n for c, n in pairs)
+        tokens for tokens, pairs in _RETURN_CHOICES[excess] if all(after[c] >= n for c, n in pairs)
     ]

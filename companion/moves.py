@@ -5,8 +5,8 @@ declares with it: the ``reveal`` that refills the market (A6), the tokens ``retu
 to end at 10 (T1) and the ``noble`` that visits (N1).
 
 >>> move = parse_move("buy 2R3 pay RR* reveal 2G1", player=1)
->>> move
-Buy(player=1, reveal='2G1', returned=None, noble=None, card='2R3', payment=Tokens(white=0, blue=0, green=0, red=2, black=0, gold=1))
+>>> move.card, move.payment, move.reveal
+('2R3', Tokens(white=0, blue=0, green=0, red=2, black=0, gold=1), '2G1')
 >>> str(move)
 'buy 2R3 pay RR* reveal 2G1'
 >>> str(parse_move("take WUG return K noble N3", player=0))

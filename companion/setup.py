@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .cards import CARDS, LEVELS, NOBLES
 from .errors import RecordError
-from .tokens import GEMS, Tokens
+from .tokens import Tokens
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MARKET_SLOTS = 4
@@ -27,7 +27,7 @@ GEMS_PER_COLOUR = {2: 4, 3: 5, 4: 7}
 def starting_bank(players: int) -> Tokens:
     """S1: 4, 5 or 7 of each gem by the number of players, and always 5 gold."""
     gems = GEMS_PER_COLOUR[players]
-    return Tokens(*([gems] * len(GEMS)), gold=GOLD_TOKENS)
+    return Tokens(gems, gems, gems, gems, gems, GOLD_TOKENS)
 
 
 @dataclass(frozen=True, slots=True)

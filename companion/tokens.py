@@ -94,7 +94,7 @@ class Tokens(NamedTuple):
     def __str__(self) -> str:
         return "".join(c.letter * n for c, n in zip(Colour, self, strict=True))
 
-    def __add__(self, other: object) -> Tokens:  # type: ignore[override]
+    def __add__(self, other: object) -> Tokens:
         if not isinstance(other, Tokens):
             return NotImplemented
         return Tokens._make([a + b for a, b in zip(self, other, strict=True)])

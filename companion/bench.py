@@ -1,0 +1,109 @@
+"""Speed figures of the engine, printed for the README: ``python -m companion.bench``.
+
+Figures, not pass/fail: tests never assert timings. Goals (issue 2): ``apply`` with its
+validation under 100 us at p99, a 120-move record replayed in under 20 ms, and at least
+300 random legal games per second with legal-move generation at every move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from .game import Game
+from .record import Record, read, replay, write
+from .simulate import DEFAULT_NAMES, Dealer, choose, random_setup, simulate
+
+
+def _games(seeds: range) -> int:
+    moves = 0
+    for seed in seeds:
+        moves += len(simulate(players=2 + seed % 3, seed=seed).moves)
+    return moves
+
+
+def games_per_second(n: int, workers: int) -> tuple[float, float]:
+    """Random legal games per second (and moves per game) on ``workers`` processes."""
+    start = time.perf_counter()
+    if workers == 1:
+        moves = _games(range(n))
+    else:
+        chunks = [range(i, n, workers) for i in range(workers)]
+        with ProcessPoolExecutor(workers) as pool:
+            moves = sum(pool.map(_games, chunks))
+    elapsed = time.perf_counter() - start
+    return n / elapsed, moves / n
+
+
+def apply_times(n_games: int) -> list[float]:
+    """Microseconds per ``push`` (validation included) over the moves of random games."""
+    times = []
+    for seed in range(n_games):
+        rng = random.Random(seed)
+        game = Game(random_setup(rng, DEFAULT_NAMES[: 2 + seed % 3]))
+        dealer = Dealer(game, rng)
+        while not game.over and not game.stalled:
+            move = dealer.deal(choose(rng, list(game.legal_moves())))
+            t0 = time.perf_counter_ns()
+            game.push(move)
+            times.append((time.perf_counter_ns() - t0) / 1000)
+    return times
+
+
+def long_record(min_moves: int = 120) -> str:
+    """A real 4-player record of at least ``min_moves`` moves, cut to exactly that many."""
+    seed = 0
+    while True:
+        game = simulate(players=4, seed=seed)
+        if len(game.moves) >= min_moves:
+            record = Record(game.setup, list(game.moves)[:min_moves])
+            return write(record)
+        seed += 1
+
+
+def replay_ms(text: str, repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = replay(read(text))
+        times.append((time.perf_counter() - t0) * 1000)
+        assert result.valid
+    return times
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(quick: bool = False) -> int:
+    n = 60 if quick else 600
+    workers = os.cpu_count() or 1
+    print(f"Splendor Companion engine benchmark ({workers} cores)")
+    rate1, per_game = games_per_second(n, 1)
+    print(f"random legal games/s, 1 process:    {rate1:8.0f}   ({per_game:.0f} moves a game)")
+    if workers > 1:
+        rate, _ = games_per_second(n, workers)
+        print(f"random legal games/s, {workers} processes:  {rate:8.0f}")
+    times = apply_times(20 if quick else 200)
+    print(
+        f"apply + validation, us:             median {statistics.median(times):6.1f}"
+        f"   p99 {percentile(times, 0.99):6.1f}   ({len(times)} moves)"
+    )
+    text = long_record()
+    ms = replay_ms(text, 20 if quick else 200)
+    print(
+        f"replay a 120-move record (read+apply), ms: median {statistics.median(ms):5.2f}"
+        f"   p99 {percentile(ms, 0.99):5.2f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true")
+    raise SystemExit(main(parser.parse_args().quick))

@@ -1,0 +1,369 @@
+"""The JSON game record of ``spec/game-record.md``: a reader, a writer and replay.
+
+>>> from companion.simulate import simulate
+>>> game = simulate(players=2, seed=1)
+>>> text = write(Record.of(game))
+>>> result = replay(read(text))
+>>> result.valid, result.game.position() == game.position()
+(True, True)
+>>> read('{"format": "splendor-game-record", "version": 2}')
+Traceback (most recent call last):
+...
+companion.errors.RecordError: version: this reader knows version 1, not 2
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .cards import CARDS, LEVELS, NOBLES
+from .errors import IllegalMove, RecordError
+from .game import Game
+from .moves import Buy, Move, Pass, Reserve, Take, action_name
+from .setup import Setup
+from .tokens import Colour, Tokens
+
+FORMAT = "splendor-game-record"
+VERSION = 1
+EXTRA_KEYS = ("started_at", "ended_at", "app", "annotations")
+_TOP_KEYS = {"format", "version", "players", "setup", "moves", *EXTRA_KEYS}
+
+
+@dataclass
+class Record:
+    """A game as declared at the table: its setup, its moves, and the writer's extras."""
+
+    setup: Setup
+    moves: list[Move] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, game: Game, **extra: Any) -> Record:
+        return cls(game.setup, list(game.moves), dict(extra))
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.setup.players
+
+
+# ------------------------------------------------------------------ reading
+
+
+def _fail(path: str, template: str, **params: Any) -> RecordError:
+    return RecordError(path, template, move_shape=path.startswith("moves["), **params)
+
+
+def _tokens(value: Any, path: str) -> Tokens:
+    if not isinstance(value, dict):
+        raise _fail(path, "a token map is an object like {example}", example='{"red": 2}')
+    counts = [0] * 6
+    for key, n in value.items():
+        try:
+            colour = Colour.from_key(key)
+        except KeyError:
+            raise _fail(
+                path,
+                "{key} is not a colour (white, blue, green, red, black, gold)",
+                key=json.dumps(key),
+            ) from None
+        if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+            raise _fail(
+                f"{path}.{key}", "a count is a whole number above 0, not {n}", n=json.dumps(n)
+            )
+        counts[colour] = n
+    return Tokens._make(counts)
+
+
+def _card_id(value: Any, path: str) -> str:
+    if not isinstance(value, str) or value not in CARDS:
+        raise _fail(path, "{id} is not a card id (like 2R3)", id=json.dumps(value))
+    return value
+
+
+def _noble_id(value: Any, path: str) -> str:
+    if not isinstance(value, str) or value not in NOBLES:
+        raise _fail(path, "{id} is not a noble id (N1 to N10)", id=json.dumps(value))
+    return value
+
+
+def _level(value: Any, path: str) -> int:
+    if isinstance(value, bool) or value not in LEVELS:
+        raise _fail(path, "{level} is not a level (1, 2 or 3)", level=json.dumps(value))
+    assert isinstance(value, int)
+    return value
+
+
+_ACTION_FIELDS = {
+    "take": {"gems"},
+    "reserve": {"card", "deck"},
+    "buy": {"card", "payment"},
+    "pass": set(),
+}
+_COMMON_FIELDS = {"player", "action", "reveal", "returned", "noble"}
+
+
+def read_move(data: Any, path: str = "move") -> Move:
+    """One move from its JSON object; :class:`RecordError` names the place that is wrong."""
+    if not isinstance(data, dict):
+        raise _fail(path, "a move is an object with a player and an action")
+    action = data.get("action")
+    if action not in _ACTION_FIELDS:
+        raise _fail(
+            f"{path}.action",
+            "{action} is not an action (take, reserve, buy or pass)",
+            action=json.dumps(action),
+        )
+    for key in data:
+        if key not in _COMMON_FIELDS and key not in _ACTION_FIELDS[action]:
+            raise _fail(
+                f"{path}.{key}", "a {action} has no field {key}", action=action, key=json.dumps(key)
+            )
+    player = data.get("player")
+    if isinstance(player, bool) or not isinstance(player, int) or player < 0:
+        raise _fail(
+            f"{path}.player",
+            "the seat that plays is a number from 0, not {p}",
+            p=json.dumps(player),
+        )
+    reveal = data.get("reveal")
+    returned = data.get("returned")
+    noble = data.get("noble")
+    common: dict[str, Any] = {
+        "player": player,
+        "reveal": None if reveal is None else _card_id(reveal, f"{path}.reveal"),
+        "returned": None if returned is None else _tokens(returned, f"{path}.returned"),
+        "noble": None if noble is None else _noble_id(noble, f"{path}.noble"),
+    }
+    if common["returned"] is not None and not any(common["returned"]):
+        common["returned"] = None
+    if action == "take":
+        if "gems" not in data:
+            raise _fail(f"{path}.gems", "a take names its gems")
+        return Take(_tokens(data["gems"], f"{path}.gems"), **common)
+    if action == "reserve":
+        if data.get("card") is None and data.get("deck") is None:
+            raise _fail(path, "a reserve names a face-up card or a deck")
+        card = None if data.get("card") is None else _card_id(data["card"], f"{path}.card")
+        deck = None if data.get("deck") is None else _level(data["deck"], f"{path}.deck")
+        return Reserve(card=card, deck=deck, **common)
+    if action == "buy":
+        if data.get("card") is None:
+            raise _fail(f"{path}.card", "a buy names its card")
+        payment = data.get("payment")
+        return Buy(
+            _card_id(data["card"], f"{path}.card"),
+            None if payment is None else _tokens(payment, f"{path}.payment"),
+            **common,
+        )
+    return Pass(**common)
+
+
+def read_document(doc: Any) -> Record:
+    """A record from parsed JSON. Raises :class:`RecordError` naming the place."""
+    if not isinstance(doc, dict):
+        raise _fail("", "a game record is a JSON object")
+    if doc.get("format") != FORMAT:
+        raise _fail(
+            "format",
+            "this is not a Splendor game record (format must be {f})",
+            f=json.dumps(FORMAT),
+        )
+    if doc.get("version") != VERSION:
+        raise _fail(
+            "version", "this reader knows version 1, not {v}", v=json.dumps(doc.get("version"))
+        )
+    for key in doc:
+        if key not in _TOP_KEYS:
+            raise _fail(key, "unknown key {key}", key=json.dumps(key))
+    players = doc.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise _fail("players", "players is a list of 2 to 4 names")
+    setup = doc.get("setup")
+    if not isinstance(setup, dict):
+        raise _fail("setup", "setup is an object with nobles and market")
+    for key in setup:
+        if key not in ("nobles", "market"):
+            raise _fail(f"setup.{key}", "unknown key {key}", key=json.dumps(key))
+    nobles = setup.get("nobles")
+    if not isinstance(nobles, list):
+        raise _fail("setup.nobles", "nobles is a list of noble ids")
+    market = setup.get("market")
+    if not isinstance(market, dict) or sorted(market) != ["1", "2", "3"]:
+        raise _fail("setup.market", 'market is an object with the keys "1", "2" and "3"')
+    rows = []
+    for level in ("1", "2", "3"):
+        row = market[level]
+        if not isinstance(row, list) or not all(isinstance(c, str) for c in row):
+            raise _fail(f"setup.market.{level}", "a level's face-up cards are a list of ids")
+        rows.append(row)
+    parsed_setup = Setup.of(players, [str(n) for n in nobles], rows)
+    moves = doc.get("moves", [])
+    if not isinstance(moves, list):
+        raise _fail("moves", "moves is a list")
+    parsed_moves = [read_move(m, f"moves[{i}]") for i, m in enumerate(moves)]
+    extra = {k: doc[k] for k in EXTRA_KEYS if k in doc}
+    for key in ("started_at", "ended_at"):
+        if key in extra and not isinstance(extra[key], str):
+            raise _fail(key, "a time is an ISO 8601 text like 2026-11-21T20:15:00Z")
+    if "annotations" in extra and not isinstance(extra["annotations"], dict):
+        raise _fail("annotations", "annotations is an object")
+    return Record(parsed_setup, parsed_moves, extra)
+
+
+def read(text: str) -> Record:
+    """A record from JSON text. Raises :class:`RecordError` (never a traceback of json)."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise _fail(
+            "",
+            "not JSON: {reason} at line {line}, column {col}",
+            reason=err.msg,
+            line=err.lineno,
+            col=err.colno,
+        ) from None
+    return read_document(doc)
+
+
+def load(path: str | Path) -> Record:
+    """A record from a file. Unreadable or undecodable files raise :class:`RecordError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise _fail("", "{file} is not a text file", file=str(path)) from None
+    except OSError as err:
+        raise _fail(
+            "", "cannot read {file}: {reason}", file=str(path), reason=err.strerror or str(err)
+        ) from None
+    return read(text)
+
+
+# ------------------------------------------------------------------ writing
+
+
+def move_document(move: Move) -> dict[str, Any]:
+    """A move as the record's JSON object."""
+    doc: dict[str, Any] = {"player": move.player, "action": action_name(move)}
+    if isinstance(move, Take):
+        doc["gems"] = move.gems.to_map()
+    elif isinstance(move, Reserve):
+        if move.card is not None:
+            doc["card"] = move.card
+        if move.deck is not None:
+            doc["deck"] = move.deck
+    elif isinstance(move, Buy):
+        doc["card"] = move.card
+        if move.payment is not None:
+            doc["payment"] = move.payment.to_map()
+    if move.reveal is not None:
+        doc["reveal"] = move.reveal
+    if move.returned is not None and any(move.returned):
+        doc["returned"] = move.returned.to_map()
+    if move.noble is not None:
+        doc["noble"] = move.noble
+    return doc
+
+
+def document(record: Record) -> dict[str, Any]:
+    setup = record.setup
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "players": list(setup.players),
+        "setup": {
+            "nobles": list(setup.nobles),
+            "market": {str(lv): list(row) for lv, row in zip(LEVELS, setup.market, strict=True)},
+        },
+    }
+    doc.update({k: record.extra[k] for k in EXTRA_KEYS if k in record.extra})
+    doc["moves"] = [move_document(m) for m in record.moves]
+    return doc
+
+
+def write(record: Record) -> str:
+    """The record as JSON text: a key per line and a move per line, so that a diff reads well."""
+    doc = document(record)
+    moves = doc.pop("moves")
+    parts = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items()]
+    lines = ",\n".join("    " + json.dumps(m, ensure_ascii=False) for m in moves)
+    parts.append(f'  "moves": [\n{lines}\n  ]' if moves else '  "moves": []')
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+# ------------------------------------------------------------------ replay
+
+
+@dataclass
+class Replay:
+    """What replaying a record gave: the game as far as it is legal, and the first error."""
+
+    game: Game
+    error: IllegalMove | None = None
+    error_move: int = 0  # 1-based, 0 when every move is legal
+
+    @property
+    def valid(self) -> bool:
+        return self.error is None
+
+    @property
+    def moves_applied(self) -> int:
+        return len(self.game.moves)
+
+
+def replay(record: Record, on_move: Callable[[Game, Move], None] | None = None) -> Replay:
+    """Apply the record's moves in order, stopping at the first illegal one."""
+    game = Game(record.setup)
+    for number, move in enumerate(record.moves, start=1):
+        try:
+            game.push(move)
+        except IllegalMove as err:
+            return Replay(game, err, number)
+        if on_move is not None:
+            on_move(game, move)
+    return Replay(game)
+
+
+def summary(result: Replay) -> dict[str, Any]:
+    """The ``replay --json`` object of the spec for a replayed record."""
+    game = result.game
+    error = None
+    if result.error is not None:
+        error = {
+            "move": result.error_move,
+            "code": result.error.code.value,
+            "message": result.error.message,
+        }
+    return {
+        "valid": result.valid,
+        "moves_applied": result.moves_applied,
+        "error": error,
+        "game_over": game.over,
+        "standings": [
+            {
+                "seat": s.seat,
+                "player": s.player,
+                "points": s.points,
+                "cards": s.cards,
+                "nobles": list(s.nobles),
+                "rank": s.rank,
+            }
+            for s in game.standings()
+        ],
+        "winners": game.winners(),
+    }
+
+
+def malformed_summary(error: RecordError) -> dict[str, Any]:
+    """The ``replay --json`` object for a file that is not a valid record."""
+    return {
+        "valid": False,
+        "moves_applied": 0,
+        "error": {"move": 0, "code": error.code.value, "message": error.message},
+        "game_over": False,
+        "standings": [],
+        "winners": [],
+    }

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Set up Splendor Companion in ./.venv on Debian or Raspberry Pi OS (or any machine with
+# Python >= 3.11). Idempotent: run it again after a `git pull` to update.
+#   ./setup.sh          the app
+#   ./setup.sh --dev    the app and the tools that run the test suite
+set -euo pipefail
+cd "$(dirname "$0")"
+
+extras=""
+[ "${1:-}" = "--dev" ] && extras="[dev]"
+
+say() { printf 'setup: %s\n' "$*"; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+apt_install() {
+    # Only what is missing, so that a second run (and CI) does not touch apt at all.
+    local missing=()
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if ! command -v apt-get >/dev/null; then
+        say "please install these packages with your system's package manager: ${missing[*]}"
+        return 1
+    fi
+    say "installing ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+}
+
+find_python() {
+    for py in python3.13 python3.12 python3.11 python3; do
+        if command -v "$py" >/dev/null &&
+            "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+            echo "$py"
+            return 0
+        fi
+    done
+    return 1
+}
+
+if ! py=$(find_python); then
+    apt_install python3 python3-venv
+    py=$(find_python) || { say "Python 3.11 or newer is needed; this system has $(python3 --version 2>&1)"; exit 1; }
+fi
+if ! "$py" -c 'import ensurepip, venv' 2>/dev/null; then
+    apt_install python3-venv
+fi
+
+if [ ! -x .venv/bin/python ]; then
+    say "creating .venv with $("$py" --version)"
+    "$py" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e ".${extras}"
+say "ready: .venv/bin/splendor-companion --help"
