@@ -33,12 +33,7 @@ def check_invariants(game: Game) -> None:
     # C2/H3: each level's cards are on the market, in the deck, reserved or bought.
     for level in LEVELS:
         face_up = sum(1 for c in game.market[level - 1] if c is not None)
-        held = sum(
-            1
-            for s in seats
-            for c in (*s.cards, *s.reserved)
-            if (c.level if isinstance(c, Hidden) else c.level) == level
-        )
+        held = sum(1 for s in seats for c in (*s.cards, *s.reserved) if c.level == level)
         assert face_up + game.deck_size(level) + held == len(CARDS_BY_LEVEL[level])
         hidden = sum(
             1 for s in seats for c in s.reserved if isinstance(c, Hidden) and c.level == level

@@ -14,9 +14,9 @@ import pytest
 
 from companion.cli import main
 from companion.errors import ErrorCode
-from companion.record import Record, document, read, replay, write
 from companion.game import Game
 from companion.moves import Move, Reserve, with_parts
+from companion.record import Record, document, read, replay, write
 from companion.simulate import DEFAULT_NAMES, Dealer, choose, random_setup, simulate
 
 NOBLES = ["N1", "N2", "N3"]
@@ -300,7 +300,7 @@ def test_replay_console_script_runs(tmp_path: Path) -> None:
     assert out["valid"] is True
     assert out["game_over"] is True
     assert len(out["winners"]) >= 1
-    assert [s["rank"] for s in out["standings"]][0] == 1
+    assert out["standings"][0]["rank"] == 1
 
 
 def test_simulate_writes_records_replay_accepts(tmp_path: Path) -> None:
