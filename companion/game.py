@@ -234,8 +234,16 @@ class Game:
 
     def qualifying_nobles(self, seat: int) -> list[Noble]:
         """Nobles on the table whose requirement this player's bonuses meet (N1)."""
-        b = self._players[seat].bonuses
-        return [n for n in self._nobles if all(b[c] >= n.requires[c] for c in _GEM_RANGE)]
+        w, u, g, r, k = self._players[seat].bonuses
+        return [
+            n
+            for n in self._nobles
+            if w >= n.requires[0]
+            and u >= n.requires[1]
+            and g >= n.requires[2]
+            and r >= n.requires[3]
+            and k >= n.requires[4]
+        ]
 
     def standings(self) -> list[Standing]:
         """Players ranked by E2: most points, then fewest purchased cards; ties share a rank."""

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from .cards import CARDS_BY_LEVEL, LEVELS, NOBLES
 from .game import Game
-from .moves import Buy, Move, Reserve, with_parts
+from .moves import Buy, Move, Pass, Reserve, Take, with_parts
 from .setup import MARKET_SLOTS, Setup
 
 DEFAULT_NAMES = ("Ada", "Ben", "Cleo", "Dev")
@@ -51,13 +51,12 @@ class Dealer:
 
 def choose(rng: random.Random, moves: list[Move]) -> Move:
     """A random legal move: first a random kind of action, so takes do not crowd out buys."""
-    kinds: dict[type, list[Move]] = {}
-    for move in moves:
-        kinds.setdefault(type(move), []).append(move)
+    kinds = [[m for m in moves if m.__class__ is kind] for kind in (Take, Reserve, Buy, Pass)]
+    buys = kinds[2]
     # Buying is what ends a game: a random player that prefers it plays shorter games.
-    if Buy in kinds and rng.random() < 0.6:
-        return rng.choice(kinds[Buy])
-    return rng.choice(rng.choice(list(kinds.values())))
+    if buys and rng.random() < 0.6:
+        return rng.choice(buys)
+    return rng.choice(rng.choice([k for k in kinds if k]))
 
 
 def play_random(game: Game, rng: random.Random, max_moves: int = MAX_MOVES) -> Game:

@@ -37,7 +37,7 @@ def test_translations_keep_their_placeholders(language: str) -> None:
 
 @pytest.mark.parametrize(
     ("language", "tokens", "noble"),
-    [("it", "gettoni", "nobil"), ("sv", "marker", "adels"), ("pt", "fichas", "nobre"),
+    [("it", "gettoni", "nobil"), ("sv", "markör", "adels"), ("pt", "fichas", "nobre"),
      ("fr", "jetons", "noble")],
 )  # fmt: skip
 def test_messages_use_the_rulebook_words(language: str, tokens: str, noble: str) -> None:
