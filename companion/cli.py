@@ -11,10 +11,14 @@ from pathlib import Path
 
 from . import i18n
 from .errors import RecordError
+from .export import FORMATS, ExportError, export_all, export_file, render
 from .files import write_atomic
 from .i18n import _
+from .paths import database_path
 from .record import Record, Replay, load, malformed_summary, replay, summary, write
 from .simulate import simulate
+from .stats import player_stats
+from .store import GameState, Store, StoreError
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 
@@ -103,6 +107,112 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _open_store(args: argparse.Namespace) -> Store:
+    store = Store(database_path(args.data_dir))
+    for notice in store.notices:
+        print(notice, file=sys.stderr)
+    return store
+
+
+def _fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return EXIT_MALFORMED
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        games = store.games()
+        if not games:
+            print(_("No games yet."))
+        for info in games:
+            state = _(info.state)
+            winner = ", ".join(info.winners) or "-"
+            print(
+                _("{id:>4}  {date}  {players}  winner: {winner}  {state}, {moves} moves").format(
+                    id=info.id,
+                    date=info.started_at.replace("T", " ").rstrip("Z"),
+                    players=", ".join(info.players),
+                    winner=winner,
+                    state=state,
+                    moves=info.moves,
+                )
+            )
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        if args.all:
+            if not args.to:
+                return _fail(_("export --all needs --to FOLDER (a USB stick, say)"))
+            done = export_all(store, Path(args.to))
+            print(
+                _("{games} finished games exported: {files} files in {folder}").format(
+                    games=done.games, files=len(done.written), folder=args.to
+                )
+            )
+            return EXIT_OK
+        if args.game is None:
+            return _fail(_("name the game to export (see 'splendor-companion games'), or --all"))
+        record = store.record(args.game)
+        if args.out:
+            export_file(record, args.format, Path(args.out))
+        else:
+            sys.stdout.write(render(record, args.format))
+    return EXIT_OK
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    try:
+        record = load(args.file)
+    except RecordError as err:
+        return _fail(
+            _("{file} is not a valid game record: {reason}").format(
+                file=args.file, reason=err.message
+            )
+        )
+    result = replay(record)
+    if not result.valid:
+        assert result.error is not None
+        print(
+            _("{file} was not imported: move {n} is illegal: {reason} [{code}]").format(
+                file=args.file,
+                n=result.error_move,
+                reason=result.error.message,
+                code=result.error.code.value,
+            ),
+            file=sys.stderr,
+        )
+        return EXIT_ILLEGAL
+    with _open_store(args) as store:
+        game_id = store.import_record(record, GameState.of(result.game))
+    print(_("Imported as game {id}.").format(id=game_id))
+    return EXIT_OK
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        lines = player_stats(store)
+    if not lines:
+        print(_("No finished games yet."))
+    for s in lines:
+        colour = _(s.favourite_bonus.key) if s.favourite_bonus is not None else "-"
+        print(
+            _(
+                "{name}: {games} games, {wins} wins, {points:.1f} points and {rounds:.1f} rounds "
+                "on average, favourite bonus {colour}"
+            ).format(
+                name=s.name,
+                games=s.games,
+                wins=s.wins,
+                points=s.average_points,
+                rounds=s.average_rounds,
+                colour=colour,
+            )
+        )
+    return EXIT_OK
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
@@ -135,6 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fullscreen", action="store_true", help="app: fill the screen")
     parser.add_argument("--size", help="app: window size, like 800x480")
     parser.add_argument("--demo", action="store_true", help="app: open a game in progress")
+    parser.add_argument("--data-dir", help="where games are kept (or SPLENDOR_DATA_DIR)")
     parser.set_defaults(func=cmd_app)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -149,6 +260,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="file to write (default: standard output)")
     p.set_defaults(func=cmd_simulate)
 
+    p = sub.add_parser("games", help="list the stored games")
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("export", help="export a game (or all finished games)")
+    p.add_argument("game", nargs="?", type=int, help="the game's number, from 'games'")
+    p.add_argument("--format", choices=FORMATS, default="json")
+    p.add_argument("--out", help="file to write (default: standard output)")
+    p.add_argument("--all", action="store_true", help="every finished game, in every format")
+    p.add_argument("--to", help="with --all: the folder to write into")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("import", help="check a game record and store it")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("stats", help="statistics per player across finished games")
+    p.set_defaults(func=cmd_stats)
+
     p = sub.add_parser("bench", help="measure the engine's speed")
     p.add_argument("--quick", action="store_true", help="a short run")
     p.set_defaults(func=cmd_bench)
@@ -161,6 +290,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         i18n.set_language(args.lang)
     try:
         code: int = args.func(args)
+    except (StoreError, ExportError) as err:
+        print(err.message, file=sys.stderr)
+        return EXIT_MALFORMED
     except BrokenPipeError:
         # The reader went away (``| head``): not an error of ours, and nothing to say.
         sys.stderr.close()

@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "companion"]
 LOCALE = ROOT / "companion" / "locale"
 LANGUAGES = ("it", "sv", "pt", "fr")
-CALLS_FIRST = {"_", "translate"}
+CALLS_FIRST = {"_", "translate", "StoreError", "_transaction"}
 CALLS_SECOND = {"IllegalMove", "_illegal", "RecordError", "_fail"}
-EXTRA = ["white", "blue", "green", "red", "black", "gold"]
+EXTRA = ["white", "blue", "green", "red", "black", "gold", "playing", "over", "stalled"]
 
 
 def _name(func: ast.expr) -> str:

@@ -1,0 +1,223 @@
+"""A game's record for people and other tools: JSON (the spec's record), CSV, plain text.
+
+Files are written atomically: an interrupted export never leaves a half file that looks
+complete.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .files import write_atomic
+from .i18n import translate as _
+from .record import Record, replay, write
+from .store import GameInfo, Store
+from .timeline import Step, timeline
+
+FORMATS = ("json", "csv", "txt")
+CSV_COLUMNS = (
+    "move",
+    "round",
+    "player",
+    "action",
+    "cards",
+    "revealed",
+    "tokens",
+    "noble",
+    "points_after",
+)
+
+
+class ExportError(Exception):
+    """An export that could not be written; nothing half-written was left behind."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(str(path))
+
+    @property
+    def message(self) -> str:
+        return _("cannot write {path}: {reason}. Nothing was written there.").format(
+            path=self.path, reason=self.reason
+        )
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _tokens_text(step: Step) -> str:
+    parts = []
+    if any(step.gained):
+        parts.append(f"+{step.gained}")
+    if any(step.spent):
+        parts.append(f"-{step.spent}")
+    return " ".join(parts)
+
+
+def to_csv(record: Record) -> str:
+    """One row per move: number, round, player, action, cards, tokens, points after..."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for step in timeline(record):
+        card = step.card.id if step.card else getattr(step.move, "card", None) or ""
+        if not card and getattr(step.move, "deck", None):
+            card = f"L{step.move.deck}?"  # type: ignore[union-attr]
+        writer.writerow(
+            (
+                step.number,
+                step.round,
+                step.player,
+                step.action,
+                card,
+                step.revealed or "",
+                _tokens_text(step),
+                step.noble.id if step.noble else "",
+                step.points_after,
+            )
+        )
+    return out.getvalue()
+
+
+def _verdict(record: Record) -> list[str]:
+    """The final standings, with the tie-break spelled out (E2)."""
+    result = replay(record)
+    game = result.game
+    lines = []
+    standings = game.standings()
+    for s in standings:
+        nobles = ", ".join(s.nobles) or "-"
+        lines.append(
+            _("{rank}. {player}: {points} points, {cards} cards, nobles {nobles}").format(
+                rank=s.rank, player=s.player, points=s.points, cards=s.cards, nobles=nobles
+            )
+        )
+    if not game.over:
+        lines.append(_("The game is not over (round {n}).").format(n=game.round))
+        return lines
+    top = [s for s in standings if s.points == standings[0].points]
+    winners = [s for s in top if s.rank == 1]
+    if len(top) > 1 and len(winners) < len(top):
+        lines.append(
+            _(
+                "{names} are tied on {points} points: {winner} wins with fewer development "
+                "cards ({cards})."
+            ).format(
+                names=", ".join(s.player for s in top),
+                points=top[0].points,
+                winner=" & ".join(s.player for s in winners),
+                cards=winners[0].cards,
+            )
+        )
+    if len(winners) > 1:
+        lines.append(
+            _(
+                "{names} are tied on points and on cards ({points} points, {cards} cards): "
+                "they share the victory."
+            ).format(
+                names=", ".join(s.player for s in winners),
+                points=winners[0].points,
+                cards=winners[0].cards,
+            )
+        )
+    elif len(top) == 1:
+        lines.append(_("Game over: {name} wins.").format(name=winners[0].player))
+    return lines
+
+
+def to_text(record: Record) -> str:
+    """A plain-text summary a person can read: standings, then the cards and nobles."""
+    lines = [_("Splendor: {players}").format(players=", ".join(record.players))]
+    if record.extra.get("started_at"):
+        lines.append(_("Started {at}").format(at=record.extra["started_at"]))
+    if record.extra.get("ended_at"):
+        lines.append(_("Ended {at}").format(at=record.extra["ended_at"]))
+    lines.append("")
+    lines.append(_("Final standings"))
+    lines.extend("  " + line for line in _verdict(record))
+    lines.append("")
+    lines.append(_("Timeline of cards and nobles"))
+    for step in timeline(record):
+        events = []
+        if step.action == "buy" and step.card:
+            events.append(
+                _("{player} buys {card} (+{points})").format(
+                    player=step.player, card=step.card.id, points=step.card.points
+                )
+                if step.card.points
+                else _("{player} buys {card}").format(player=step.player, card=step.card.id)
+            )
+        elif step.action == "reserve":
+            what = (
+                step.card.id
+                if step.card
+                else _("a card from deck {level}").format(level=getattr(step.move, "deck", "?"))
+            )
+            events.append(_("{player} reserves {card}").format(player=step.player, card=what))
+        if step.noble:
+            events.append(
+                _("{noble} visits {player}").format(noble=step.noble.id, player=step.player)
+            )
+        for event in events:
+            lines.append(
+                "  "
+                + _("Round {round}, move {n}: {event}. {player} has {points} points.").format(
+                    player=step.player,
+                    round=step.round,
+                    n=step.number,
+                    event=event,
+                    points=step.points_after,
+                )
+            )
+    return "\n".join(lines) + "\n"
+
+
+RENDER: dict[str, Callable[[Record], str]] = {"json": write, "csv": to_csv, "txt": to_text}
+
+
+def render(record: Record, fmt: str) -> str:
+    return RENDER[fmt](record)
+
+
+def export_file(record: Record, fmt: str, path: Path) -> Path:
+    """Write one export; :class:`ExportError` says why it could not be written."""
+    try:
+        write_atomic(path, render(record, fmt))
+    except OSError as err:
+        raise ExportError(path, err.strerror or str(err)) from None
+    return path
+
+
+def file_stem(info: GameInfo) -> str:
+    """``2026-11-21_2015_Ada-Ben-Cleo_g12``: sortable, readable, safe on a FAT stick."""
+    date = info.started_at.replace("T", "_").replace(":", "")[:15]
+    names = "-".join(re.sub(r"[^\w]+", "", p, flags=re.UNICODE) or "player" for p in info.players)
+    return f"{date}_{names[:60]}_g{info.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class ExportAll:
+    written: list[Path]
+    games: int
+
+
+def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -> ExportAll:
+    """Every finished game into ``folder`` (a USB stick, say), in each format."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ExportError(folder, err.strerror or str(err)) from None
+    written = []
+    finished = [g for g in store.games() if g.finished]
+    for info in finished:
+        record = store.record(info.id)
+        stem = file_stem(info)
+        for fmt in formats:
+            written.append(export_file(record, fmt, folder / f"{stem}.{fmt}"))
+    return ExportAll(written, len(finished))

@@ -1,0 +1,258 @@
+"""Export, import, the games list and statistics, through the command line, on real files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.record import Record, read, replay, write
+from companion.session import Session
+from companion.simulate import simulate
+from companion.store import GameState, Store
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("SPLENDOR_DATA_DIR", str(folder))
+    return folder
+
+
+def store_games(data: Path, seeds: list[int], unfinished: int = 0) -> list[int]:
+    ids = []
+    with Store(data / "games.sqlite3") as store:
+        for seed in seeds:
+            game = simulate(players=2 + seed % 3, seed=seed)
+            ids.append(store.import_record(Record.of(game), GameState.of(game)))
+        for seed in range(unfinished):
+            game = simulate(players=2, seed=100 + seed, max_moves=10)
+            session = Session.start(store, game.setup)
+            for move in game.moves:
+                session.play(move)
+            ids.append(session.game_id)
+    return ids
+
+
+def test_export_json_is_the_record_replay_accepts(data: Path, tmp_path: Path) -> None:
+    (game_id,) = store_games(data, [3])
+    out = tmp_path / "game.json"
+    assert main(["export", str(game_id), "--format", "json", "--out", str(out)]) == 0
+    result = replay(read(out.read_text(encoding="utf-8")))
+    assert result.valid
+    assert result.game.over
+    assert result.game.moves == simulate(players=2, seed=3).moves
+
+
+def test_export_csv_has_a_row_per_move_with_points_after(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (game_id,) = store_games(data, [4])
+    game = simulate(players=3, seed=4)
+    assert main(["export", str(game_id), "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) == len(game.moves)
+    assert list(rows[0]) == [
+        "move", "round", "player", "action", "cards", "revealed", "tokens", "noble", "points_after",
+    ]  # fmt: skip
+    assert [int(r["move"]) for r in rows] == list(range(1, len(rows) + 1))
+    assert rows[-1]["round"] == str(game.round)
+    last_points = {}
+    for row in rows:
+        last_points[row["player"]] = int(row["points_after"])
+    assert last_points == {s.name: s.points for s in game.seats}
+    takes = [r for r in rows if r["action"] == "take"]
+    assert all(r["tokens"].startswith("+") for r in takes)
+    buys = [r for r in rows if r["action"] == "buy"]
+    assert all(r["cards"] for r in buys)
+
+
+def test_export_text_spells_out_a_tie_break(
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Find a random game decided by the tie-break (E2), store it, read its summary.
+    for seed in range(3000):
+        game = simulate(players=2 + seed % 3, seed=seed)
+        top = game.standings()
+        if game.over and top[0].points == top[1].points:
+            break
+    else:
+        pytest.skip("no tie in the seeds tried")
+    with Store(data / "games.sqlite3") as store:
+        game_id = store.import_record(Record.of(game), GameState.of(game))
+    assert main(["export", str(game_id), "--format", "txt"]) == 0
+    text = capsys.readouterr().out
+    assert "Final standings" in text
+    assert "tied on" in text
+    assert top[0].player in text
+    assert "Timeline of cards and nobles" in text
+
+
+def test_export_all_writes_every_finished_game_only(
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store_games(data, [1, 2, 5], unfinished=1)
+    usb = tmp_path / "usb"
+    assert main(["export", "--all", "--to", str(usb)]) == 0
+    names = sorted(p.name for p in usb.iterdir())
+    assert len(names) == 9
+    assert {n.rsplit(".", 1)[1] for n in names} == {"json", "csv", "txt"}
+    assert not [n for n in names if n.startswith(".")]
+    for path in usb.glob("*.json"):
+        assert replay(read(path.read_text(encoding="utf-8"))).valid
+    assert "3 finished games exported" in capsys.readouterr().out
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder nobody may write to: a read-only mount as root, else plain permissions."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    mounted = False
+    if os.geteuid() == 0:
+        result = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(folder)],
+            capture_output=True,
+            check=False,
+        )
+        mounted = result.returncode == 0
+        if not mounted:
+            pytest.skip("running as root without the right to mount a read-only folder")
+    else:
+        folder.chmod(0o555)
+    yield folder
+    if mounted:
+        subprocess.run(["umount", str(folder)], check=False)
+    else:
+        folder.chmod(0o755)
+
+
+def test_export_to_a_read_only_folder_is_a_clear_error(
+    data: Path, read_only_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store_games(data, [1])
+    assert main(["export", "--all", "--to", str(read_only_folder)]) == 2
+    err = capsys.readouterr().err
+    assert str(read_only_folder) in err
+    assert "Nothing was written there" in err
+    assert list(read_only_folder.iterdir()) == []
+    with Store(data / "games.sqlite3") as store:
+        assert len(store.games()) == 1
+
+
+def test_interrupted_export_leaves_no_half_file(data: Path, tmp_path: Path) -> None:
+    # A file size limit stops the export part-way, as a full stick would: records of
+    # games 5 and 3 fit under it, the record of game 2 (8.6 kB) does not.
+    store_games(data, [1, 2, 3, 5])
+    usb = tmp_path / "usb"
+    script = textwrap.dedent(
+        """
+        import resource, signal, sys
+        from pathlib import Path
+        from companion.export import ExportError, export_all
+        from companion.store import Store
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        store = Store(Path(sys.argv[2]) / "games.sqlite3")
+        store.games()
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8400, 8400))
+        try:
+            export_all(store, Path(sys.argv[1]))
+        except ExportError as err:
+            print(err.message, file=sys.stderr)
+            sys.exit(2)
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(usb), str(data)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "File too large" in result.stderr
+    assert "Nothing was written there" in result.stderr
+    assert any(usb.iterdir()), "the limit should stop the export part-way, not at once"
+    for path in usb.iterdir():
+        assert not path.name.startswith("."), f"temporary file left: {path.name}"
+        if path.suffix == ".json":
+            assert replay(read(path.read_text(encoding="utf-8"))).valid
+    # Whatever was refused, the games are all still there.
+    with Store(data / "games.sqlite3") as store:
+        assert len(store.games()) == 4
+
+
+def test_import_stores_a_valid_record(
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = simulate(players=4, seed=12)
+    path = tmp_path / "in.json"
+    path.write_text(write(Record.of(game)), encoding="utf-8")
+    assert main(["import", str(path)]) == 0
+    assert "Imported as game 1" in capsys.readouterr().out
+    with Store(data / "games.sqlite3") as store:
+        assert store.moves(1) == list(game.moves)
+        assert store.info(1).winners == tuple(game.winners())
+
+
+@pytest.mark.parametrize("damage", ["truncated", "illegal"])
+def test_import_refuses_a_bad_record_and_stores_nothing(
+    damage: str, data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store_games(data, [1])
+    text = write(Record.of(simulate(players=2, seed=6)))
+    if damage == "truncated":
+        text = text[: len(text) // 2]
+        expected = 2
+    else:
+        doc = json.loads(text)
+        doc["moves"][5]["player"] = 1 - doc["moves"][5]["player"]
+        text = json.dumps(doc)
+        expected = 1
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["import", str(path)]) == expected
+    err = capsys.readouterr().err
+    assert "bad.json" in err
+    assert ("not JSON" in err) if damage == "truncated" else ("move 6 is illegal" in err)
+    with Store(data / "games.sqlite3") as store:
+        assert len(store.games()) == 1
+
+
+def test_games_lists_date_players_winner_and_state(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store_games(data, [1], unfinished=1)
+    assert main(["games"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    winner = simulate(players=3, seed=1).winners()[0]
+    assert any(f"winner: {winner}" in line and "over" in line for line in lines)
+    assert any("playing" in line and "winner: -" in line for line in lines)
+
+
+def test_stats_per_player(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    seeds = [1, 4, 7]  # three 3-player games of Ada, Ben and Cleo
+    store_games(data, seeds)
+    games = [simulate(players=3, seed=s) for s in seeds]
+    assert main(["stats"]) == 0
+    out = capsys.readouterr().out
+    wins = sum(1 for g in games if "Ada" in g.winners())
+    points = sum(g.seat(0).points for g in games) / 3
+    rounds = sum(g.round for g in games) / 3
+    ada = next(line for line in out.splitlines() if line.startswith("Ada:"))
+    assert f"3 games, {wins} wins" in ada
+    assert f"{points:.1f} points and {rounds:.1f} rounds" in ada
+    assert "favourite bonus" in ada
