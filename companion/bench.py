@@ -11,12 +11,16 @@ import argparse
 import os
 import random
 import statistics
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from .game import Game
 from .record import Record, read, replay, write
+from .session import Session
 from .simulate import DEFAULT_NAMES, Dealer, choose, random_setup, simulate
+from .store import Store
 
 
 def _games(seeds: range) -> int:
@@ -75,6 +79,27 @@ def replay_ms(text: str, repeat: int) -> list[float]:
     return times
 
 
+def journal_figures(text: str, repeat: int) -> tuple[list[float], list[float]]:
+    """Milliseconds to journal one move (durably), and to resume a 120-move game."""
+    record = read(text)
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(Path(folder) / "games.sqlite3")
+        commits = []
+        for _ in range(max(1, repeat // 40)):
+            session = Session.start(store, record.setup)
+            for move in record.moves:
+                t0 = time.perf_counter()
+                session.play(move)
+                commits.append((time.perf_counter() - t0) * 1000)
+        resumes = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            Session.resume(store, session.game_id)
+            resumes.append((time.perf_counter() - t0) * 1000)
+        store.close()
+    return commits, resumes
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -99,6 +124,15 @@ def main(quick: bool = False) -> int:
     print(
         f"replay a 120-move record (read+apply), ms: median {statistics.median(ms):5.2f}"
         f"   p99 {percentile(ms, 0.99):5.2f}"
+    )
+    commits, resumes = journal_figures(text, 20 if quick else 200)
+    print(
+        f"journal one move (commit, fsync), ms:      median {statistics.median(commits):5.2f}"
+        f"   p99 {percentile(commits, 0.99):5.2f}"
+    )
+    print(
+        f"resume a 120-move game from the journal, ms: median {statistics.median(resumes):5.2f}"
+        f"   p99 {percentile(resumes, 0.99):5.2f}"
     )
     return 0
 

@@ -75,3 +75,13 @@ class RecordError(_Translated):
     def message(self) -> str:
         text = super().message
         return f"{self.path}: {text}" if self.path else text
+
+
+class Refused(_Translated):
+    """A declaration at the table that cannot be taken as it is (not a rule of the game:
+    a setup slot already full, a card declared twice, a step not due). ``code`` is a short
+    stable word such as ``already-declared``."""
+
+    def __init__(self, code: str, template: str, **params: Any) -> None:
+        self.code = code
+        super().__init__(template, params)

@@ -79,6 +79,20 @@ class Standing:
 
 
 @dataclass(frozen=True, slots=True)
+class Due:
+    """What a turn still needs once its action is chosen (see :meth:`Game.due`)."""
+
+    reveal: int | None  # the level of the card to turn face up (A6)
+    returns: int  # how many tokens to give back to end at 10 (T1)
+    nobles: tuple[Noble, ...]  # the nobles that qualify (N1): a choice when several
+    hand: Tokens  # the player's tokens after the action, before any return
+
+    @property
+    def noble_choice(self) -> bool:
+        return len(self.nobles) > 1
+
+
+@dataclass(frozen=True, slots=True)
 class Position:
     """Everything the rules depend on, hashable: two equal positions play the same."""
 
@@ -298,6 +312,30 @@ class Game:
             if any(c is not None and c.id == card_id for c in row):
                 return level if self._decks[level - 1] > 0 else None
         return None
+
+    def due(self, action: Move) -> Due:
+        """What the table must still declare to finish a turn that starts with ``action``.
+
+        Its own ``reveal``, ``returned`` and ``noble`` are ignored. Raises
+        :class:`IllegalMove` when the action itself is illegal. Changes nothing.
+        """
+        snapshot = self._snapshot()
+        try:
+            seat = self._to_act
+            slot = self._act(action)
+            level = None
+            if slot is not None and self._decks[slot[0]] > 0:
+                level = slot[0] + 1
+            p = self._players[seat]
+            hand = Tokens._make(p.tokens)
+            return Due(
+                reveal=level,
+                returns=max(0, hand.total - TOKEN_LIMIT),
+                nobles=tuple(self.qualifying_nobles(seat)),
+                hand=hand,
+            )
+        finally:
+            self._restore(snapshot)
 
     # ------------------------------------------------------------ the verdict
 
@@ -541,6 +579,12 @@ class Game:
 
         The caller restores the snapshot on error, so a half-applied move never shows.
         """
+        slot = self._act(move)
+        self._refill(slot, move.reveal)
+        self._end_turn(self._to_act, self._players[self._to_act], move)
+
+    def _act(self, move: Move) -> tuple[int, int] | None:
+        """The action part of a move; returns the market slot it emptied, if any."""
         if self._over:
             raise _illegal(ErrorCode.GAME_OVER, "the game is over; no more moves can be played")
         seat = self._to_act
@@ -570,8 +614,7 @@ class Game:
                 )
         else:
             raise _illegal(ErrorCode.MALFORMED_MOVE, "unknown action {move!r}", move=move)
-        self._refill(slot, move.reveal)
-        self._end_turn(seat, p, move)
+        return slot
 
     def _take(self, p: _Player, gems: Tokens) -> None:
         if any(n < 0 for n in gems):

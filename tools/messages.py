@@ -20,7 +20,7 @@ SOURCES = [ROOT / "companion"]
 LOCALE = ROOT / "companion" / "locale"
 LANGUAGES = ("it", "sv", "pt", "fr")
 CALLS_FIRST = {"_", "translate", "StoreError", "_transaction"}
-CALLS_SECOND = {"IllegalMove", "_illegal", "RecordError", "_fail"}
+CALLS_SECOND = {"IllegalMove", "_illegal", "RecordError", "_fail", "Refused"}
 EXTRA = ["white", "blue", "green", "red", "black", "gold", "playing", "over", "stalled"]
 
 
