@@ -50,6 +50,13 @@ if ! "$py" -c 'import ensurepip, venv' 2>/dev/null; then
     apt_install python3-venv
 fi
 
+# What Kivy's bundled SDL2 needs to open a window (also headless, through Mesa).
+apt_install libgl1 libegl1 libegl-mesa0 libgl1-mesa-dri libmtdev1
+if [ -n "$extras" ]; then
+    # The test suite checks the kiosk's shell script and unit files with these.
+    apt_install shellcheck systemd
+fi
+
 if [ ! -x .venv/bin/python ]; then
     say "creating .venv with $("$py" --version)"
     "$py" -m venv .venv

@@ -85,7 +85,7 @@ def to_csv(record: Record) -> str:
     return out.getvalue()
 
 
-def _verdict(record: Record) -> list[str]:
+def verdict_lines(record: Record) -> list[str]:
     """The final standings, with the tie-break spelled out (E2)."""
     result = replay(record)
     game = result.game
@@ -140,7 +140,7 @@ def to_text(record: Record) -> str:
         lines.append(_("Ended {at}").format(at=record.extra["ended_at"]))
     lines.append("")
     lines.append(_("Final standings"))
-    lines.extend("  " + line for line in _verdict(record))
+    lines.extend("  " + line for line in verdict_lines(record))
     lines.append("")
     lines.append(_("Timeline of cards and nobles"))
     for step in timeline(record):

@@ -73,9 +73,10 @@ class NewGame:
             raise Refused("unknown", "{id} is neither a card nor a noble", id=item)
         if self.cards_needed(card.level) == 0:
             raise Refused(
-                "setup-full", "the 4 face-up cards of level {level} are declared already",
+                "setup-full",
+                "the 4 face-up cards of level {level} are declared already",
                 level=card.level,
-            )  # fmt: skip
+            )
         self.market[card.level].append(card.id)
         return card.id
 

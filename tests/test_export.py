@@ -64,8 +64,16 @@ def test_export_csv_has_a_row_per_move_with_points_after(
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert len(rows) == len(game.moves)
     assert list(rows[0]) == [
-        "move", "round", "player", "action", "cards", "revealed", "tokens", "noble", "points_after",
-    ]  # fmt: skip
+        "move",
+        "round",
+        "player",
+        "action",
+        "cards",
+        "revealed",
+        "tokens",
+        "noble",
+        "points_after",
+    ]
     assert [int(r["move"]) for r in rows] == list(range(1, len(rows) + 1))
     assert rows[-1]["round"] == str(game.round)
     last_points = {}

@@ -369,9 +369,17 @@ def test_A5_gold_may_pay_while_holding_the_coloured_token() -> None:
 @pytest.mark.parametrize(
     "pay",
     ["RRRK", "RKK", "RRK*", "RR", "RK", "RR**", "UR*", "RRKG"],
-    ids=["too-much-red", "black-for-red", "gold-extra", "short", "short2", "gold-not-held",
-         "blue-not-held", "green-extra"],
-)  # fmt: skip
+    ids=[
+        "too-much-red",
+        "black-for-red",
+        "gold-extra",
+        "short",
+        "short2",
+        "gold-not-held",
+        "blue-not-held",
+        "green-extra",
+    ],
+)
 def test_A5_payment_must_cover_the_cost_exactly(pay: str) -> None:
     game = position(Hand(tokens="RRRKKG*"), Hand())
     assert_illegal(game, f"buy 1W1 pay {pay} reveal 1W5", E.PAYMENT_INVALID)

@@ -76,8 +76,16 @@ def test_A6_a_buy_asks_for_the_reveal_then_commits(turn: Turn) -> None:
 
 
 def test_A5_a_scanned_card_nobody_can_afford_reports_the_engine_reason(turn: Turn) -> None:
-    for text in ["take RKW", "take UGR", "reserve L3", "reserve L1", "reserve L3", "reserve L1",
-                 "reserve L3", "take WUG"]:  # fmt: skip
+    for text in [
+        "take RKW",
+        "take UGR",
+        "reserve L3",
+        "reserve L1",
+        "reserve L3",
+        "reserve L1",
+        "reserve L3",
+        "take WUG",
+    ]:
         turn.session.play(text)
     position = turn.game.position()
     with pytest.raises(IllegalMove) as err:

@@ -37,9 +37,13 @@ def test_translations_keep_their_placeholders(language: str) -> None:
 
 @pytest.mark.parametrize(
     ("language", "tokens", "noble"),
-    [("it", "gettoni", "nobil"), ("sv", "markör", "adels"), ("pt", "fichas", "nobre"),
-     ("fr", "jetons", "noble")],
-)  # fmt: skip
+    [
+        ("it", "gettoni", "nobil"),
+        ("sv", "markör", "adels"),
+        ("pt", "fichas", "nobre"),
+        ("fr", "jetons", "noble"),
+    ],
+)
 def test_messages_use_the_rulebook_words(language: str, tokens: str, noble: str) -> None:
     i18n.set_language(language)
     err = IllegalMove(ErrorCode.TOKEN_LIMIT, TOKEN_LIMIT, name="Ada", n=12, excess=2)

@@ -1,0 +1,117 @@
+"""Drive the real app like a person: tap what is on screen, read what it says."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from kivy.base import EventLoop
+from kivy.core.window import Window
+from kivy.tests.common import UnitTestTouch
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
+
+from companion import i18n
+from ui.application import CompanionApp
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+class Driver:
+    def __init__(self, data_dir: Path, language: str = "en", demo: bool = False) -> None:
+        self.data_dir = data_dir
+        self.app = self.start(language, demo)
+
+    def start(self, language: str = "en", demo: bool = False) -> CompanionApp:
+        app = CompanionApp(data_dir=str(self.data_dir), language=language, demo=demo)
+        app._run_prepare()
+        self.app = app
+        self.frames(3)
+        return app
+
+    def close(self) -> None:
+        for view in self.modals():
+            view.dismiss(animation=False)
+        self.frames(2)
+        self.app.dispatch("on_stop")
+        Window.remove_widget(self.app.root)
+        self.frames(1)
+        i18n.set_language("en")
+
+    def restart(self) -> CompanionApp:
+        """Close the app and start it again on the same data, as after a power cut."""
+        self.close()
+        return self.start()
+
+    # ------------------------------------------------------------------ time
+
+    def frames(self, n: int = 2) -> None:
+        for _ in range(n):
+            EventLoop.idle()
+
+    # ------------------------------------------------------------------ looking
+
+    def modals(self) -> list[ModalView]:
+        return [w for w in Window.children if isinstance(w, ModalView) and w._is_open]
+
+    def top(self) -> Widget:
+        """What a tap reaches: the open dialog, else the current screen."""
+        modals = self.modals()
+        return modals[0] if modals else self.app.manager.current_screen
+
+    def walk(self, root: Widget | None = None) -> Iterator[Widget]:
+        yield from (root or self.top()).walk(restrict=True)
+
+    def find(self, kind: type, test: Callable[[Any], bool], root: Widget | None = None) -> Any:
+        found = [w for w in self.walk(root) if isinstance(w, kind) and test(w)]
+        if not found:
+            raise LookupError(f"nothing on screen matches {kind.__name__}")
+        return found[0]
+
+    def button(self, text: str, exact: bool = False) -> Button:
+        def match(b: Button) -> bool:
+            return b.text == text if exact else b.text.startswith(text)
+
+        try:
+            return self.find(Button, match)
+        except LookupError:
+            shown = [b.text for b in self.walk() if isinstance(b, Button)]
+            raise LookupError(f"no button {text!r}; buttons on screen: {shown}") from None
+
+    def texts(self) -> str:
+        """Every label on screen, joined: what a person reads."""
+        parts = [w.text for w in self.walk() if isinstance(w, Label) and w.text]
+        if self.modals():
+            screen = self.app.manager.current_screen
+            parts = [w.text for w in screen.walk(restrict=True) if isinstance(w, Label)] + parts
+        return "\n".join(parts)
+
+    # ------------------------------------------------------------------ doing
+
+    def tap(self, widget: Widget) -> None:
+        assert not widget.disabled, f"{widget} is disabled"
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.frames(1)
+        touch.touch_up()
+        self.frames(1)
+
+    def press(self, text: str, exact: bool = False) -> None:
+        self.tap(self.button(text, exact))
+
+    def screenshot(self, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        self.frames(2)
+        Window.dispatch("on_draw")
+        path = SCREENSHOTS / f"{name}.png"
+        written = Window.screenshot(str(path))
+        Path(written).replace(path)  # Kivy numbers the file: keep the plain name
+        return path
+
+    def resize(self, width: int, height: int) -> None:
+        Window.size = (width, height)
+        self.frames(4)

@@ -1,0 +1,195 @@
+"""A whole game at the table, only through taps on the real app in a real window."""
+
+from __future__ import annotations
+
+from kivy.uix.button import Button
+
+from companion.cards import CARDS
+from companion.game import Hidden
+from companion.moves import Buy, Move, Pass, Reserve, Take
+from companion.simulate import simulate
+from companion.tokens import Colour
+from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
+from ui.widgets import CardView, NobleView, PlayerPanel, TokenButton
+
+from .driver import Driver
+
+
+def shortest_game(players: int) -> int:
+    """A seed whose random game is short, to keep the test quick."""
+    return min(range(40), key=lambda s: len(simulate(players=players, seed=s).moves))
+
+
+def new_game_through_taps(
+    d: Driver, names: list[str], setup_nobles: list[str], market: list[list[str]]
+) -> None:
+    d.press("New game")
+    for i, name in enumerate(names):
+        if i >= 2:
+            d.press("+ Add a player")
+        else:
+            d.press(f"{i + 1}.")
+        for letter in name:
+            d.press(letter.upper(), exact=True)
+    d.press("Next")
+    screen = d.app.setup_screen
+    for noble in setup_nobles:
+        empty = d.find(NobleView, lambda v: v.noble is None)
+        d.tap(empty)
+        d.tap(d.find(NobleView, lambda v, n=noble: v.noble is not None and v.noble.id == n))
+    for level, cards in zip((1, 2, 3), market, strict=True):
+        for card in cards:
+            # The empty slots of a level sit in that level's row.
+            row = [w for w in d.walk(screen) if isinstance(w, CardView) and w.card is None]
+            slot = next(v for v in row if _row_level(d, v) == level)
+            d.tap(slot)
+            pick_card(d, card)
+    d.press("Start the game")
+    assert d.app.manager.current == "table"
+
+
+def _row_level(d: Driver, view: CardView) -> int:
+    # Rows are laid out top to bottom as levels 3, 2, 1; the slot's height tells its row.
+    rows = sorted({round(v.y) for v in d.walk(d.app.setup_screen) if isinstance(v, CardView)})
+    return rows.index(round(view.y)) + 1
+
+
+def pick_card(d: Driver, card_id: str) -> None:
+    """In an open card picker: the bonus colour, then the card (two taps)."""
+    picker = d.top()
+    assert isinstance(picker, CardPicker), picker
+    card = CARDS[card_id]
+    d.tap(d.find(TokenButton, lambda t: t.colour == card.bonus, picker))
+    d.tap(d.find(CardView, lambda v: v.card is not None and v.card.id == card_id, picker))
+
+
+def finish_turn(d: Driver, move: Move) -> None:
+    """Answer what the app asks after the action: reveal, returns, noble."""
+    if move.reveal is not None:
+        pick_card(d, move.reveal)
+    if move.returned is not None and any(move.returned):
+        dialog = d.top()
+        assert isinstance(dialog, ReturnPicker), dialog
+        for colour in Colour:
+            for _ in range(move.returned[colour]):
+                d.tap(d.find(TokenButton, lambda t, c=colour: t.colour == c, dialog))
+        d.press("Give back")
+    if move.noble is not None and isinstance(d.top(), NoblePicker):
+        d.tap(d.find(NobleView, lambda v: v.noble is not None and v.noble.id == move.noble))
+
+
+def play_through_taps(d: Driver, move: Move) -> None:
+    table = d.app.table_screen
+    if isinstance(move, Take):
+        for colour in Colour:
+            for _ in range(move.gems[colour]):
+                d.tap(table.bank[colour])
+        if table.turn is not None and table.turn.action is None and any(table.selection):
+            d.press("Take")
+    elif isinstance(move, Reserve) and move.deck is not None:
+        d.tap(table.decks[move.deck - 1])
+        d.press("Reserve", exact=True)
+    elif isinstance(move, Reserve):
+        d.tap(next(v for row in table.rows for v in row if v.card and v.card.id == move.card))
+        d.press("Reserve", exact=True)
+    elif isinstance(move, Buy):
+        face_up = [v for row in table.rows for v in row if v.card and v.card.id == move.card]
+        if face_up:
+            d.tap(face_up[0])
+            d.press("Buy", exact=True)
+        else:
+            panel = d.find(PlayerPanel, lambda p: p.seat_index == move.player)
+            views = [v for v in panel.reserved.children if isinstance(v, CardView)]
+            known = [
+                v for v in views if v.card is not None and getattr(v.card, "id", "") == move.card
+            ]
+            if known:
+                d.tap(known[0])
+                d.press("Buy", exact=True)
+            else:
+                level = CARDS[move.card].level
+                d.tap(
+                    next(v for v in views if isinstance(v.card, Hidden) and v.card.level == level)
+                )
+                pick_card(d, move.card)
+    elif isinstance(move, Pass):
+        d.press("Pass")
+    finish_turn(d, move)
+
+
+def test_whole_two_player_game_from_setup_to_standings_only_through_taps(driver: Driver) -> None:
+    d = driver
+    game = simulate(players=2, seed=shortest_game(2))
+    setup = game.setup
+    new_game_through_taps(d, ["Ada", "Ben"], list(setup.nobles), [list(r) for r in setup.market])
+    d.screenshot("table-start-800x480-en")
+    for number, move in enumerate(game.moves, start=1):
+        # A blind reserve is an unknown card at a real table: the simulation knew it.
+        tapped = move
+        if isinstance(move, Reserve) and move.deck is not None:
+            tapped = Reserve(
+                deck=move.deck, player=move.player, returned=move.returned, noble=move.noble
+            )
+        play_through_taps(d, tapped)
+        session = d.app.table_screen.session
+        assert session is not None
+        assert len(session.game.moves) == number, (number, str(move), d.texts()[-300:])
+    assert d.app.manager.current == "end"
+    text = d.texts()
+    assert "Final standings" in text
+    winner = game.winners()[0]
+    assert f"1. {winner}" in text
+    info = d.app.store.games()[0]
+    assert info.state == "over"
+    assert list(info.winners) == game.winners()
+    d.screenshot("end-800x480-en")
+
+
+def test_illegal_take_is_refused_with_the_engine_reason(driver: Driver) -> None:
+    d = driver
+    d.app.start_game(simulate(players=2, seed=1, max_moves=0).setup)
+    d.frames(2)
+    table = d.app.table_screen
+    position = table.session.game.position() if table.session else None
+    d.tap(table.bank[Colour.RED])
+    d.tap(table.bank[Colour.BLUE])
+    d.tap(table.bank[Colour.BLUE])  # red + two blue: not a take
+    assert "take 3 tokens of 3 different colours" in table.status.text
+    assert table.session is not None
+    assert table.session.game.position() == position
+    d.tap(table.bank[Colour.GOLD])
+    assert "Gold cannot be taken" in table.status.text
+    d.press("Clear")
+    assert not any(table.selection)
+
+
+def test_undo_is_one_tap_and_survives_a_restart(driver: Driver) -> None:
+    d = driver
+    game = simulate(players=2, seed=3, max_moves=6)
+    d.app.start_game(game.setup)
+    d.frames(2)
+    for move in game.moves[:5]:
+        play_through_taps(d, move)
+    session = d.app.table_screen.session
+    assert session is not None
+    assert len(session.game.moves) == 5
+    d.press("Undo")
+    assert len(session.game.moves) == 4
+    assert "Undone" in d.app.table_screen.status.text
+    d.restart()
+    d.press("Resume")
+    resumed = d.app.table_screen.session
+    assert resumed is not None
+    assert list(resumed.game.moves) == list(game.moves[:4])
+    d.press("Redo")
+    assert list(resumed.game.moves) == list(game.moves[:5])
+
+
+def test_buttons_fit_their_text(driver: Driver) -> None:
+    d = driver
+    d.app.start_game(simulate(players=4, seed=2, max_moves=0).setup)
+    d.frames(2)
+    for button in d.walk():
+        if isinstance(button, Button) and button.text:
+            button.texture_update()
+            assert button.texture_size[0] <= button.width + 1, button.text

@@ -1,0 +1,44 @@
+"""The touchscreen app: ``splendor-companion`` with no command.
+
+Kivy is imported only here and below, and only once the window options are known: Kivy
+reads its configuration at import time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+
+def prepare_kivy(size: str | None, fullscreen: bool) -> None:
+    """Set what Kivy must know before its first import (window size, no argv parsing)."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    from kivy.config import Config
+
+    Config.set("kivy", "exit_on_escape", "0")
+    if fullscreen:
+        # The kiosk's touch input is configured by deploy.sh ([input] of Kivy's config);
+        # adding a mouse provider here would make every tap arrive twice.
+        Config.set("graphics", "fullscreen", "auto")
+        Config.set("graphics", "show_cursor", "0")
+    else:
+        width, height = (size or "800x480").lower().split("x")
+        Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots on right-click
+        Config.set("graphics", "fullscreen", "0")
+        Config.set("graphics", "width", str(int(width)))
+        Config.set("graphics", "height", str(int(height)))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the app (called by the command line)."""
+    try:
+        prepare_kivy(args.size, args.fullscreen)
+    except ValueError:
+        print(f"--size takes WIDTHxHEIGHT, like 800x480, not {args.size!r}")
+        return 2
+    from .application import CompanionApp
+
+    app = CompanionApp(data_dir=args.data_dir, language=args.lang, demo=args.demo)
+    app.run()
+    return 0

@@ -1,0 +1,337 @@
+"""The Kivy application: screens, settings, export, and the optional hardware."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.export import ExportError, export_all, file_stem
+from companion.i18n import LANGUAGES
+from companion.paths import data_dir as resolve_data_dir
+from companion.session import Session
+from companion.setup import Setup
+from companion.simulate import Dealer, choose, random_setup
+from companion.store import Store, StoreError
+from companion.table import NewGame
+from companion.timeline import points_by_round
+
+from . import theme
+from .chart import PointsChart
+from .i18n import LANGUAGE_NAMES, set_language, tr
+from .media import removable_media
+from .screens.end import EndScreen
+from .screens.history import HistoryScreen
+from .screens.newgame import NewGameScreen
+from .screens.setup import SetupScreen
+from .screens.start import StartScreen
+from .screens.table import TableScreen
+from .settings import DEFAULTS, SETTINGS_SECTION
+
+
+class CompanionApp(App):  # type: ignore[misc]
+    title = "Splendor Companion"
+
+    def __init__(
+        self,
+        data_dir: str | None = None,
+        language: str | None = None,
+        demo: bool = False,
+        **kw: Any,
+    ) -> None:
+        super().__init__(**kw)
+        self._data_dir_option = data_dir
+        self._language_option = language
+        self.demo = demo
+        self.notices: list[str] = []
+        self.store: Store
+        self.hardware: Any = None
+
+    # ------------------------------------------------------------------ settings
+
+    def get_application_config(self, defaultpath: str = "") -> str:
+        folder = resolve_data_dir(self._data_dir_option)
+        folder.mkdir(parents=True, exist_ok=True)
+        return str(folder / "settings.ini")
+
+    def build_config(self, config: Any) -> None:
+        config.setdefaults(SETTINGS_SECTION, DEFAULTS)
+
+    def setting(self, key: str) -> str:
+        value: str = self.config.get(SETTINGS_SECTION, key)
+        return value
+
+    @property
+    def hints(self) -> bool:
+        return self.setting("hints") == "1"
+
+    def build_settings(self, settings: Any) -> None:
+        import json
+
+        panel = [
+            {
+                "type": "options",
+                "title": tr("Language"),
+                "section": SETTINGS_SECTION,
+                "key": "language",
+                "options": list(LANGUAGES),
+                "desc": ", ".join(f"{k}: {v}" for k, v in LANGUAGE_NAMES.items()),
+            },
+            {
+                "type": "bool",
+                "title": tr("Hints: highlight the cards a player can afford"),
+                "section": SETTINGS_SECTION,
+                "key": "hints",
+            },
+            {
+                "type": "options",
+                "title": tr("Screen rotation"),
+                "section": SETTINGS_SECTION,
+                "key": "rotation",
+                "options": ["0", "90", "180", "270"],
+            },
+            {"type": "title", "title": tr("RFID card reader")},
+            {
+                "type": "string",
+                "title": tr("Serial port (empty: no reader)"),
+                "section": SETTINGS_SECTION,
+                "key": "rfid_port",
+            },
+            {
+                "type": "options",
+                "title": tr("Reader type"),
+                "section": SETTINGS_SECTION,
+                "key": "rfid_reader",
+                "options": ["rdm6300", "lines"],
+            },
+            {"type": "title", "title": tr("Buttons and lights (GPIO pin numbers, empty: none)")},
+            {
+                "type": "numeric",
+                "title": tr("Undo button"),
+                "section": SETTINGS_SECTION,
+                "key": "pin_undo",
+            },
+            {
+                "type": "numeric",
+                "title": tr("Confirm button"),
+                "section": SETTINGS_SECTION,
+                "key": "pin_confirm",
+            },
+            {
+                "type": "numeric",
+                "title": tr("Green light"),
+                "section": SETTINGS_SECTION,
+                "key": "pin_led_green",
+            },
+            {
+                "type": "numeric",
+                "title": tr("Red light"),
+                "section": SETTINGS_SECTION,
+                "key": "pin_led_red",
+            },
+            {
+                "type": "numeric",
+                "title": tr("Buzzer"),
+                "section": SETTINGS_SECTION,
+                "key": "pin_buzzer",
+            },
+        ]
+        settings.add_json_panel(tr("Splendor Companion"), self.config, data=json.dumps(panel))
+
+    def on_config_change(self, config: Any, section: str, key: str, value: str) -> None:
+        if section != SETTINGS_SECTION:
+            return
+        if key == "language":
+            self.switch_language(value)
+        elif key == "rotation":
+            Window.rotation = int(value)
+        elif key == "hints":
+            self.refresh_all()
+        elif key.startswith(("rfid", "pin_")):
+            self.start_hardware()
+
+    def switch_language(self, language: str) -> None:
+        set_language(language)
+        # Settings are built in the language they were opened in: build them anew.
+        self.destroy_settings()
+        self.refresh_all()
+
+    def toggle_hints(self) -> None:
+        self.config.set(SETTINGS_SECTION, "hints", "0" if self.hints else "1")
+        self.config.write()
+        self.refresh_all()
+
+    # ------------------------------------------------------------------ building
+
+    def build(self) -> Any:
+        language = self._language_option or self.setting("language")
+        set_language(language if language in LANGUAGES else "en")
+        Window.clearcolor = theme.BACKGROUND
+        rotation = int(self.setting("rotation") or 0)
+        if rotation:
+            Window.rotation = rotation
+        self.store = self._open_store()
+        self.manager = ScreenManager(transition=NoTransition())
+        self.start_screen = StartScreen(self)
+        self.new_game_screen = NewGameScreen(self)
+        self.setup_screen = SetupScreen(self)
+        self.table_screen = TableScreen(self)
+        self.end_screen = EndScreen(self)
+        self.history_screen = HistoryScreen(self)
+        for screen in (
+            self.start_screen,
+            self.new_game_screen,
+            self.setup_screen,
+            self.table_screen,
+            self.end_screen,
+            self.history_screen,
+        ):
+            self.manager.add_widget(screen)
+        if self.demo:
+            self.resume(self._demo_game())
+        self.start_hardware()
+        return self.manager
+
+    def _open_store(self) -> Store:
+        if self.demo:
+            # The demo never touches the table's own games.
+            folder = tempfile.mkdtemp(prefix="splendor-demo-")
+            return Store(Path(folder) / "games.sqlite3")
+        path = resolve_data_dir(self._data_dir_option or self.setting("data_dir") or None)
+        try:
+            store = Store(path / "games.sqlite3")
+        except StoreError as err:
+            # Nothing is overwritten: play on in a temporary journal and say so.
+            self.notices.append(err.message)
+            store = Store(Path(tempfile.mkdtemp(prefix="splendor-")) / "games.sqlite3")
+        self.notices.extend(store.notices)
+        return store
+
+    def _demo_game(self) -> int:
+        rng = random.Random(2026)
+        setup = random_setup(rng, ["Ada", "Ben", "Cleo"])
+        session = Session.start(self.store, setup)
+        dealer = Dealer(session.game, rng)
+        for _ in range(27):
+            session.play(dealer.deal(choose(rng, list(session.game.legal_moves()))))
+        return session.game_id
+
+    def refresh_all(self) -> None:
+        for screen in self.manager.screens:
+            refresh = getattr(screen, "refresh", None)
+            if refresh is not None and (screen.name != "setup" or self.setup_screen.draft):
+                refresh()
+
+    # ------------------------------------------------------------------ navigation
+
+    def show_start(self) -> None:
+        self.manager.current = "start"
+
+    def show_new_game(self) -> None:
+        self.manager.current = "newgame"
+
+    def show_setup(self, draft: NewGame) -> None:
+        self.setup_screen.start(draft)
+        self.manager.current = "setup"
+
+    def show_history(self) -> None:
+        self.manager.current = "history"
+
+    def start_game(self, setup: Setup) -> None:
+        try:
+            session = Session.start(self.store, setup)
+        except StoreError as err:
+            self.setup_screen.refresh(err.message)
+            return
+        self.table_screen.play(session)
+        self.manager.current = "table"
+
+    def resume(self, game_id: int, undo: bool = False) -> None:
+        session = Session.resume(self.store, game_id)
+        if undo and session.can_undo:
+            session.undo()
+        self.table_screen.play(session)
+        self.manager.current = "table"
+
+    def show_end(self, session: Session) -> None:
+        self.end_screen.show(session.game_id, session.record)
+        self.manager.current = "end"
+
+    def show_past_game(self, game_id: int) -> None:
+        info = self.store.info(game_id)
+        if not info.finished:
+            self.resume(game_id)
+            return
+        self.end_screen.show(game_id, self.store.record(game_id), from_history=True)
+        self.manager.current = "end"
+
+    # ------------------------------------------------------------------ export
+
+    def export_to_media(self, folder: Path | None = None) -> tuple[bool, str]:
+        """Every finished game (and its chart) to the USB stick; a sentence for the table."""
+        if folder is None:
+            media = removable_media()
+            if not media:
+                return False, tr("No USB stick found: plug one in and try again.")
+            folder = media[0] / "splendor-games"
+        try:
+            done = export_all(self.store, folder)
+            for info in self.store.games():
+                if info.finished:
+                    record = self.store.record(info.id)
+                    chart = PointsChart(
+                        rounds=points_by_round(record),
+                        names=list(record.players),
+                        size=(800, 480),
+                        size_hint=(None, None),
+                    )
+                    chart.save_png(folder / f"{file_stem(info)}.png")
+        except (ExportError, StoreError) as err:
+            return False, err.message
+        except OSError as err:
+            return False, tr("cannot write {path}: {reason}. Nothing was written there.").format(
+                path=folder, reason=err.strerror or err
+            )
+        return True, tr("{games} games exported to {folder}").format(
+            games=done.games, folder=folder
+        )
+
+    # ------------------------------------------------------------------ hardware
+
+    def start_hardware(self) -> None:
+        """Wire the optional reader, buttons and lights; the app runs fully without them."""
+        try:
+            from hardware.app import attach
+        except ImportError:
+            return
+        if self.hardware is not None:
+            self.hardware.close()
+        self.hardware = attach(self)
+
+    def feedback(self, accepted: bool) -> None:
+        """A move or a declaration accepted (green light) or refused (red light, buzz)."""
+        if self.hardware is not None:
+            self.hardware.feedback(accepted)
+
+    def on_card_scanned(self, card_id: str) -> None:
+        """A card read by the RFID reader, on the app's thread."""
+        if self.manager.current == "setup":
+            self.setup_screen.declare(card_id)
+        elif self.manager.current == "table":
+            self.table_screen.declare_card(card_id)
+
+    def on_stop(self) -> None:
+        if self.hardware is not None:
+            self.hardware.close()
+        self.store.close()
+
+
+def schedule(function: Any) -> None:
+    """Run ``function`` on the app's thread (from a reader's or a button's thread)."""
+    Clock.schedule_once(lambda dt: function())

@@ -1,0 +1,174 @@
+"""Pop-up choices: a card picker (two taps), nobles, tokens to give back, a buy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
+
+from companion.cards import Card, Noble
+from companion.tokens import GEMS, Colour, Tokens
+
+from . import theme
+from .i18n import tr
+from .widgets import CardView, NobleView, TokenButton, big_button, text_label
+
+
+class Dialog(ModalView):  # type: ignore[misc]
+    """A modal panel with a title, a body and a row of buttons."""
+
+    def __init__(self, title: str, **kw: Any) -> None:
+        super().__init__(
+            size_hint=(0.94, 0.92), auto_dismiss=False, background_color=(0, 0, 0, 0.7), **kw
+        )
+        self._anim_duration = 0  # at the table a dialog is there or gone, at once
+        self.box = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        self.title = text_label(
+            title,
+            scale=0.5,
+            size_hint_y=0.11,
+            bold=True,
+            halign="left",
+            valign="middle",
+            color=theme.ACCENT,
+        )
+        self.body = BoxLayout(orientation="vertical", spacing=6)
+        self.message = text_label(
+            "", scale=0.42, size_hint_y=0.09, halign="left", valign="middle", color=theme.ERROR
+        )
+        self.buttons = BoxLayout(size_hint_y=0.14, spacing=8)
+        self.box.add_widget(self.title)
+        self.box.add_widget(self.body)
+        self.box.add_widget(self.message)
+        self.box.add_widget(self.buttons)
+        self.add_widget(self.box)
+
+    def button(self, text: str, action: Callable[[], None], **kw: Any) -> Any:
+        b = big_button(text, action, **kw)
+        self.buttons.add_widget(b)
+        return b
+
+
+class CardPicker(Dialog):
+    """Choose a card among ``cards``: first its bonus colour, then the card (two taps)."""
+
+    def __init__(
+        self,
+        title: str,
+        cards: Sequence[Card],
+        on_pick: Callable[[Card], None],
+        on_cancel: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__(title)
+        self.cards = list(cards)
+        self.on_pick = on_pick
+        self.colours = BoxLayout(size_hint_y=0.24, spacing=8)
+        self.grid = GridLayout(rows=1, spacing=6)
+        self.body.add_widget(self.colours)
+        self.body.add_widget(self.grid)
+        for colour in GEMS:
+            count = sum(1 for c in self.cards if c.bonus == colour)
+            token = TokenButton(colour=colour, count=count, dimmed=count == 0)
+            token.bind(on_release=lambda t, col=colour: self.show_colour(col))
+            self.colours.add_widget(token)
+        self.button(tr("Cancel"), lambda: self._cancel(on_cancel))
+        first = next((c.bonus for c in self.cards), None)
+        if first is not None and len({c.bonus for c in self.cards}) == 1:
+            self.show_colour(first)
+
+    def _cancel(self, on_cancel: Callable[[], None] | None) -> None:
+        self.dismiss()
+        if on_cancel:
+            on_cancel()
+
+    def show_colour(self, colour: Colour) -> None:
+        for token in self.colours.children:
+            token.selected = token.colour == colour
+        self.grid.clear_widgets()
+        chosen = [c for c in self.cards if c.bonus == colour]
+        self.grid.cols = max(4, len(chosen))
+        for card in chosen:
+            view = CardView(card=card)
+            view.bind(on_release=lambda v, c=card: self.pick(c))
+            self.grid.add_widget(view)
+        for _ in range(4 - len(chosen)):
+            self.grid.add_widget(Widget())
+
+    def pick(self, card: Card) -> None:
+        self.dismiss()
+        self.on_pick(card)
+
+
+class NoblePicker(Dialog):
+    def __init__(
+        self,
+        title: str,
+        nobles: Sequence[Noble],
+        on_pick: Callable[[Noble], None],
+        on_cancel: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__(title)
+        grid = GridLayout(cols=5, spacing=10, padding=[20, 0])
+        for noble in nobles:
+            view = NobleView(noble=noble)
+            view.bind(on_release=lambda v, n=noble: self.pick(n, on_pick))
+            grid.add_widget(view)
+        for _ in range((-len(nobles)) % 5):
+            grid.add_widget(Widget())
+        self.body.add_widget(grid)
+        if on_cancel is not None:
+            self.button(tr("Cancel"), lambda: (self.dismiss(), on_cancel()))
+
+    def pick(self, noble: Noble, on_pick: Callable[[Noble], None]) -> None:
+        self.dismiss()
+        on_pick(noble)
+
+
+class ReturnPicker(Dialog):
+    """Give back ``count`` tokens from ``hand`` (tokens just taken included)."""
+
+    def __init__(
+        self, title: str, hand: Tokens, count: int, on_done: Callable[[Tokens], None]
+    ) -> None:
+        super().__init__(title)
+        self.hand = hand
+        self.count = count
+        self.chosen = [0] * 6
+        row = BoxLayout(spacing=8, size_hint_y=0.5)
+        self.tokens: list[TokenButton] = []
+        for colour in Colour:
+            token = TokenButton(colour=colour, count=hand[colour], dimmed=hand[colour] == 0)
+            token.bind(on_release=lambda t, col=colour: self.tap(col))
+            self.tokens.append(token)
+            row.add_widget(token)
+        self.body.add_widget(row)
+        self.status = text_label("", scale=0.45, size_hint_y=0.2)
+        self.body.add_widget(self.status)
+        self.button(tr("Start again"), self.clear)
+        self.done = self.button(tr("Give back"), lambda: self.finish(on_done))
+        self.update()
+
+    def tap(self, colour: Colour) -> None:
+        if self.chosen[colour] < self.hand[colour] and sum(self.chosen) < self.count:
+            self.chosen[colour] += 1
+            self.update()
+
+    def clear(self) -> None:
+        self.chosen = [0] * 6
+        self.update()
+
+    def update(self) -> None:
+        for colour, token in zip(Colour, self.tokens, strict=True):
+            token.chosen = self.chosen[colour]
+            token.count = self.hand[colour] - self.chosen[colour]
+        left = self.count - sum(self.chosen)
+        self.status.text = tr("{n} more to give back").format(n=left) if left else tr("Ready")
+        self.done.disabled = left != 0
+
+    def finish(self, on_done: Callable[[Tokens], None]) -> None:
+        self.dismiss()
+        on_done(Tokens._make(self.chosen))

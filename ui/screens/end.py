@@ -1,0 +1,94 @@
+"""The end of a game (or a past game): standings with the tie-break, and the points chart."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.core.window import Window
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion.export import verdict_lines
+from companion.record import Record
+from companion.timeline import points_by_round
+
+from .. import theme
+from ..chart import PointsChart
+from ..i18n import tr
+from ..widgets import big_button, text_label
+
+if TYPE_CHECKING:
+    from ..app import CompanionApp
+
+
+class EndScreen(Screen):  # type: ignore[misc]
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(name="end", **kw)
+        self.app = app
+        self.record: Record | None = None
+        self.game_id: int | None = None
+        self.box = BoxLayout(spacing=8, padding=8)
+        self.add_widget(self.box)
+
+    def show(self, game_id: int, record: Record, from_history: bool = False) -> None:
+        self.game_id = game_id
+        self.record = record
+        self.from_history = from_history
+        self.refresh()
+
+    def refresh(self) -> None:
+        record = self.record
+        if record is None:
+            return
+        box = self.box
+        box.clear_widgets()
+        box.orientation = "vertical"
+        middle = BoxLayout(spacing=8)
+        left = BoxLayout(orientation="vertical", size_hint_x=0.42, spacing=2)
+        left.add_widget(
+            text_label(
+                tr("Final standings"),
+                scale=0.6,
+                size_hint_y=None,
+                height=40,
+                bold=True,
+                color=theme.ACCENT,
+                halign="left",
+                valign="middle",
+            )
+        )
+        font = max(14.0, Window.height * 0.037)
+        for line in verdict_lines(record):
+            label = Label(text=line, font_size=font, size_hint_y=None, halign="left", valign="top")
+            label.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
+            label.bind(texture_size=lambda w, s: setattr(w, "height", s[1] + 6))
+            left.add_widget(label)
+        left.add_widget(BoxLayout())
+        self.message = text_label(
+            "", scale=0.42, size_hint_y=None, height=44, halign="left", valign="middle"
+        )
+        left.add_widget(self.message)
+        middle.add_widget(left)
+        self.chart = PointsChart(rounds=points_by_round(record), names=list(record.players))
+        middle.add_widget(self.chart)
+        box.add_widget(middle)
+        bar = BoxLayout(size_hint_y=0.14, spacing=6)
+        if self.from_history:
+            bar.add_widget(big_button(tr("Back"), self.app.show_history))
+        else:
+            bar.add_widget(big_button(tr("Undo the last move"), self.undo_last))
+            bar.add_widget(big_button(tr("New game"), self.app.show_new_game))
+        bar.add_widget(big_button(tr("Export to USB"), self.export))
+        bar.add_widget(big_button(tr("Home"), self.app.show_start))
+        box.add_widget(bar)
+
+    def undo_last(self) -> None:
+        """The last move was tapped wrongly: back to the table, the game not over."""
+        assert self.game_id is not None
+        self.app.resume(self.game_id, undo=True)
+
+    def export(self) -> None:
+        done = self.app.export_to_media()
+        self.message.color = theme.OK if done[0] else theme.ERROR
+        self.message.text = done[1]

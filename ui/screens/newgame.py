@@ -1,0 +1,159 @@
+"""New game: 2-4 names in the order of play, typed on the screen's own keyboard."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.errors import Refused
+from companion.table import NewGame
+
+from .. import theme
+from ..i18n import tr
+from ..widgets import big_button, text_label
+
+if TYPE_CHECKING:
+    from ..app import CompanionApp
+
+KEYS = ["QWERTYUIOP", "ASDFGHJKLÅ", "ZXCVBNMÄÖÉ"]
+MAX_NAME = 14
+
+
+class NewGameScreen(Screen):  # type: ignore[misc]
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(name="newgame", **kw)
+        self.app = app
+        self.names = ["", ""]
+        self.editing = 0
+        self.root_box = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        self.add_widget(self.root_box)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.names = ["", ""]
+        self.editing = 0
+        self.refresh()
+
+    def recent_names(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for info in self.app.store.games():
+            for name in info.players:
+                seen.setdefault(name, None)
+        return [n for n in seen if n not in self.names][:6]
+
+    def refresh(self) -> None:
+        box = self.root_box
+        box.clear_widgets()
+        box.add_widget(
+            text_label(
+                tr("Players, in the order of play (the youngest starts)"),
+                scale=0.5,
+                size_hint_y=0.08,
+                halign="left",
+                valign="middle",
+                color=theme.ACCENT,
+            )
+        )
+        top = BoxLayout(size_hint_y=0.42, spacing=8)
+        slots = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.6)
+        for i in range(4):
+            row = BoxLayout(spacing=4)
+            if i < len(self.names):
+                label = f"{i + 1}. {self.names[i] or '…'}"
+                slot = big_button(label, lambda i=i: self.edit(i))
+                if i == self.editing:
+                    slot.background_color = (0.95, 0.75, 0.2, 1)
+                row.add_widget(slot)
+                up = big_button("↑", lambda i=i: self.move_up(i), size_hint_x=0.16, disabled=i == 0)
+                remove = big_button(
+                    "✕", lambda i=i: self.remove(i), size_hint_x=0.16, disabled=len(self.names) <= 2
+                )
+                row.add_widget(up)
+                row.add_widget(remove)
+            elif i == len(self.names):
+                row.add_widget(big_button(tr("+ Add a player"), self.add_player))
+            slots.add_widget(row)
+        top.add_widget(slots)
+        side = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.4)
+        recent = self.recent_names()
+        if recent:
+            side.add_widget(
+                text_label(tr("Recent players"), scale=0.5, size_hint_y=0.2, color=theme.TEXT_DIM)
+            )
+            grid = GridLayout(cols=2, spacing=4)
+            for name in recent:
+                grid.add_widget(big_button(name, lambda n=name: self.use_name(n)))
+            side.add_widget(grid)
+        top.add_widget(side)
+        box.add_widget(top)
+        keyboard = BoxLayout(orientation="vertical", size_hint_y=0.38, spacing=3)
+        for row_keys in KEYS:
+            row = BoxLayout(spacing=3)
+            for key in row_keys:
+                row.add_widget(big_button(key, lambda k=key: self.type(k)))
+            keyboard.add_widget(row)
+        last = BoxLayout(spacing=3)
+        last.add_widget(big_button(tr("Space"), lambda: self.type(" "), size_hint_x=0.5))
+        last.add_widget(big_button("⌫", self.backspace, size_hint_x=0.2))
+        keyboard.add_widget(last)
+        box.add_widget(keyboard)
+        self.message = text_label("", scale=0.5, size_hint_y=0.06, color=theme.ERROR)
+        box.add_widget(self.message)
+        bar = BoxLayout(size_hint_y=0.1, spacing=8)
+        bar.add_widget(big_button(tr("Back"), self.app.show_start))
+        bar.add_widget(big_button(tr("Next: lay out the table"), self.next))
+        box.add_widget(bar)
+
+    def edit(self, i: int) -> None:
+        self.editing = i
+        self.refresh()
+
+    def add_player(self) -> None:
+        if len(self.names) < 4:
+            self.names.append("")
+            self.editing = len(self.names) - 1
+            self.refresh()
+
+    def move_up(self, i: int) -> None:
+        self.names[i - 1], self.names[i] = self.names[i], self.names[i - 1]
+        self.editing = i - 1
+        self.refresh()
+
+    def remove(self, i: int) -> None:
+        del self.names[i]
+        self.editing = min(self.editing, len(self.names) - 1)
+        self.refresh()
+
+    def use_name(self, name: str) -> None:
+        self.names[self.editing] = name
+        empty = [i for i, n in enumerate(self.names) if not n]
+        if empty:
+            self.editing = empty[0]
+        elif len(self.names) < 4:
+            self.names.append("")
+            self.editing = len(self.names) - 1
+        self.refresh()
+
+    def type(self, key: str) -> None:
+        name = self.names[self.editing]
+        if len(name) < MAX_NAME:
+            # Capital first letter, then small ones: the way names are written.
+            self.names[self.editing] = name + (
+                key if not name or name.endswith(" ") else key.lower()
+            )
+            self.refresh()
+
+    def backspace(self) -> None:
+        self.names[self.editing] = self.names[self.editing][:-1]
+        self.refresh()
+
+    def next(self) -> None:
+        names = [n for n in self.names if n.strip()]
+        try:
+            draft = NewGame(names)
+        except Refused as err:
+            self.message.text = err.message
+            return
+        self.app.show_setup(draft)

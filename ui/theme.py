@@ -1,0 +1,57 @@
+"""Colours and proportions: one place, so every screen looks like the same product."""
+
+from __future__ import annotations
+
+from companion.tokens import Colour
+
+RGBA = tuple[float, float, float, float]
+
+
+def hex_rgba(code: str, alpha: float = 1.0) -> RGBA:
+    code = code.lstrip("#")
+    r, g, b = (int(code[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return (r, g, b, alpha)
+
+
+# Token and bonus colours: strong enough to tell apart at arm's length, with a text colour
+# that reads on each.
+TOKEN_FILL: dict[Colour, RGBA] = {
+    Colour.WHITE: hex_rgba("#f2f0ea"),
+    Colour.BLUE: hex_rgba("#2f6fd6"),
+    Colour.GREEN: hex_rgba("#23a05a"),
+    Colour.RED: hex_rgba("#d8372c"),
+    Colour.BLACK: hex_rgba("#3a3a3f"),
+    Colour.GOLD: hex_rgba("#f0b92a"),
+}
+TOKEN_TEXT: dict[Colour, RGBA] = {
+    Colour.WHITE: hex_rgba("#202020"),
+    Colour.BLUE: hex_rgba("#ffffff"),
+    Colour.GREEN: hex_rgba("#ffffff"),
+    Colour.RED: hex_rgba("#ffffff"),
+    Colour.BLACK: hex_rgba("#ffffff"),
+    Colour.GOLD: hex_rgba("#202020"),
+}
+TOKEN_RING: dict[Colour, RGBA] = {
+    Colour.WHITE: hex_rgba("#9a9a9a"),
+    Colour.BLUE: hex_rgba("#cfe0ff"),
+    Colour.GREEN: hex_rgba("#c8f0d8"),
+    Colour.RED: hex_rgba("#ffd0cc"),
+    Colour.BLACK: hex_rgba("#9a9aa4"),
+    Colour.GOLD: hex_rgba("#fff0c0"),
+}
+
+BACKGROUND = hex_rgba("#1b1d24")
+PANEL = hex_rgba("#262a35")
+PANEL_ACTIVE = hex_rgba("#34405a")
+CARD_BODY = hex_rgba("#fbf8f0")
+CARD_BACK = (
+    hex_rgba("#5a6b3a"),
+    hex_rgba("#b8862b"),
+    hex_rgba("#2f4f8a"),
+)  # levels 1, 2, 3, as on the table
+TEXT = hex_rgba("#f4f4f4")
+TEXT_DIM = hex_rgba("#a6acb8")
+ACCENT = hex_rgba("#f0b92a")
+ERROR = hex_rgba("#ff6b5e")
+OK = hex_rgba("#5ed38a")
+HINT = hex_rgba("#5ed38a")
