@@ -236,6 +236,23 @@ def cmd_app(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_rfid(args: argparse.Namespace) -> int:
+    try:
+        # Imported by name: the core must not depend on the hardware (nor on pyserial).
+        tools = importlib.import_module("hardware.cli")
+    except ImportError as err:
+        print(
+            _(
+                "The RFID tools cannot start: {reason}. Install them with the first command "
+                "of README.md."
+            ).format(reason=err),
+            file=sys.stderr,
+        )
+        return EXIT_MALFORMED
+    code: int = tools.run(args)
+    return code
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="splendor-companion",
@@ -281,6 +298,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure the engine's speed")
     p.add_argument("--quick", action="store_true", help="a short run")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("rfid", help="an RFID card reader: watch it, or tag the cards")
+    rfid = p.add_subparsers(dest="rfid_command", metavar="ACTION", required=True)
+    for name, text in (
+        ("monitor", "print each tag read and its card, each dropped frame, until Ctrl-C"),
+        ("enroll", "ask for each card in turn and record the tag scanned for it"),
+    ):
+        q = rfid.add_parser(name, help=text)
+        q.add_argument("--port", required=True, help="the reader: /dev/serial0, /dev/ttyUSB0...")
+        q.add_argument("--reader", choices=("rdm6300", "lines"), default="rdm6300")
+        q.add_argument("--baud", type=int, help="the reader's speed (default 9600)")
+        if name == "enroll":
+            q.add_argument("--level", type=int, choices=(1, 2, 3), help="only this level's cards")
+            q.add_argument("--all", action="store_true", help="cards that have a tag too")
+    p.set_defaults(func=cmd_rfid)
     return parser
 
 

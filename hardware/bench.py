@@ -1,0 +1,160 @@
+"""From a tag on the reader to the card in the game's journal: ``python -m hardware.bench``.
+
+A figure, not a test (tests never assert timings). Goal (issue 5): under 50 ms from the last
+byte of a frame to the declared card reaching the game store, debounce included.
+
+What runs is the real path, on a pseudo-terminal instead of a serial cable: RDM6300 frames
+are written to the terminal's master side; :class:`~hardware.rfid.RfidReader` (pyserial's
+reader thread, the frame protocol, the debounce) reports the tag; the tag crosses to the
+"app's thread" through a queue (as it would through Kivy's clock);
+:class:`~hardware.scanner.CardScanner` looks it up and declares it to a real
+:class:`~companion.table.Turn`: the card revealed to refill the slot of a reserved card;
+the turn is committed, which journals the move in SQLite (a temporary folder). Then the
+move is undone, and the next frame reveals another card.
+
+Debounce: the debounce lets a tag through on its first frame, so it costs a dictionary
+lookup, never a wait; it only drops the repeats of a tag that stays on the reader. Each
+measured frame carries a tag that has been away for longer than the debounce time (1 s),
+so every frame measured is one the table would see.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import queue
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from companion.cards import LEVELS
+from companion.moves import Reserve
+from companion.session import Session
+from companion.setup import Setup
+from companion.store import Store
+from companion.table import Turn
+
+from .rfid import CONNECTED, RDM6300, RfidReader
+from .scanner import CardScanner, ScanResult
+from .tagmap import TagMap
+
+GOAL_MS = 50.0
+MARKET = ("1W1 1U1 1G1 1R1", "2W1 2U1 2G1 2R1", "3W1 3U1 3G1 3R1")
+
+
+def rdm6300_frame(tag: str) -> bytes:
+    """The frame an RDM6300 sends for ``tag`` (10 hex characters)."""
+    check = functools.reduce(lambda a, b: a ^ b, bytes.fromhex(tag))
+    return b"\x02" + tag.encode("ascii") + f"{check:02X}".encode("ascii") + b"\x03"
+
+
+def _percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def measure(frames: int = 100, away: float = 1.0) -> tuple[list[float], list[float]]:
+    """Milliseconds from the last byte of each frame to the tag reported by the reader, and
+    to the declared card journaled."""
+    master, slave = os.openpty()
+    app_thread: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+    reported: dict[str, float] = {}
+    connected = threading.Event()
+
+    def on_tag(tag: str) -> None:
+        reported[tag] = time.perf_counter()
+        scanner.feed(tag)
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(Path(folder) / "games.sqlite3")
+        session = Session.start(store, Setup.of(["Ada", "Ben"], ["N1", "N2", "N3"], MARKET))
+        turn = Turn(session)
+        game = session.game
+        reveals = [(level, c.id) for level in LEVELS for c in game.unseen(level)]
+        tags = TagMap(
+            Path(folder) / "rfid-tags.json",
+            {f"1A{i:08X}": card for i, (_level, card) in enumerate(reveals)},
+        )
+        tag_of = {card: tag for tag, card in tags.items()}
+        results: list[ScanResult] = []
+        scanner = CardScanner(tags, turn, on_result=results.append, dispatch=app_thread.put)
+        reader = RfidReader(
+            os.ttyname(slave),
+            RDM6300,
+            on_tag=on_tag,
+            on_status=lambda state, detail: connected.set() if state == CONNECTED else None,
+            away=away,
+        )
+        to_reader: list[float] = []
+        to_store: list[float] = []
+        last_sent: dict[str, float] = {}
+        reader.start()
+        try:
+            if not connected.wait(5):
+                raise RuntimeError(f"the reader did not connect: {reader.detail}")
+            for i in range(frames):
+                level, card = reveals[i % len(reveals)]
+                tag = tag_of[card]
+                # The tag must have been away longer than the debounce time, like a card
+                # put on the reader again.
+                wait = last_sent.get(tag, -away) + away * 1.05 - time.perf_counter()
+                if wait > 0:
+                    time.sleep(wait)
+                market_card = game.market[level - 1][0]
+                assert market_card is not None
+                turn.start(Reserve(card=market_card.id, player=game.to_act))  # a tap
+                frame = rdm6300_frame(tag)
+                os.write(master, frame)
+                sent = time.perf_counter()  # the last byte is in the terminal
+                last_sent[tag] = sent
+                app_thread.get(timeout=5)()  # the app's thread runs the scan
+                if not results or results[-1].result != "reveal":
+                    raise RuntimeError(f"frame {i}: {results[-1].message if results else '?'}")
+                turn.commit()  # journaled in SQLite
+                done = time.perf_counter()
+                to_reader.append((reported[tag] - sent) * 1000)
+                to_store.append((done - sent) * 1000)
+                session.undo()  # back to the same position for the next frame
+        finally:
+            reader.stop()
+            store.close()
+            os.close(master)
+            os.close(slave)
+    return to_reader, to_store
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m hardware.bench", description=__doc__)
+    parser.add_argument("--frames", type=int, default=100)
+    parser.add_argument("--quick", action="store_true", help="20 frames")
+    args = parser.parse_args(argv)
+    frames = 20 if args.quick else args.frames
+    to_reader, to_store = measure(frames)
+    print(f"RFID scan to journaled move, {frames} RDM6300 frames over a pseudo-terminal:")
+    for label, values in (
+        ("last byte -> tag reported (reader thread)", to_reader),
+        ("last byte -> card declared and journaled ", to_store),
+    ):
+        print(
+            f"  {label}: median {statistics.median(values):6.2f} ms, "
+            f"p99 {_percentile(values, 99):6.2f} ms, max {max(values):6.2f} ms"
+        )
+    p99 = _percentile(to_store, 99)
+    verdict = "met" if p99 < GOAL_MS else "NOT met"
+    print(f"  goal: under {GOAL_MS:.0f} ms at p99: {verdict}")
+    print(
+        "  debounce included: a tag is let through on its first frame (no wait); repeats\n"
+        "  while it stays on the reader are dropped. Not included: the frame's time on the\n"
+        "  wire (14 bytes at 9600 baud: 14.6 ms before the last byte) and, in the app, the hop\n"
+        "  through Kivy's clock (up to one frame, 17 ms at 60 fps)."
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,296 @@
+"""``splendor-companion rfid monitor|enroll``: set a reader up, and tag the cards.
+
+``companion.cli`` imports this module by name when the ``rfid`` command runs (the core
+does not depend on the hardware) and calls :func:`run` with the parsed arguments:
+``rfid_command`` (``monitor`` or ``enroll``), ``port``, ``reader``, ``baud``, and for
+``enroll`` ``level`` and ``all``; ``data_dir`` is the global option.
+
+Both print as they go, flushing each line, and read tags from the serial port.
+``monitor`` runs until Ctrl-C. ``enroll`` asks for each card in turn; Enter skips a card,
+Ctrl-D (end of input) or Ctrl-C stops, and every tag recorded is saved at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import queue
+import select
+import sys
+import threading
+from typing import TextIO
+
+from companion.cards import CARDS
+from companion.i18n import _, localise, translate
+from companion.tokens import Tokens
+
+from .exc import HardwareError, TagConflict
+from .rfid import CONNECTED, DEFAULT_BAUD, DISCONNECTED, Dropped, RfidReader
+from .tagmap import TagMap, default_path
+
+EXIT_OK, EXIT_ERROR = 0, 2
+
+Event = tuple[str, object, object]
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``rfid`` command. Returns the exit code."""
+    try:
+        tags = TagMap.load(default_path(getattr(args, "data_dir", None)))
+    except HardwareError as err:
+        print(err.message, file=sys.stderr)
+        return EXIT_ERROR
+    baud = args.baud or DEFAULT_BAUD
+    if args.rfid_command == "monitor":
+        return monitor(args.port, args.reader, baud, tags)
+    return enroll(args.port, args.reader, baud, tags, level=args.level, everything=args.all)
+
+
+def _say(out: TextIO, text: str) -> None:
+    print(text, file=out, flush=True)
+
+
+class _Events:
+    """The reader's callbacks, queued for the main thread, which a pipe wakes up."""
+
+    def __init__(self) -> None:
+        self.queue: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self.pending: collections.deque[Event] = collections.deque()
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_r, False)
+        self.closed = False
+        self._lock = threading.Lock()
+
+    def put(self, kind: str, a: object = None, b: object = None) -> None:
+        self.queue.put((kind, a, b))
+        with self._lock:
+            if not self.closed:
+                os.write(self.wake_w, b"x")
+
+    def drain(self) -> collections.deque[Event]:
+        """The events not handled yet (take them with ``popleft``: what is left stays)."""
+        try:
+            while os.read(self.wake_r, 512):
+                pass
+        except BlockingIOError:
+            pass
+        while True:
+            try:
+                self.pending.append(self.queue.get_nowait())
+            except queue.Empty:
+                return self.pending
+
+    def close(self) -> None:
+        with self._lock:
+            self.closed = True
+            os.close(self.wake_r)
+            os.close(self.wake_w)
+
+    def reader(self, port: str, kind: str, baud: int) -> RfidReader:
+        return RfidReader(
+            port,
+            kind,
+            baudrate=baud,
+            on_tag=lambda tag: self.put("tag", tag),
+            on_status=lambda state, detail: self.put("status", state, detail),
+            on_dropped=lambda item: self.put("dropped", item),
+        )
+
+
+def _stop(reader: RfidReader, events: _Events) -> None:
+    """Stop the reader; a second Ctrl-C while it stops is not an error either."""
+    try:
+        reader.stop()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        events.close()
+
+
+def _status_line(state: object, detail: object) -> str | None:
+    if state == CONNECTED:
+        return _("connected: {detail}").format(detail=detail)
+    if state == DISCONNECTED:
+        return _("disconnected: {detail}").format(detail=detail)
+    return None
+
+
+def _dropped_line(item: object) -> str:
+    assert isinstance(item, Dropped)
+    return _("dropped: {reason}").format(reason=item.message)
+
+
+def monitor(port: str, kind: str, baud: int, tags: TagMap, out: TextIO | None = None) -> int:
+    """Print each tag (and its card), each dropped frame and each change of the port,
+    until Ctrl-C."""
+    out = out or sys.stdout
+    events = _Events()
+    reader = events.reader(port, kind, baud)
+    _say(
+        out,
+        _(
+            "Monitoring {port} ({reader}, {baud} baud): put a card on the reader. Ctrl-C stops."
+        ).format(port=port, reader=kind, baud=baud),
+    )
+    reader.start()
+    seen = 0
+    try:
+        while True:
+            select.select([events.wake_r], [], [])
+            pending = events.drain()
+            while pending:
+                kind_, a, b = pending.popleft()
+                if kind_ == "tag":
+                    seen += 1
+                    card = tags.card(str(a))
+                    if card is None:
+                        _say(out, _("tag {tag}: not enrolled").format(tag=a))
+                    else:
+                        _say(out, _("tag {tag}: card {card}").format(tag=a, card=card))
+                elif kind_ == "dropped":
+                    _say(out, _dropped_line(a))
+                else:
+                    line = _status_line(a, b)
+                    if line:
+                        _say(out, line)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        _stop(reader, events)
+    dropped = reader.dropped
+    summary = ", ".join(f"{reason} {n}" for reason, n in sorted(dropped.items())) or "0"
+    _say(
+        out,
+        _("Stopped: {tags} tags read ({frames} valid frames), dropped: {dropped}.").format(
+            tags=seen, frames=reader.frames, dropped=summary
+        ),
+    )
+    return EXIT_OK
+
+
+def describe(card_id: str) -> str:
+    """``level 1, white, cost 1 blue, 1 green, 1 red, 1 black`` (translated)."""
+    card = CARDS[card_id]
+    return _("level {level}, {colour}, cost {cost}").format(
+        level=card.level,
+        colour=translate(card.bonus.key),
+        cost=localise(Tokens.of((*card.cost, 0))),
+    )
+
+
+def _stdin_fd() -> int | None:
+    try:
+        fd = sys.stdin.fileno()
+        select.select([fd], [], [], 0)
+    except (AttributeError, OSError, ValueError):
+        return None
+    return fd
+
+
+def enroll(
+    port: str,
+    kind: str,
+    baud: int,
+    tags: TagMap,
+    *,
+    level: int | None = None,
+    everything: bool = False,
+    out: TextIO | None = None,
+) -> int:
+    """Ask for each card without a tag (of ``level``; every card if ``everything``) and
+    record the tag scanned for it."""
+    out = out or sys.stdout
+    cards = [
+        c.id
+        for c in CARDS.values()
+        if (level is None or c.level == level) and (everything or tags.tag_of(c.id) is None)
+    ]
+    if not cards:
+        _say(out, _("Every card has a tag already (add --all to enroll them again)."))
+        return EXIT_OK
+    stdin = _stdin_fd()
+    events = _Events()
+    reader = events.reader(port, kind, baud)
+    _say(
+        out,
+        _(
+            "Enrolling {n} cards into {file}. Scan each card when asked; Enter skips a card, "
+            "Ctrl-D or Ctrl-C stops (what is recorded stays saved)."
+        ).format(n=len(cards), file=tags.path),
+    )
+    reader.start()
+    done = skipped = 0
+    try:
+        for number, card in enumerate(cards, start=1):
+            _say(
+                out,
+                _("Scan card {card} ({description}) [{i}/{n}]").format(
+                    card=card, description=describe(card), i=number, n=len(cards)
+                ),
+            )
+            answer = _wait_for_tag(card, tags, events, stdin, out)
+            if answer == "stop":
+                break
+            if answer == "skip":
+                skipped += 1
+            else:
+                done += 1
+    except KeyboardInterrupt:
+        pass
+    finally:
+        _stop(reader, events)
+    left = len(tags.missing(level))
+    _say(
+        out,
+        _("Enrolled: {done}, skipped: {skipped}, cards still without a tag: {left}.").format(
+            done=done, skipped=skipped, left=left
+        ),
+    )
+    return EXIT_OK
+
+
+def _wait_for_tag(card: str, tags: TagMap, events: _Events, stdin: int | None, out: TextIO) -> str:
+    """Until a tag is recorded for ``card`` (``"saved"``), Enter (``"skip"``) or the end
+    of input (``"stop"``)."""
+    watched = [events.wake_r] if stdin is None else [events.wake_r, stdin]
+    while True:
+        pending = events.drain()
+        if not pending:
+            ready, _w, _x = select.select(watched, [], [])
+            if stdin is not None and stdin in ready:
+                data = os.read(stdin, 1024)
+                if not data:
+                    return "stop"
+                _say(out, "  " + _("skipped {card}").format(card=card))
+                return "skip"
+            continue
+        while pending:
+            kind, a, b = pending.popleft()
+            if kind == "dropped":
+                _say(out, "  " + _dropped_line(a))
+            elif kind == "status":
+                line = _status_line(a, b)
+                if line:
+                    _say(out, "  " + line)
+            else:
+                tag = str(a)
+                try:
+                    changed = tags.assign(tag, card)
+                except TagConflict as err:
+                    _say(out, "  " + err.message)
+                    continue
+                except HardwareError as err:
+                    _say(out, "  " + err.message)
+                    return "stop"
+                if changed:
+                    _say(
+                        out,
+                        "  " + _("tag {tag} is now card {card}: saved").format(tag=tag, card=card),
+                    )
+                else:
+                    _say(
+                        out,
+                        "  " + _("tag {tag} was card {card} already").format(tag=tag, card=card),
+                    )
+                return "saved"

@@ -1,0 +1,128 @@
+"""Friendly errors of the optional devices: what went wrong and what to do about it.
+
+Every message is translated (:func:`companion.i18n._`) when the error is made, so the app
+and the command line can show :attr:`HardwareError.message` as it is. ``code`` is a short
+stable word for the app to choose an icon or a help page by.
+
+>>> err = serial_error("/dev/ttyUSB9", FileNotFoundError(2, "No such file or directory"))
+>>> err.code
+'not-found'
+>>> "raspi-config" in err.message
+True
+"""
+
+from __future__ import annotations
+
+import errno
+
+from companion.i18n import _
+
+
+class HardwareError(Exception):
+    """A device that cannot be used. The app shows :attr:`message` and plays on without it."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class SerialPortError(HardwareError):
+    """The reader's serial port cannot be opened or was lost."""
+
+
+class PinError(HardwareError):
+    """A GPIO pin of the buttons, LEDs or buzzer cannot be used."""
+
+
+class TagMapError(HardwareError):
+    """The tag map file cannot be read or written."""
+
+
+class TagConflict(HardwareError):
+    """Enrollment refused: the tag is mapped to another card already (``card`` names it)."""
+
+    def __init__(self, code: str, message: str, *, tag: str, card: str) -> None:
+        self.tag = tag
+        self.card = card
+        super().__init__(code, message)
+
+
+def _reason(err: BaseException) -> str:
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror
+    return str(err) or type(err).__name__
+
+
+def serial_error(port: str, err: BaseException) -> SerialPortError:
+    """The error of opening ``port``, said for the person at the Pi."""
+    number = getattr(err, "errno", None)
+    text = str(err)
+    if number == errno.ENOENT or "No such file or directory" in text:
+        return SerialPortError(
+            "not-found",
+            _(
+                "{port} does not exist: is the reader plugged in? (for the Pi's own serial "
+                "port, enable it with raspi-config)"
+            ).format(port=port),
+        )
+    if number in (errno.EACCES, errno.EPERM) or "Permission denied" in text:
+        return SerialPortError(
+            "permission",
+            _(
+                "permission denied on {port}: add the user to the dialout group "
+                "(sudo usermod -aG dialout $USER), then log out and in again"
+            ).format(port=port),
+        )
+    if number in (errno.EBUSY, errno.EAGAIN, errno.EWOULDBLOCK) or "exclusively lock" in text:
+        return SerialPortError(
+            "busy",
+            _(
+                "{port} is in use by another program (the serial console, or another "
+                "splendor-companion)"
+            ).format(port=port),
+        )
+    return SerialPortError(
+        "io", _("cannot open {port}: {reason}").format(port=port, reason=_reason(err))
+    )
+
+
+def lost_error(port: str, err: BaseException | None) -> SerialPortError:
+    """The reader went away while it was being read (unplugged, most likely)."""
+    reason = _reason(err) if err is not None else _("the port was closed")
+    return SerialPortError(
+        "lost",
+        _("the reader on {port} was disconnected ({reason}); waiting for it to come back").format(
+            port=port, reason=reason
+        ),
+    )
+
+
+def pin_error(pin: object, role: str, err: BaseException) -> PinError:
+    """A gpiozero error on ``pin`` (used for ``role``, a translated device name)."""
+    from gpiozero.exc import GPIOPinInUse, PinInvalidPin, PinUnknownPi
+
+    if isinstance(err, GPIOPinInUse):
+        return PinError(
+            "pin-in-use",
+            _(
+                "pin {pin} ({role}) is already in use: another device in the settings or "
+                "another program has it"
+            ).format(pin=pin, role=role),
+        )
+    if isinstance(err, PinInvalidPin | PinUnknownPi | ValueError):
+        return PinError(
+            "pin-invalid",
+            _("{pin} is not a GPIO pin of this board ({role}): {reason}").format(
+                pin=pin, role=role, reason=_reason(err)
+            ),
+        )
+    return PinError(
+        "pin-error",
+        _("cannot use pin {pin} for the {role}: {reason}").format(
+            pin=pin, role=role, reason=_reason(err)
+        ),
+    )

@@ -1,0 +1,489 @@
+"""RFID card readers on a serial port: bytes in, debounced tag ids out, unplugging survived.
+
+Two kinds of reader (the ``reader`` setting):
+
+``rdm6300``
+    The 125 kHz RDM6300 module, 9600 baud. A frame is STX (0x02), 10 hex characters (a
+    version byte and the 4-byte tag id), 2 hex characters of checksum (the XOR of the 5
+    data bytes) and ETX (0x03). The module repeats the frame while the tag stays on it.
+``lines``
+    A reader that prints one tag id per line: an Arduino with an MFRC522, many USB-serial
+    readers. Hex digits, optionally separated by spaces, colons or dashes; a label ending in
+    ``": "`` before the id (``Card UID: 04 A3 2B 1C``) is ignored; ``\\n``, ``\\r\\n`` or
+    ``\\r`` end a line.
+
+Both are pyserial :class:`~serial.threaded.ReaderThread` protocols (a
+:class:`~serial.threaded.FramedPacket` and a :class:`~serial.threaded.LineReader`). A bad
+frame (checksum, length, a character that is not hex, noise between frames) is dropped,
+counted by reason (:attr:`RfidReader.dropped`) and reported, never raised.
+
+**Debounce.** A tag is reported when it arrives, at once; its repeats are not, as long as
+it keeps being seen: a tag is reported again only after ``away`` seconds (1.0 by default)
+without a frame of it, which is what lifting the card off the reader and putting it back
+looks like.
+
+**Unplugging.** :class:`RfidReader` runs a supervisor thread that opens the port, runs the
+reader thread, and when the port goes away (a USB reader unplugged) reports
+``disconnected`` and tries to open it again every ``retry`` seconds, reporting
+``connected`` when the reader is back. :meth:`RfidReader.stop` ends both threads.
+
+**Threads.** ``on_tag`` and ``on_dropped`` are called on the reader thread, ``on_status``
+on the supervisor thread: never on the app's. A callback must be quick and must not touch
+the game (its SQLite connection belongs to the app's thread) nor Kivy widgets: the app
+hops to its own thread with Kivy's clock::
+
+    reader = RfidReader(
+        "/dev/serial0",
+        RDM6300,
+        on_tag=lambda tag: Clock.schedule_once(lambda dt: scanner.scan(tag)),
+        on_status=lambda state, detail: Clock.schedule_once(lambda dt: show(state, detail)),
+    )
+    reader.start()
+    ...
+    reader.stop()
+
+An exception raised by a callback is logged and the reader carries on.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import string
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import serial
+from serial.threaded import FramedPacket, LineReader, Protocol, ReaderThread
+
+from companion.i18n import _
+
+from .exc import lost_error, serial_error
+
+log = logging.getLogger(__name__)
+
+RDM6300, LINES = "rdm6300", "lines"
+READERS = (RDM6300, LINES)
+DEFAULT_BAUD = 9600
+CONNECTED, DISCONNECTED, STOPPED = "connected", "disconnected", "stopped"
+
+HEX = frozenset(string.hexdigits)
+
+TagCallback = Callable[[str], object]
+StatusCallback = Callable[[str, str], object]
+DroppedCallback = Callable[["Dropped"], object]
+LostCallback = Callable[[BaseException | None], object]
+
+
+def shown(data: bytes, limit: int = 40) -> str:
+    """Bytes as a person can read them: printable ASCII as is, the rest as ``\\xNN``.
+
+    >>> shown(b"\\x020A1B\\xff")
+    '\\\\x020A1B\\\\xff'
+    """
+    text = "".join(chr(b) if 0x20 <= b < 0x7F else f"\\x{b:02x}" for b in data[:limit])
+    return text + ("..." if len(data) > limit else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """A frame or line thrown away. ``reason`` is a stable word, ``message`` says it in words.
+
+    Reasons: ``checksum``, ``length``, ``not-hex``, ``noise`` (bytes between frames),
+    ``truncated`` (a frame cut short by the next one), ``too-long`` (no end of frame or
+    line in sight).
+    """
+
+    reason: str
+    data: bytes
+    message: str
+
+    @classmethod
+    def of(cls, reason: str, data: bytes, **params: Any) -> Dropped:
+        text = shown(data)
+        if reason == "checksum":
+            message = _("bad checksum: frame {data} carries {got}, its data gives {expected}")
+        elif reason == "length":
+            message = _("wrong length: {data} has {n} characters, a frame has 12")
+        elif reason == "not-hex":
+            message = _("not a hex tag id: {data}")
+        elif reason == "noise":
+            message = _("{n} stray bytes between frames: {data}")
+        elif reason == "truncated":
+            message = _("frame cut short by the next one: {data}")
+        elif reason == "too-long":
+            message = _("{n} bytes without the end of a frame or line: {data}")
+        else:
+            raise ValueError(f"unknown drop reason {reason!r}")
+        return cls(reason, data, message.format(data=text, n=len(data), **params))
+
+
+class RDM6300Frames(FramedPacket):
+    """The RDM6300's frames: STX, 10 hex characters, 2 hex characters of XOR, ETX."""
+
+    START = b"\x02"
+    STOP = b"\x03"
+    FRAME = 12
+    in_packet: bool
+    packet: bytearray
+    DATA = 10
+    MAX_NOISE = 32
+
+    def __init__(
+        self,
+        on_tag: Callable[[str], None],
+        on_dropped: Callable[[Dropped], None],
+        on_lost: LostCallback,
+    ) -> None:
+        super().__init__()
+        self.on_tag = on_tag
+        self.on_dropped = on_dropped
+        self.on_lost = on_lost
+        self.noise = bytearray()
+
+    def data_received(self, data: bytes) -> None:
+        # FramedPacket's byte loop, one byte at a time, with three additions: a STX inside
+        # a frame starts a new one (resync), a stray ETX is noise, and a frame that never
+        # ends is dropped instead of growing without bound.
+        for byte in serial.iterbytes(data):
+            if byte == self.START:
+                self._flush_noise()
+                if self.in_packet:
+                    self._drop_packet("truncated")
+            elif byte == self.STOP and not self.in_packet:
+                self.handle_out_of_packet_data(byte)
+                continue
+            super().data_received(byte)
+            if self.in_packet and len(self.packet) > self.FRAME:
+                self.in_packet = False  # what follows, up to the next STX, is noise
+                self._drop_packet("too-long")
+
+    def handle_packet(self, packet: bytes) -> None:
+        if len(packet) != self.FRAME:
+            self.on_dropped(Dropped.of("length", packet))
+            return
+        text = packet.decode("latin-1")
+        if not HEX.issuperset(text):
+            self.on_dropped(Dropped.of("not-hex", packet))
+            return
+        data = bytes.fromhex(text[: self.DATA])
+        expected = functools.reduce(lambda a, b: a ^ b, data)
+        got = int(text[self.DATA :], 16)
+        if got != expected:
+            self.on_dropped(
+                Dropped.of("checksum", packet, got=text[self.DATA :], expected=f"{expected:02X}")
+            )
+            return
+        self.on_tag(text[: self.DATA].upper())
+
+    def handle_out_of_packet_data(self, data: bytes) -> None:
+        self.noise.extend(data)
+        if len(self.noise) >= self.MAX_NOISE:
+            self._flush_noise()
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self._flush_noise()
+        super().connection_lost(None)  # resets the frame; never re-raises
+        self.on_lost(exc)
+
+    def _flush_noise(self) -> None:
+        if self.noise:
+            self.on_dropped(Dropped.of("noise", bytes(self.noise)))
+            del self.noise[:]
+
+    def _drop_packet(self, reason: str) -> None:
+        self.on_dropped(Dropped.of(reason, self.START + bytes(self.packet)))
+        del self.packet[:]
+
+
+class LineTags(LineReader):
+    """One tag id per line, hex, as an Arduino sketch or a USB reader prints it."""
+
+    TERMINATOR = b"\n"
+    ENCODING = "ascii"
+    UNICODE_HANDLING = "replace"
+    MAX_LINE = 80
+    MIN_DIGITS, MAX_DIGITS = 4, 32
+
+    def __init__(
+        self,
+        on_tag: Callable[[str], None],
+        on_dropped: Callable[[Dropped], None],
+        on_lost: LostCallback,
+    ) -> None:
+        super().__init__()
+        self.on_tag = on_tag
+        self.on_dropped = on_dropped
+        self.on_lost = on_lost
+        self.skipping = False  # after a line too long: up to the next end of line
+
+    def data_received(self, data: bytes) -> None:
+        data = data.replace(b"\r", b"\n")
+        if self.skipping:
+            end = data.find(b"\n")
+            if end < 0:
+                return
+            self.skipping = False
+            data = data[end + 1 :]
+        super().data_received(data)
+        if len(self.buffer) > self.MAX_LINE:
+            self.on_dropped(Dropped.of("too-long", bytes(self.buffer)))
+            del self.buffer[:]
+            self.skipping = True
+
+    def handle_packet(self, packet: bytes) -> None:
+        if len(packet) > self.MAX_LINE:
+            self.on_dropped(Dropped.of("too-long", packet))
+        elif packet.strip():
+            tag = self.parse(packet.decode(self.ENCODING, self.UNICODE_HANDLING))
+            if tag is None:
+                self.on_dropped(Dropped.of("not-hex", packet.strip()))
+            else:
+                self.on_tag(tag)
+
+    @classmethod
+    def parse(cls, line: str) -> str | None:
+        """The tag id of a line, in upper case; ``None`` if it is not one.
+
+        >>> LineTags.parse("Card UID: 04 a3 2b 1c"), LineTags.parse("hello world")
+        ('04A32B1C', None)
+        """
+        text = line.strip()
+        if ": " in text:
+            text = text.rsplit(": ", 1)[1]
+        for sep in " :-":
+            text = text.replace(sep, "")
+        if text[:2] in ("0x", "0X"):
+            text = text[2:]
+        if not cls.MIN_DIGITS <= len(text) <= cls.MAX_DIGITS or not HEX.issuperset(text):
+            return None
+        return text.upper()
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        super().connection_lost(None)  # forgets the transport; never re-raises
+        self.on_lost(exc)
+
+
+PROTOCOLS: dict[str, type[RDM6300Frames] | type[LineTags]] = {
+    RDM6300: RDM6300Frames,
+    LINES: LineTags,
+}
+
+
+class Debouncer:
+    """Lets a tag through when it arrives, not its repeats until it was ``away`` seconds.
+
+    >>> now = [0.0]
+    >>> d = Debouncer(away=1.0, clock=lambda: now[0])
+    >>> d.fresh("0A"), d.fresh("0A")
+    (True, False)
+    >>> now[0] = 0.9; d.fresh("0A")     # still on the reader: each frame renews it
+    False
+    >>> now[0] = 2.0; d.fresh("0A")     # 1.1 s without a frame: put back on the reader
+    True
+    """
+
+    def __init__(self, away: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.away = away
+        self.clock = clock
+        self._last: dict[str, float] = {}
+
+    def fresh(self, tag: str) -> bool:
+        now = self.clock()
+        last = self._last.get(tag)
+        self._last[tag] = now
+        if len(self._last) > 64:
+            self._last = {t: s for t, s in self._last.items() if now - s < self.away}
+        return last is None or now - last >= self.away
+
+
+class _ReaderThread(ReaderThread):
+    """pyserial's reader thread, telling the supervisor when it ends, whatever the cause."""
+
+    def __init__(
+        self,
+        port: serial.SerialBase,
+        protocol_factory: Callable[[], Protocol],
+        done: LostCallback,
+        name: str,
+    ) -> None:
+        super().__init__(port, protocol_factory)
+        self.name = name
+        self._done = done
+
+    def run(self) -> None:
+        error: BaseException | None = None
+        try:
+            super().run()
+        except Exception as err:  # an OSError pyserial let out of its loop (in_waiting)
+            error = err
+        finally:
+            self._done(error)
+
+
+class RfidReader:
+    """A reader on ``port`` (a device path or a pyserial URL), kept connected until stopped.
+
+    ``on_tag(tag)`` gets each tag id, hex in upper case as the reader sent it, debounced;
+    ``on_status(state, detail)`` each change of :attr:`state` (``connected``,
+    ``disconnected``, ``stopped``) with a translated ``detail`` that says what to do;
+    ``on_dropped(dropped)`` each frame thrown away (:class:`Dropped`). See the module's
+    documentation for the threads these arrive on.
+    """
+
+    def __init__(
+        self,
+        port: str,
+        reader: str = RDM6300,
+        *,
+        on_tag: TagCallback,
+        on_status: StatusCallback | None = None,
+        on_dropped: DroppedCallback | None = None,
+        baudrate: int | None = None,
+        away: float = 1.0,
+        retry: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if reader not in READERS:
+            raise ValueError(f"unknown reader {reader!r}: choose one of {', '.join(READERS)}")
+        self.port = port
+        self.reader = reader
+        self.baudrate = baudrate or DEFAULT_BAUD
+        self.on_tag = on_tag
+        self.on_status = on_status
+        self.on_dropped = on_dropped
+        self.retry = retry
+        self.state = STOPPED
+        self.detail = ""
+        self.frames = 0
+        """Valid frames received, repeats included."""
+        self._debounce = Debouncer(away, clock)
+        self._dropped: Counter[str] = Counter()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._wake = threading.Event()
+        self._supervisor: threading.Thread | None = None
+
+    # ------------------------------------------------------------------ control
+
+    def start(self) -> RfidReader:
+        """Start reading (in the background: :attr:`state` follows). Returns ``self``."""
+        if self._supervisor is not None:
+            raise RuntimeError("this reader was started already")
+        self._supervisor = threading.Thread(
+            target=self._supervise, name=f"rfid-supervisor {self.port}", daemon=True
+        )
+        self._supervisor.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Close the port and end the threads (``stopped`` is the last status reported)."""
+        self._stopping.set()
+        self._wake.set()
+        if self._supervisor is not None and self._supervisor is not threading.current_thread():
+            self._supervisor.join(timeout)
+
+    def __enter__(self) -> RfidReader:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def dropped(self) -> dict[str, int]:
+        """How many frames were dropped, by reason."""
+        with self._lock:
+            return dict(self._dropped)
+
+    # ------------------------------------------------------ from the reader thread
+
+    def _tag(self, tag: str) -> None:
+        with self._lock:
+            self.frames += 1
+            fresh = self._debounce.fresh(tag)
+        if fresh:
+            self._call(self.on_tag, tag)
+
+    def _drop(self, item: Dropped) -> None:
+        with self._lock:
+            self._dropped[item.reason] += 1
+        log.debug("rfid %s: dropped %s", self.port, item.message)
+        if self.on_dropped is not None:
+            self._call(self.on_dropped, item)
+
+    def _call(self, callback: Callable[..., object], *args: object) -> None:
+        try:
+            callback(*args)
+        except Exception:
+            log.exception("rfid %s: a callback failed; the reader carries on", self.port)
+
+    # -------------------------------------------------------------- supervisor
+
+    def _status(self, state: str, detail: str) -> None:
+        if state == self.state:
+            return
+        self.state, self.detail = state, detail
+        log.info("rfid %s: %s: %s", self.port, state, detail)
+        if self.on_status is not None:
+            self._call(self.on_status, state, detail)
+
+    def _open(self) -> serial.SerialBase:
+        port = serial.serial_for_url(
+            self.port, baudrate=self.baudrate, timeout=None, exclusive=True, do_not_open=True
+        )
+        port.open()
+        return port
+
+    def _supervise(self) -> None:
+        try:
+            while not self._stopping.is_set():
+                try:
+                    port = self._open()
+                except (OSError, ValueError) as err:  # serial.SerialException is an OSError
+                    self._status(DISCONNECTED, serial_error(self.port, err).message)
+                    self._stopping.wait(self.retry)
+                    continue
+                error = self._read(port)
+                if self._stopping.is_set():
+                    break
+                self._status(DISCONNECTED, lost_error(self.port, error).message)
+                self._stopping.wait(self.retry)
+        except Exception:  # a bug of ours: say it, and let the game go on without the reader
+            log.exception("rfid %s: the supervisor failed", self.port)
+        finally:
+            self._status(STOPPED, _("the reader is stopped"))
+
+    def _read(self, port: serial.SerialBase) -> BaseException | None:
+        """Run a reader thread on the open ``port`` until it ends or :meth:`stop`."""
+        lost: list[BaseException | None] = []
+        ended = threading.Event()
+
+        def done(error: BaseException | None) -> None:
+            if error is not None:
+                lost.append(error)
+            ended.set()
+            self._wake.set()
+
+        def on_lost(exc: BaseException | None) -> None:
+            lost.append(exc)
+
+        factory = functools.partial(PROTOCOLS[self.reader], self._tag, self._drop, on_lost)
+        thread = _ReaderThread(port, factory, done, name=f"rfid-reader {self.port}")
+        self._wake.clear()
+        thread.start()
+        self._status(
+            CONNECTED,
+            _("reading {port} ({reader}, {baud} baud)").format(
+                port=self.port, reader=self.reader, baud=self.baudrate
+            ),
+        )
+        while not (ended.is_set() or self._stopping.is_set()):
+            self._wake.wait()
+            self._wake.clear()
+        thread.close()  # stops the thread (if still reading) and closes the port
+        errors = [e for e in lost if e is not None]
+        return errors[-1] if errors else None

@@ -1,0 +1,229 @@
+"""Which RFID tag is on which card: the file enrollment builds and the scanner reads.
+
+The map lives in the data folder (:func:`companion.paths.data_dir`) as ``rfid-tags.json``::
+
+    {"format": "splendor-companion/rfid-tags", "version": 1,
+     "tags": {"0A1B2C3D4E": "1W1", "04A32B1C": "N3"}}
+
+Tags are kept in upper case, as :mod:`hardware.rfid` reports them. A tag names one card
+(or noble); a card has one tag, and enrolling it again with another tag replaces the old
+one. Every change is written at once, atomically (:func:`companion.files.write_atomic`).
+
+>>> import tempfile, pathlib
+>>> tags = TagMap(pathlib.Path(tempfile.mkdtemp()) / "rfid-tags.json")
+>>> tags.assign("0a1b2c3d4e", "1W1")
+True
+>>> tags.card("0A1B2C3D4E"), tags.tag_of("1W1"), len(tags.missing(level=1))
+('1W1', '0A1B2C3D4E', 39)
+>>> tags.assign("0A1B2C3D4E", "1W2")
+Traceback (most recent call last):
+...
+hardware.exc.TagConflict: tag 0A1B2C3D4E is already on card 1W1: scan another tag for 1W2
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from companion.cards import CARDS, NOBLES
+from companion.files import write_atomic
+from companion.i18n import _
+from companion.paths import data_dir
+
+from .exc import TagConflict, TagMapError
+
+FILE_NAME = "rfid-tags.json"
+FORMAT = "splendor-companion/rfid-tags"
+VERSION = 1
+_ORDER = {item: i for i, item in enumerate([*CARDS, *NOBLES])}
+
+
+def default_path(setting: str | os.PathLike[str] | None = None) -> Path:
+    """``rfid-tags.json`` in the data folder (``SPLENDOR_DATA_DIR`` first, as for games)."""
+    return data_dir(setting) / FILE_NAME
+
+
+def normalise(tag: str) -> str:
+    return tag.strip().upper()
+
+
+class TagMap:
+    """Tag ids to card (or noble) ids, saved to :attr:`path` after each change.
+
+    Safe to read from the reader's thread while the app's thread enrolls.
+    """
+
+    def __init__(self, path: Path | None = None, tags: dict[str, str] | None = None) -> None:
+        self.path = path
+        self._tags: dict[str, str] = {}
+        self._lock = threading.Lock()
+        for tag, card in (tags or {}).items():
+            self._tags[normalise(tag)] = card
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> TagMap:
+        """The map in ``path`` (default :func:`default_path`); empty if there is no file yet.
+
+        Raises :class:`TagMapError` when the file is there but is not a tag map.
+        """
+        path = Path(path) if path is not None else default_path()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return cls(path)
+        except OSError as err:
+            raise TagMapError(
+                "unreadable",
+                _("cannot read {file}: {reason}").format(file=path, reason=err.strerror or err),
+            ) from err
+        try:
+            doc = json.loads(text)
+        except ValueError as err:
+            raise _invalid(path, str(err)) from err
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise _invalid(path, _("it is not a tag map of splendor-companion"))
+        if doc.get("version") != VERSION:
+            raise _invalid(
+                path, _("version {version} is not supported").format(version=doc.get("version"))
+            )
+        tags = doc.get("tags")
+        if not isinstance(tags, dict):
+            raise _invalid(path, _('"tags" must be an object of tag ids to card ids'))
+        seen: dict[str, str] = {}
+        for tag, card in tags.items():
+            if not isinstance(card, str) or card not in _ORDER:
+                raise _invalid(
+                    path,
+                    _("tag {tag} names {card}, which is not a card").format(tag=tag, card=card),
+                )
+            if card in seen:
+                raise _invalid(
+                    path,
+                    _("card {card} has two tags, {a} and {b}").format(
+                        card=card, a=seen[card], b=tag
+                    ),
+                )
+            seen[card] = tag
+        return cls(path, tags)
+
+    # ------------------------------------------------------------------ reading
+
+    def card(self, tag: str) -> str | None:
+        """The card (or noble) of ``tag``; ``None`` when the tag is not enrolled."""
+        with self._lock:
+            return self._tags.get(normalise(tag))
+
+    def tag_of(self, card: str) -> str | None:
+        with self._lock:
+            for tag, item in self._tags.items():
+                if item == card:
+                    return tag
+        return None
+
+    def missing(self, level: int | None = None) -> list[str]:
+        """The cards without a tag (of ``level`` only, if given), in the order of the game."""
+        with self._lock:
+            tagged = set(self._tags.values())
+        return [
+            card.id
+            for card in CARDS.values()
+            if card.id not in tagged and (level is None or card.level == level)
+        ]
+
+    def items(self) -> list[tuple[str, str]]:
+        """``(tag, card)`` pairs in the order of the cards."""
+        with self._lock:
+            return sorted(self._tags.items(), key=lambda pair: _ORDER[pair[1]])
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._tags)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([tag for tag, _card in self.items()])
+
+    # ------------------------------------------------------------------ changes
+
+    def assign(self, tag: str, card: str, *, save: bool = True) -> bool:
+        """Enroll ``tag`` for ``card``; ``False`` if it was so already (nothing written).
+
+        A tag already mapped to another card raises :class:`TagConflict`, naming that card;
+        an id that is neither a card nor a noble raises :class:`TagMapError`.
+        """
+        tag = normalise(tag)
+        if card not in _ORDER:
+            raise TagMapError("unknown-card", _("{card} is not a card").format(card=card))
+        if not tag:
+            raise TagMapError("empty-tag", _("the tag id is empty"))
+        with self._lock:
+            owner = self._tags.get(tag)
+            if owner == card:
+                return False
+            if owner is not None:
+                raise TagConflict(
+                    "tag-taken",
+                    _("tag {tag} is already on card {other}: scan another tag for {card}").format(
+                        tag=tag, other=owner, card=card
+                    ),
+                    tag=tag,
+                    card=owner,
+                )
+            before = dict(self._tags)
+            for old in [t for t, c in self._tags.items() if c == card]:
+                del self._tags[old]
+            self._tags[tag] = card
+            if save:
+                try:
+                    self._save_locked()
+                except TagMapError:
+                    self._tags = before
+                    raise
+        return True
+
+    def forget(self, card: str) -> bool:
+        """Remove the tag of ``card``; ``False`` if it had none."""
+        with self._lock:
+            old = [t for t, c in self._tags.items() if c == card]
+            if not old:
+                return False
+            before = dict(self._tags)
+            for tag in old:
+                del self._tags[tag]
+            try:
+                self._save_locked()
+            except TagMapError:
+                self._tags = before
+                raise
+        return True
+
+    def save(self) -> None:
+        with self._lock:
+            self._save_locked()
+
+    def _save_locked(self) -> None:
+        if self.path is None:
+            return
+        ordered = dict(sorted(self._tags.items(), key=lambda pair: _ORDER[pair[1]]))
+        text = json.dumps(
+            {"format": FORMAT, "version": VERSION, "tags": ordered}, indent=2, ensure_ascii=False
+        )
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.path, text + "\n")
+        except OSError as err:
+            raise TagMapError(
+                "unwritable",
+                _("cannot write {file}: {reason}").format(
+                    file=self.path, reason=err.strerror or err
+                ),
+            ) from err
+
+
+def _invalid(path: Path, reason: str) -> TagMapError:
+    return TagMapError(
+        "invalid", _("{file} is not a valid tag map: {reason}").format(file=path, reason=reason)
+    )
