@@ -1,0 +1,788 @@
+#!/usr/bin/env bash
+# deploy.sh: install Splendor Companion as a kiosk on Raspberry Pi OS (Bookworm, 64-bit or
+# 32-bit) or any Debian-like system: the app starts full screen on the touchscreen at boot
+# and restarts by itself. Safe to run again (after `git pull`, to update; with options, to
+# change a setting): what is already right is left alone. `./deploy.sh --help` for options.
+set -euo pipefail
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SCRIPT_PATH="$SCRIPT_DIR/$(basename "${BASH_SOURCE[0]}")"
+ORIG_ARGS=("$@")
+
+UNIT=splendor-companion.service
+EXPORT_UNIT=splendor-companion-export@.service
+UNIT_DIR=/etc/systemd/system
+WANTS_LINK=$UNIT_DIR/multi-user.target.wants/$UNIT
+ENV_FILE=/etc/default/splendor-companion
+UDEV_RULE=/etc/udev/rules.d/99-splendor-companion-usb.rules
+DATA_DIR=/var/lib/splendor-companion
+CACHE_DIR=/var/cache/splendor-companion
+KIVY_HOME=$DATA_DIR/kivy
+KIVY_CONFIG=$KIVY_HOME/config.ini
+DEFAULT_USER=splendor
+DEFAULT_PREFIX=/opt/splendor-companion
+# The groups the app may need, in this order: display, GPU, touchscreen, serial port
+# (RFID reader), GPIO (buttons, LEDs). Those missing on the system are left out.
+WANTED_GROUPS=(video render input dialout gpio)
+# Kivy's wheel brings its own SDL2 on 64-bit; the 32-bit wheel (piwheels) uses Debian's.
+APT_PACKAGES=(
+    python3 python3-venv
+    libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-mixer-2.0-0 libsdl2-ttf-2.0-0
+    libgl1 libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libgbm1 libdrm2
+    libmtdev1
+)
+
+usage() {
+    cat <<'EOF'
+Usage: ./deploy.sh [OPTIONS]
+
+Installs Splendor Companion as a kiosk: apt packages (SDL2 with KMS/DRM, Mesa, mtdev),
+a virtual environment with the project in PREFIX/venv, the service user and its groups
+(video, render, input, dialout, gpio), Kivy's touchscreen configuration, the systemd
+unit (enabled and started) and the USB-stick export hook. Run as root (it uses sudo
+when it is not). Settings not given keep the value of the previous run.
+
+  --user NAME          the user the app runs as (default: splendor, a system user
+                       created if missing, whose home is /var/lib/splendor-companion)
+  --prefix DIR         where the virtual environment goes (default: /opt/splendor-companion)
+  --rotation DEG       0, 90, 180 or 270: Kivy turns the picture and the touches with it
+  --touch-invert AXES  none, x, y or xy: mirror the touchscreen's axes (a panel whose
+                       touches land mirrored), default none
+  --rfid-port DEVICE   the RFID reader's serial port (/dev/ttyUSB0, /dev/serial0), or
+                       none; the app reads it as SPLENDOR_RFID_PORT
+  --rfid-reader KIND   rdm6300 or lines (the app's --reader), or none for the app's
+                       default; the app reads it as SPLENDOR_RFID_READER
+  --no-usb-export      do not install the hook that exports games to a USB stick
+  --dry-run            print every action, do none of them
+  --uninstall          remove what deploy.sh installed; keeps the games
+                       (/var/lib/splendor-companion) and the apt packages
+  --purge-data         with --uninstall: also delete the games, Kivy's configuration
+                       and the service user if deploy.sh created it
+  --source DIR         the project to install (default: this script's folder)
+  --python PATH        the Python (>= 3.11) for the virtual environment (default:
+                       /usr/bin/python3, else the newest python3.X on PATH)
+  --min-free-mb N      free space needed at the prefix (default: 600)
+  --root DIR           act on a copy of the system under DIR (tests): every path is
+                       prefixed by DIR, files are written there, system commands
+                       (apt-get, useradd, usermod, pip, systemctl, ...) are only printed
+  -h, --help           this text
+
+Output: one line per action, starting with
+  PLAN       an action --dry-run would do (or, with --root, a system command not run)
+  DO         an action being done
+  UNCHANGED  something already right
+  CHECK      a check passed; NOTE: something to know
+Exit status: 0 done, 1 an action failed, 2 a wrong option, 3 a check failed (nothing
+was changed).
+EOF
+}
+
+say() { printf '%s\n' "$*"; }
+note() { say "NOTE $*"; }
+die() {
+    printf 'deploy.sh: %s\n' "$1" >&2
+    exit "${2:-1}"
+}
+usage_error() { die "$1 (see ./deploy.sh --help)" 2; }
+check_failed() { die "$1" 3; }
+
+# ---------------------------------------------------------------- options
+
+OPT_USER="" OPT_PREFIX="" OPT_ROTATION="" OPT_TOUCH_INVERT="" OPT_RFID_PORT="" OPT_RFID_READER=""
+OPT_USB=""
+DRY_RUN=0 UNINSTALL=0 PURGE=0 ROOT="" SOURCE="$SCRIPT_DIR" PYTHON="" MIN_FREE_MB=600
+
+need_value() {
+    [ "$2" -ge 2 ] || usage_error "$1 needs a value"
+}
+
+while [ $# -gt 0 ]; do
+    case $1 in
+        --user) need_value "$1" $#; OPT_USER=$2; shift 2 ;;
+        --prefix) need_value "$1" $#; OPT_PREFIX=$2; shift 2 ;;
+        --rotation) need_value "$1" $#; OPT_ROTATION=$2; shift 2 ;;
+        --touch-invert) need_value "$1" $#; OPT_TOUCH_INVERT=$2; shift 2 ;;
+        --rfid-port) need_value "$1" $#; OPT_RFID_PORT=$2; shift 2 ;;
+        --rfid-reader) need_value "$1" $#; OPT_RFID_READER=$2; shift 2 ;;
+        --no-usb-export) OPT_USB=no; shift ;;
+        --dry-run) DRY_RUN=1; shift ;;
+        --uninstall) UNINSTALL=1; shift ;;
+        --purge-data) PURGE=1; shift ;;
+        --source) need_value "$1" $#; SOURCE=$2; shift 2 ;;
+        --python) need_value "$1" $#; PYTHON=$2; shift 2 ;;
+        --min-free-mb) need_value "$1" $#; MIN_FREE_MB=$2; shift 2 ;;
+        --root) need_value "$1" $#; ROOT=$2; shift 2 ;;
+        -h | --help) usage; exit 0 ;;
+        *) usage_error "unknown option: $1" ;;
+    esac
+done
+
+[ "$PURGE" -eq 0 ] || [ "$UNINSTALL" -eq 1 ] || usage_error "--purge-data goes with --uninstall"
+[[ $MIN_FREE_MB =~ ^[0-9]+$ ]] || usage_error "--min-free-mb: a number of megabytes"
+if [ -n "$ROOT" ]; then
+    [ -d "$ROOT" ] || usage_error "--root: $ROOT is not a folder"
+    ROOT=$(cd "$ROOT" && pwd)
+    [ "$ROOT" != / ] || ROOT=""
+fi
+
+# Relative paths from the options, then work from / (commands run as the service user
+# may not enter the caller's folder).
+[ ! -d "$SOURCE" ] || SOURCE=$(cd "$SOURCE" && pwd)
+case $PYTHON in
+    */*) [ ! -e "$PYTHON" ] || PYTHON="$(cd "$(dirname "$PYTHON")" && pwd)/$(basename "$PYTHON")" ;;
+esac
+cd /
+
+# real: act on this system; root: files under --root, commands printed; dry: nothing.
+if [ "$DRY_RUN" -eq 1 ]; then
+    MODE=dry
+elif [ -n "$ROOT" ]; then
+    MODE=root
+else
+    MODE=real
+fi
+
+# The previous run's settings, from the environment file it wrote (never sourced).
+previous() {
+    [ -f "$ROOT$ENV_FILE" ] || return 0
+    sed -n "s/^$1=//p" "$ROOT$ENV_FILE" | tail -n 1
+}
+PREV_USER=$(previous SPLENDOR_USER)
+PREV_USER_CREATED=$(previous SPLENDOR_USER_CREATED)
+PREV_PREFIX=$(previous SPLENDOR_PREFIX)
+PREV_ROTATION=$(previous SPLENDOR_ROTATION)
+PREV_TOUCH_INVERT=$(previous SPLENDOR_TOUCH_INVERT)
+PREV_RFID_PORT=$(previous SPLENDOR_RFID_PORT)
+PREV_RFID_READER=$(previous SPLENDOR_RFID_READER)
+PREV_USB=$(previous SPLENDOR_USB_EXPORT)
+PREV_GROUPS_ADDED=$(previous SPLENDOR_GROUPS_ADDED)
+
+pick() { # the option if given, else the previous run's value, else the default
+    if [ -n "$1" ]; then say "$1"; elif [ -n "$2" ]; then say "$2"; else say "$3"; fi
+}
+SERVICE_USER=$(pick "$OPT_USER" "$PREV_USER" "$DEFAULT_USER")
+PREFIX=$(pick "$OPT_PREFIX" "$PREV_PREFIX" "$DEFAULT_PREFIX")
+ROTATION=$(pick "$OPT_ROTATION" "$PREV_ROTATION" 0)
+TOUCH_INVERT=$(pick "$OPT_TOUCH_INVERT" "$PREV_TOUCH_INVERT" none)
+RFID_PORT=$(pick "$OPT_RFID_PORT" "$PREV_RFID_PORT" none)
+RFID_READER=$(pick "$OPT_RFID_READER" "$PREV_RFID_READER" none)
+USB_EXPORT=$(pick "$OPT_USB" "$PREV_USB" yes)
+PREFIX=${PREFIX%/}
+
+[[ $SERVICE_USER =~ ^[a-z_][a-z0-9_-]{0,31}$ ]] ||
+    usage_error "--user: '$SERVICE_USER' is not a valid user name"
+[ "$SERVICE_USER" != root ] || usage_error "--user: the app must not run as root"
+[[ $PREFIX =~ ^/[A-Za-z0-9._/-]+$ && $PREFIX != *..* ]] ||
+    usage_error "--prefix: '$PREFIX' must be an absolute path of letters, digits, . _ - /"
+case $PREFIX in
+    /bin | /boot | /dev | /etc | /home | /lib | /opt | /proc | /root | /run | /sbin | /sys | /tmp | /usr | /usr/* | /var | /var/lib)
+        usage_error "--prefix: '$PREFIX' is a system folder; use a folder of its own" ;;
+esac
+case $ROTATION in 0 | 90 | 180 | 270) ;; *) usage_error "--rotation: 0, 90, 180 or 270" ;; esac
+case $TOUCH_INVERT in none | x | y | xy) ;; *) usage_error "--touch-invert: none, x, y or xy" ;; esac
+[ "$RFID_PORT" = none ] || [[ $RFID_PORT =~ ^/dev/[A-Za-z0-9._/-]+$ ]] ||
+    usage_error "--rfid-port: a device like /dev/ttyUSB0, or none"
+case $RFID_READER in none | rdm6300 | lines) ;; *) usage_error "--rfid-reader: rdm6300, lines or none" ;; esac
+VENV=$PREFIX/venv
+APP=$VENV/bin/splendor-companion
+STAMP=$PREFIX/.installed-source
+EXPORT_HELPER=$PREFIX/bin/splendor-companion-usb-export
+
+# ---------------------------------------------------------------- actions
+
+CHANGED=0 # something the running app depends on changed: restart it
+
+# quoted ARGS...: the command as one could type it.
+quoted() {
+    local arg out=()
+    for arg in "$@"; do
+        if [[ $arg =~ ^[A-Za-z0-9_./=:,@%+-]+$ ]]; then out+=("$arg"); else out+=("'$arg'"); fi
+    done
+    say "${out[*]}"
+}
+
+# run CMD...: a system command; printed, and run only on the real system.
+run() {
+    if [ "$MODE" = real ]; then
+        say "DO $(quoted "$@")"
+        "$@" || die "failed: $(quoted "$@")"
+    else
+        say "PLAN $(quoted "$@")"
+    fi
+}
+
+# as_user CMD...: run a command as the service user.
+as_user() {
+    run runuser -u "$SERVICE_USER" -- "$@"
+}
+
+owner_of() { stat -c %U:%G "$1"; }
+
+# write_file PATH MODE OWNER CONTENT [blank]: write PATH (under --root) when its content,
+# mode or owner differs. OWNER is user:group or "-" for root:root. "blank" ends the file
+# with an empty line, as Python's configparser does. Sets WROTE=1 when it acts.
+write_file() {
+    local path=$1 mode=$2 owner=$3 content=$4 target="$ROOT$1" tmp
+    [ "$owner" != - ] || owner=root:root
+    [ "${5:-}" != blank ] || content+=$'\n'
+    WROTE=0
+    if [ -f "$target" ] && printf '%s\n' "$content" | cmp -s - "$target"; then
+        if [ "$(stat -c %a "$target")" != "$mode" ]; then
+            WROTE=1
+            if [ "$MODE" = dry ]; then say "PLAN chmod $mode $path"; else
+                say "DO chmod $mode $path"
+                chmod "$mode" "$target"
+            fi
+        fi
+        if [ "$MODE" != root ] && [ "$(owner_of "$target")" != "$owner" ]; then
+            WROTE=1
+            run chown "$owner" "$path"
+        fi
+        [ "$WROTE" -eq 1 ] || say "UNCHANGED $path"
+        return 0
+    fi
+    WROTE=1
+    if [ "$MODE" = dry ]; then
+        say "PLAN write $path"
+        return 0
+    fi
+    say "DO write $path"
+    mkdir -p "$(dirname "$target")"
+    tmp=$(mktemp "$target.XXXXXX")
+    printf '%s\n' "$content" >"$tmp"
+    chmod "$mode" "$tmp"
+    [ "$MODE" = root ] || chown "$owner" "$tmp"
+    mv -f "$tmp" "$target"
+}
+
+# make_dir PATH MODE OWNER: create a folder (and set its owner) when needed.
+make_dir() {
+    local path=$1 mode=$2 owner=$3 target="$ROOT$1"
+    [ "$owner" != - ] || owner=root:root
+    if [ ! -d "$target" ]; then
+        if [ "$MODE" = dry ]; then say "PLAN mkdir $path"; return 0; fi
+        say "DO mkdir $path"
+        mkdir -p "$target"
+        chmod "$mode" "$target"
+        [ "$MODE" = root ] || chown "$owner" "$target"
+        return 0
+    fi
+    if [ "$MODE" != root ] && [ "$(owner_of "$target")" != "$owner" ]; then
+        run chown "$owner" "$path"
+    else
+        say "UNCHANGED $path"
+    fi
+}
+
+# remove PATH: remove a file or a folder (under --root) when it is there.
+remove() {
+    local path=$1 target="$ROOT$1"
+    case $path in /?*/?*) ;; *) die "refusing to remove '$path'" ;; esac
+    if [ ! -e "$target" ] && [ ! -L "$target" ]; then
+        say "UNCHANGED $path (not there)"
+        return 0
+    fi
+    if [ "$MODE" = dry ]; then say "PLAN remove $path"; return 0; fi
+    say "DO remove $path"
+    rm -rf -- "$target"
+}
+
+remove_if_empty() {
+    local path=$1 target="$ROOT$1"
+    [ -d "$target" ] || return 0
+    if [ -n "$(ls -A "$target")" ]; then
+        # In a dry run it may be about to be emptied.
+        [ "$MODE" != dry ] || say "PLAN remove $path (when empty)"
+        [ "$MODE" = dry ] || note "$path is not empty: kept"
+        return 0
+    fi
+    if [ "$MODE" = dry ]; then say "PLAN remove $path"; return 0; fi
+    say "DO remove $path"
+    rmdir -- "$target"
+}
+
+# ---------------------------------------------------------------- the system's state
+# Read from files, so that --root works on a copy: /var/lib/dpkg/status, /etc/passwd,
+# /etc/group (getent on the real system, for users from elsewhere), the enable symlink.
+
+db_line() { # db key: the line of /etc/db for key
+    if [ "$MODE" = real ] || { [ "$MODE" = dry ] && [ -z "$ROOT" ]; }; then
+        getent "$1" "$2"
+    else
+        [ -f "$ROOT/etc/$1" ] || return 1
+        awk -F: -v k="$2" '$1 == k { print; found = 1; exit } END { exit !found }' "$ROOT/etc/$1"
+    fi
+}
+user_exists() { db_line passwd "$1" >/dev/null; }
+group_exists() { db_line group "$1" >/dev/null; }
+user_in_group() { # user group
+    local line gid primary
+    line=$(db_line group "$2") || return 1
+    [[ ,$(cut -d: -f4 <<<"$line"), == *,"$1",* ]] && return 0
+    gid=$(cut -d: -f3 <<<"$line")
+    primary=$(db_line passwd "$1" | cut -d: -f4) || return 1
+    [ "$primary" = "$gid" ]
+}
+
+installed_packages() { # the names of the installed packages, one a line
+    local status="$ROOT/var/lib/dpkg/status"
+    [ -f "$status" ] || return 0
+    awk 'BEGIN { RS = ""; FS = "\n" }
+        { name = ""; st = ""
+          for (i = 1; i <= NF; i++) {
+              if ($i ~ /^Package: /) name = substr($i, 10)
+              if ($i ~ /^Status: /) st = substr($i, 9)
+          }
+          if (st ~ / installed$/) print name }' "$status"
+}
+
+unit_enabled() { [ -L "$ROOT$WANTS_LINK" ] || [ -e "$ROOT$WANTS_LINK" ]; }
+
+# ---------------------------------------------------------------- checks
+
+os_release_value() { # KEY: its value in /etc/os-release, quotes removed
+    sed -n "s/^$1=//p" "$ROOT/etc/os-release" | tail -n 1 | tr -d '"'"'"
+}
+
+check_system() {
+    [ -f "$ROOT/etc/os-release" ] ||
+        check_failed "cannot tell which system this is: $ROOT/etc/os-release is missing. deploy.sh is for Raspberry Pi OS or another Debian-like system."
+    local id id_like name
+    id=$(os_release_value ID)
+    id_like=$(os_release_value ID_LIKE)
+    name=$(os_release_value PRETTY_NAME)
+    if [[ " $id $id_like " != *" debian "* ]]; then
+        check_failed "this is ${name:-$id}, not a Debian-like system (ID=$id, ID_LIKE=$id_like in /etc/os-release). deploy.sh installs with apt: use Raspberry Pi OS (Bookworm) or Debian 12 or newer."
+    fi
+    say "CHECK system: ${name:-$id} (Debian-like)"
+}
+
+python_version() { # PATH: "3.11" or nothing
+    "$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || true
+}
+
+version_ok() { # "3.11" >= 3.11?
+    local major=${1%%.*} minor=${1#*.}
+    [[ $major =~ ^[0-9]+$ && $minor =~ ^[0-9]+$ ]] || return 1
+    [ "$major" -gt 3 ] || { [ "$major" -eq 3 ] && [ "$minor" -ge 11 ]; }
+}
+
+check_python() {
+    local candidate version
+    if [ -z "$PYTHON" ]; then
+        # The system's Python first: the kiosk should not depend on a user's own Python.
+        for candidate in /usr/bin/python3 python3.13 python3.12 python3.11 python3; do
+            if command -v "$candidate" >/dev/null && version_ok "$(python_version "$candidate")"; then
+                PYTHON=$(command -v "$candidate")
+                break
+            fi
+        done
+        [ -n "$PYTHON" ] || check_failed "Python 3.11 or newer is needed; this system has $(python3 --version 2>&1 || echo 'no python3'). Raspberry Pi OS Bookworm (or Debian 12) has it."
+    fi
+    version=$(python_version "$PYTHON")
+    version_ok "$version" ||
+        check_failed "Python 3.11 or newer is needed; $PYTHON is ${version:-not a working Python}. Raspberry Pi OS Bookworm (or Debian 12) has it."
+    say "CHECK python: $PYTHON ($version)"
+}
+
+check_disk() {
+    local dir="$ROOT$PREFIX" free_kb
+    while [ ! -d "$dir" ]; do dir=$(dirname "$dir"); done
+    free_kb=$(df -Pk "$dir" | awk 'NR == 2 { print $4 }')
+    [[ $free_kb =~ ^[0-9]+$ ]] || check_failed "cannot tell the free space at $PREFIX (df $dir)"
+    if [ $((free_kb / 1024)) -lt "$MIN_FREE_MB" ]; then
+        check_failed "not enough free disk at $PREFIX: $((free_kb / 1024)) MB free, $MIN_FREE_MB MB needed. Free some space (sudo apt-get clean) or use a bigger card."
+    fi
+    say "CHECK disk: $((free_kb / 1024)) MB free at $PREFIX (>= $MIN_FREE_MB MB)"
+}
+
+check_source() {
+    [ -f "$SOURCE/pyproject.toml" ] ||
+        check_failed "--source: $SOURCE has no pyproject.toml: it is not the Splendor Companion project"
+    SOURCE=$(cd "$SOURCE" && pwd)
+    local template
+    for template in splendor-companion.service "$EXPORT_UNIT" splendor-companion-usb-export \
+        99-splendor-companion-usb.rules; do
+        [ -f "$SCRIPT_DIR/systemd/$template" ] ||
+            check_failed "$SCRIPT_DIR/systemd/$template is missing: is this a complete checkout?"
+    done
+    say "CHECK source: $SOURCE"
+}
+
+check_tools() {
+    [ "$MODE" = real ] || return 0
+    local tool
+    for tool in apt-get systemctl useradd usermod runuser; do
+        command -v "$tool" >/dev/null || check_failed "$tool is missing: deploy.sh needs a systemd-based Debian-like system"
+    done
+}
+
+# Not errors: things that give a black screen, said before they do.
+display_notes() {
+    local config
+    for config in "$ROOT/boot/firmware/config.txt" "$ROOT/boot/config.txt"; do
+        [ -f "$config" ] || continue
+        if ! grep -Eq '^[[:space:]]*dtoverlay=vc4-(f)?kms-v3d' "$config"; then
+            note "${config#"$ROOT"} has no dtoverlay=vc4-kms-v3d: the app needs the KMS display driver (add the line, reboot)"
+        fi
+        break
+    done
+    if [ -e "$ROOT/etc/systemd/system/display-manager.service" ]; then
+        note "a desktop starts at boot and holds the display: choose the console (sudo raspi-config: System Options, Boot / Auto Login, Console) and reboot"
+    fi
+}
+
+become_root() {
+    [ "$MODE" = real ] || return 0
+    [ "$(id -u)" -ne 0 ] || return 0
+    command -v sudo >/dev/null || die "deploy.sh changes the system: run it as root (sudo is not installed)" 3
+    say "deploy.sh needs root: running it again with sudo"
+    exec sudo -- bash "$SCRIPT_PATH" "${ORIG_ARGS[@]}"
+}
+
+# ---------------------------------------------------------------- install steps
+
+step_packages() {
+    local installed missing=() pkg
+    installed=$(installed_packages)
+    for pkg in "${APT_PACKAGES[@]}"; do
+        grep -qxF "$pkg" <<<"$installed" || missing+=("$pkg")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        say "UNCHANGED apt packages: ${APT_PACKAGES[*]}"
+        return 0
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    run apt-get update
+    run apt-get install -y "${missing[@]}"
+}
+
+step_user() {
+    USER_CREATED=$PREV_USER_CREATED
+    [ "$SERVICE_USER" = "$PREV_USER" ] || USER_CREATED=""
+    if user_exists "$SERVICE_USER"; then
+        say "UNCHANGED user $SERVICE_USER"
+        return 0
+    fi
+    run useradd --system --user-group --home-dir "$DATA_DIR" --no-create-home \
+        --shell /usr/sbin/nologin --comment "Splendor Companion kiosk" "$SERVICE_USER"
+    USER_CREATED=yes
+}
+
+step_groups() {
+    local group add=() missing_groups=()
+    UNIT_GROUPS=()
+    for group in "${WANTED_GROUPS[@]}"; do
+        if ! group_exists "$group"; then
+            missing_groups+=("$group")
+            continue
+        fi
+        UNIT_GROUPS+=("$group")
+        user_in_group "$SERVICE_USER" "$group" || add+=("$group")
+    done
+    [ ${#missing_groups[@]} -eq 0 ] ||
+        note "no group ${missing_groups[*]} on this system: left out (gpio exists on Raspberry Pi OS only)"
+    GROUPS_ADDED=$PREV_GROUPS_ADDED
+    [ "$SERVICE_USER" = "$PREV_USER" ] || GROUPS_ADDED=""
+    if [ ${#add[@]} -eq 0 ]; then
+        say "UNCHANGED groups of $SERVICE_USER: ${UNIT_GROUPS[*]:-none}"
+        return 0
+    fi
+    local joined
+    joined=$(
+        IFS=,
+        echo "${add[*]}"
+    )
+    run usermod -aG "$joined" "$SERVICE_USER"
+    GROUPS_ADDED=$(tr ',' '\n' <<<"${GROUPS_ADDED:+$GROUPS_ADDED,}$joined" | awk 'NF && !seen[$0]++' | paste -sd, -)
+    CHANGED=1
+}
+
+step_dirs() {
+    make_dir "$PREFIX" 755 -
+    make_dir "$DATA_DIR" 750 "$SERVICE_USER:$SERVICE_USER"
+    make_dir "$KIVY_HOME" 755 "$SERVICE_USER:$SERVICE_USER"
+}
+
+# The project's files, those pip needs: no .git, .venv, caches or build leftovers.
+source_files() {
+    (cd "$SOURCE" && find . -mindepth 1 \( -name '.*' -o -name __pycache__ -o -name '*.egg-info' \
+        -o -name build -o -name dist \) -prune -o -type f -print0 | LC_ALL=C sort -z)
+}
+
+source_fingerprint() {
+    (cd "$SOURCE" && source_files | xargs -0 -r sha256sum | sha256sum | cut -d' ' -f1)
+}
+
+step_venv() {
+    if [ -x "$ROOT$VENV/bin/python" ]; then
+        say "UNCHANGED virtual environment $VENV"
+        return 0
+    fi
+    run "$PYTHON" -m venv "$VENV"
+    CHANGED=1
+}
+
+pip_install_source() { # a copy without .git or .venv, so that pip leaves no files in $SOURCE
+    local stage
+    stage=$(mktemp -d)
+    source_files | tar -C "$SOURCE" --null -T - -cf - | tar -C "$stage" -xf -
+    "$VENV/bin/python" -m pip install --upgrade "$stage" || {
+        rm -rf "$stage"
+        return 1
+    }
+    rm -rf "$stage"
+}
+
+has_kivy() {
+    "$VENV/bin/python" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("kivy") is None)'
+}
+
+step_project() {
+    local fingerprint
+    fingerprint=$(source_fingerprint)
+    if [ -x "$ROOT$APP" ] && [ -f "$ROOT$STAMP" ] && [ "$(cat "$ROOT$STAMP")" = "$fingerprint" ]; then
+        say "UNCHANGED project in $VENV (same source)"
+        return 0
+    fi
+    if [ "$MODE" = real ]; then
+        say "DO $VENV/bin/python -m pip install --upgrade $SOURCE"
+        pip_install_source || die "pip could not install $SOURCE into $VENV"
+        if ! has_kivy; then
+            say "DO $VENV/bin/python -m pip install 'kivy>=2.3.1' (the project did not bring it)"
+            "$VENV/bin/python" -m pip install 'kivy>=2.3.1' || die "pip could not install Kivy"
+        fi
+    else
+        say "PLAN $VENV/bin/python -m pip install --upgrade $SOURCE"
+        say "PLAN $VENV/bin/python -m pip install 'kivy>=2.3.1' (only if the project does not bring it)"
+    fi
+    write_file "$STAMP" 644 - "$fingerprint"
+    CHANGED=1
+}
+
+# Kivy's [input] section: the touchscreen through mtdev only. Kivy's defaults add
+# "mouse = mouse" (SDL turns each touch into a mouse click too) and, on a Pi,
+# "probesysfs,provider=hidinput": with mtdev, each would deliver every tap twice.
+kivy_input_line() {
+    local line="%(name)s = probesysfs,provider=mtdev"
+    case $TOUCH_INVERT in
+        x) line+=",param=invert_x=1" ;;
+        y) line+=",param=invert_y=1" ;;
+        xy) line+=",param=invert_x=1,param=invert_y=1" ;;
+    esac
+    say "$line"
+}
+
+# kivy_config_text FILE: FILE with [input] replaced and [graphics] rotation set, every
+# other section and key as they were (the app keeps its own settings there).
+kivy_config_text() {
+    local current="" input_line
+    [ ! -f "$1" ] || current=$(cat "$1")
+    input_line=$(kivy_input_line)
+    awk -v input_line="$input_line" -v rotation="$ROTATION" '
+        function emit(line) {
+            if (line == "" && (count == 0 || last_blank)) return
+            print line; count++; last_blank = (line == "")
+        }
+        function end_section() {
+            if (section == "graphics" && !rotation_done) { emit("rotation = " rotation); rotation_done = 1 }
+            if (count) emit("")
+        }
+        /^[[:space:]]*\[.*\][[:space:]]*$/ {
+            end_section()
+            section = $0; gsub(/^[[:space:]]*\[|\][[:space:]]*$/, "", section)
+            emit("[" section "]")
+            if (section == "input") { emit(input_line); input_done = 1 }
+            if (section == "graphics") graphics_seen = 1
+            next
+        }
+        /^[[:space:]]*$/ || section == "input" { next }
+        section == "graphics" && /^rotation[[:space:]]*[=:]/ {
+            if (!rotation_done) emit("rotation = " rotation)
+            rotation_done = 1
+            next
+        }
+        { emit($0) }
+        END {
+            end_section()
+            if (!graphics_seen) { emit("[graphics]"); emit("rotation = " rotation); emit("") }
+            if (!input_done) { emit("[input]"); emit(input_line) }
+        }' <<<"$current"
+}
+
+step_kivy_config() {
+    local file="$ROOT$KIVY_CONFIG"
+    # Kivy fills a config.ini without config_version with its defaults, "mouse = mouse"
+    # among them: let Kivy write its full default file first, then change our keys.
+    if ! { [ -f "$file" ] && grep -Eq '^config_version[[:space:]]*=' "$file"; }; then
+        as_user env KIVY_HOME="$KIVY_HOME" KIVY_NO_ARGS=1 KIVY_NO_FILELOG=1 KIVY_NO_CONSOLELOG=1 \
+            "$VENV/bin/python" -c 'import kivy.config'
+    fi
+    write_file "$KIVY_CONFIG" 644 "$SERVICE_USER:$SERVICE_USER" "$(kivy_config_text "$file")" blank
+    [ "$WROTE" -eq 0 ] || CHANGED=1
+}
+
+env_file_text() {
+    cat <<EOF
+# Splendor Companion kiosk: written by deploy.sh and read by its systemd units. Run
+# deploy.sh again with options to change a value (the next run keeps these); put your own
+# variables in /etc/default/splendor-companion.local, read after this file.
+SPLENDOR_USER=$SERVICE_USER
+SPLENDOR_USER_CREATED=$USER_CREATED
+SPLENDOR_GROUPS_ADDED=$GROUPS_ADDED
+SPLENDOR_PREFIX=$PREFIX
+SPLENDOR_ROTATION=$ROTATION
+SPLENDOR_TOUCH_INVERT=$TOUCH_INVERT
+SPLENDOR_USB_EXPORT=$USB_EXPORT
+SPLENDOR_DATA_DIR=$DATA_DIR
+EOF
+    [ "$RFID_PORT" = none ] || say "SPLENDOR_RFID_PORT=$RFID_PORT"
+    [ "$RFID_READER" = none ] || say "SPLENDOR_RFID_READER=$RFID_READER"
+    cat <<EOF
+KIVY_HOME=$KIVY_HOME
+KIVY_NO_ARGS=1
+KIVY_NO_FILELOG=1
+# Kivy's warnings and errors, and Python's tracebacks, on stderr: in the journal.
+KIVY_LOG_MODE=PYTHON
+KIVY_WINDOW=sdl2
+SDL_VIDEODRIVER=kmsdrm
+PYTHONUNBUFFERED=1
+EOF
+}
+
+render() { # TEMPLATE: the file from systemd/ with the placeholders filled in
+    local groups
+    groups="${UNIT_GROUPS[*]:-}"
+    sed -e "s|@USER@|$SERVICE_USER|g" -e "s|@PREFIX@|$PREFIX|g" -e "s|@GROUPS@|$groups|g" \
+        "$SCRIPT_DIR/systemd/$1"
+}
+
+step_files() {
+    local units_changed=0 rule_changed=0
+    write_file "$ENV_FILE" 644 - "$(env_file_text)"
+    [ "$WROTE" -eq 0 ] || CHANGED=1
+    write_file "$UNIT_DIR/$UNIT" 644 - "$(render splendor-companion.service)"
+    [ "$WROTE" -eq 0 ] || units_changed=1
+    if [ "$USB_EXPORT" = yes ]; then
+        make_dir "$PREFIX/bin" 755 -
+        write_file "$EXPORT_HELPER" 755 - "$(render splendor-companion-usb-export)"
+        write_file "$UNIT_DIR/$EXPORT_UNIT" 644 - "$(render "$EXPORT_UNIT")"
+        [ "$WROTE" -eq 0 ] || units_changed=1
+        write_file "$UDEV_RULE" 644 - "$(render 99-splendor-companion-usb.rules)"
+        [ "$WROTE" -eq 0 ] || rule_changed=1
+    else
+        [ ! -e "$ROOT$UNIT_DIR/$EXPORT_UNIT" ] || units_changed=1
+        [ ! -e "$ROOT$UDEV_RULE" ] || rule_changed=1
+        remove "$UDEV_RULE"
+        remove "$UNIT_DIR/$EXPORT_UNIT"
+        remove "$EXPORT_HELPER"
+    fi
+    if [ "$units_changed" -eq 1 ]; then
+        run systemctl daemon-reload
+        CHANGED=1
+    fi
+    [ "$rule_changed" -eq 0 ] || run udevadm control --reload
+}
+
+step_service() {
+    if unit_enabled; then
+        say "UNCHANGED $UNIT enabled"
+    else
+        run systemctl enable "$UNIT"
+    fi
+    if [ "$CHANGED" -eq 1 ]; then
+        run systemctl restart "$UNIT"
+    elif [ -n "$ROOT" ]; then
+        say "UNCHANGED $UNIT (running or not: not checked with --root)"
+    elif systemctl is-active --quiet "$UNIT" 2>/dev/null; then
+        say "UNCHANGED $UNIT running"
+    else
+        run systemctl start "$UNIT"
+    fi
+}
+
+install() {
+    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (rotation $ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, USB export $USB_EXPORT)${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
+    check_system
+    check_source
+    check_python
+    check_disk
+    check_tools
+    become_root
+    display_notes
+    if [ -n "$PREV_PREFIX" ] && [ "$PREV_PREFIX" != "$PREFIX" ]; then
+        note "the previous install in $PREV_PREFIX stays: remove $PREV_PREFIX/venv by hand"
+    fi
+    step_packages
+    step_user
+    step_groups
+    step_dirs
+    step_venv
+    step_project
+    step_kivy_config
+    step_files
+    step_service
+    if [ "$MODE" = real ]; then
+        say "done: the app runs on the touchscreen; its log: journalctl -u splendor-companion -f"
+    fi
+}
+
+# ---------------------------------------------------------------- uninstall
+
+uninstall() {
+    say "deploy.sh: uninstall Splendor Companion (user $SERVICE_USER, prefix $PREFIX)$([ "$PURGE" -eq 1 ] && echo ', games deleted too')${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
+    check_system
+    check_tools
+    become_root
+    if unit_enabled || [ -e "$ROOT$UNIT_DIR/$UNIT" ]; then
+        run systemctl disable --now "$UNIT"
+    else
+        say "UNCHANGED $UNIT (not installed)"
+    fi
+    local units_there=0 rule_there=0 group
+    [ ! -e "$ROOT$UNIT_DIR/$UNIT" ] && [ ! -e "$ROOT$UNIT_DIR/$EXPORT_UNIT" ] || units_there=1
+    [ ! -e "$ROOT$UDEV_RULE" ] || rule_there=1
+    remove "$UNIT_DIR/$UNIT"
+    remove "$UNIT_DIR/$EXPORT_UNIT"
+    remove "$UDEV_RULE"
+    [ "$units_there" -eq 0 ] || run systemctl daemon-reload
+    [ "$rule_there" -eq 0 ] || run udevadm control --reload
+    # Only what deploy.sh put in the prefix, which may hold other things.
+    remove "$VENV"
+    remove "$EXPORT_HELPER"
+    remove "$STAMP"
+    remove_if_empty "$PREFIX/bin"
+    remove_if_empty "$PREFIX"
+    remove "$CACHE_DIR"
+    local user_deleted=0
+    if [ "$PURGE" -eq 1 ]; then
+        remove "$DATA_DIR"
+        # The user goes too if deploy.sh made it: said so by the environment file or, after
+        # an --uninstall that removed that file, by its home (the data folder).
+        if user_exists "$SERVICE_USER" && {
+            { [ "$PREV_USER_CREATED" = yes ] && [ "$SERVICE_USER" = "$PREV_USER" ]; } ||
+                [ "$(db_line passwd "$SERVICE_USER" | cut -d: -f6)" = "$DATA_DIR" ]
+        }; then
+            run userdel "$SERVICE_USER"
+            user_deleted=1
+        fi
+    else
+        remove "$KIVY_HOME"
+        say "UNCHANGED $DATA_DIR kept: the games (--uninstall --purge-data deletes them)"
+    fi
+    # A user of yours (--user pi) leaves the groups deploy.sh put it in.
+    if [ "$user_deleted" -eq 0 ] && [ -n "$PREV_GROUPS_ADDED" ] && [ "$PREV_USER_CREATED" != yes ] &&
+        [ "$SERVICE_USER" = "$PREV_USER" ] && user_exists "$SERVICE_USER"; then
+        for group in ${PREV_GROUPS_ADDED//,/ }; do
+            ! user_in_group "$SERVICE_USER" "$group" || run gpasswd -d "$SERVICE_USER" "$group"
+        done
+    fi
+    remove "$ENV_FILE"
+    note "apt packages kept (shared libraries other programs may use): ${APT_PACKAGES[*]}"
+}
+
+if [ "$UNINSTALL" -eq 1 ]; then
+    uninstall
+else
+    install
+fi

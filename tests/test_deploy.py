@@ -1,0 +1,597 @@
+"""deploy.sh and systemd/: the kiosk's install, checked on a copy of a system.
+
+deploy.sh runs with ``--root DIR``: every path it touches is under DIR, files are written
+there and system commands (apt-get, useradd, pip, systemctl, ...) are only printed as
+``PLAN`` lines, so the plan and the files can be checked without root and without a Pi.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+DEPLOY = REPO / "deploy.sh"
+SYSTEMD = REPO / "systemd"
+
+UNIT = "/etc/systemd/system/splendor-companion.service"
+EXPORT_UNIT = "/etc/systemd/system/splendor-companion-export@.service"
+UDEV_RULE = "/etc/udev/rules.d/99-splendor-companion-usb.rules"
+ENV_FILE = "/etc/default/splendor-companion"
+DATA_DIR = "/var/lib/splendor-companion"
+KIVY_CONFIG = f"{DATA_DIR}/kivy/config.ini"
+PREFIX = "/opt/splendor-companion"
+WANTS_LINK = "/etc/systemd/system/multi-user.target.wants/splendor-companion.service"
+
+DEBIAN = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_CODENAME=bookworm\n'
+RASPBIAN_32 = 'PRETTY_NAME="Raspbian GNU/Linux 12 (bookworm)"\nID=raspbian\nID_LIKE=debian\n'
+FEDORA = 'PRETTY_NAME="Fedora Linux 40"\nID=fedora\n'
+GROUPS = ("video", "render", "input", "dialout", "gpio")
+KIVY_PACKAGES = ("libsdl2-2.0-0", "libgl1-mesa-dri", "libegl-mesa0", "libgbm1", "libmtdev1")
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def lines(self) -> list[str]:
+        return self.out.splitlines()
+
+    @property
+    def actions(self) -> list[str]:
+        """The lines of what was done or would be done."""
+        return [line for line in self.lines if line.startswith(("PLAN ", "DO "))]
+
+    def has(self, line: str) -> bool:
+        return line in self.lines
+
+
+def put(path: Path, text: str, mode: int = 0o644) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(mode)
+    return path
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    """A small stand-in for the project: deploy.sh only hashes and (really) pip-installs it."""
+    project = tmp_path / "project"
+    put(project / "pyproject.toml", '[project]\nname = "splendor-companion"\nversion = "0"\n')
+    put(project / "companion" / "__init__.py", "")
+    return project
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """A fresh Raspberry Pi OS, as far as deploy.sh looks: os-release and the groups."""
+    system = tmp_path / "root"
+    put(system / "etc" / "os-release", DEBIAN)
+    put(
+        system / "etc" / "group",
+        "root:x:0:\n" + "".join(f"{g}:x:{40 + i}:\n" for i, g in enumerate(GROUPS)),
+    )
+    return system
+
+
+PYTHON = ("--python", sys.executable)
+
+
+def deploy(root: Path, source: Path, *args: str) -> Run:
+    result = subprocess.run(
+        ["bash", str(DEPLOY), "--root", str(root), "--source", str(source), *PYTHON, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    return Run(result.returncode, result.stdout, result.stderr)
+
+
+def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+    return {
+        str(p.relative_to(root)): (p.read_bytes() if p.is_file() else b"", p.stat().st_mode)
+        for p in sorted(root.rglob("*"))
+    }
+
+
+def text(root: Path, path: str) -> str:
+    return (root / path.lstrip("/")).read_text()
+
+
+def apt_packages(run: Run) -> list[str]:
+    [line] = [line for line in run.lines if line.startswith("PLAN apt-get install -y ")]
+    return line.removeprefix("PLAN apt-get install -y ").split()
+
+
+def install_everything(root: Path, packages: list[str]) -> None:
+    """Make the fake root look like a system where every system command already ran."""
+    status = "".join(
+        f"Package: {p}\nStatus: install ok installed\nArchitecture: arm64\n\n" for p in packages
+    )
+    put(root / "var/lib/dpkg/status", status)
+    put(root / "etc/passwd", f"splendor:x:990:990::{DATA_DIR}:/usr/sbin/nologin\n")
+    put(
+        root / "etc/group",
+        "root:x:0:\nsplendor:x:990:\n"
+        + "".join(f"{g}:x:{40 + i}:pi,splendor\n" for i, g in enumerate(GROUPS)),
+    )
+    for name in ("python", "splendor-companion"):
+        put(root / f"{PREFIX.lstrip('/')}/venv/bin/{name}", "#!/bin/sh\n", 0o755)
+    link = root / WANTS_LINK.lstrip("/")
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(UNIT)
+    # Kivy has run once: its own full file, with config_version.
+    put(
+        root / KIVY_CONFIG.lstrip("/"),
+        "[kivy]\nconfig_version = 27\nlog_level = info\n\n[graphics]\nfullscreen = 0\n"
+        "rotation = 0\nshow_cursor = 1\n\n[input]\nmouse = mouse\n%(name)s = probesysfs\n\n"
+        "[splendor]\nlanguage = fr\n\n",
+    )
+
+
+# ---------------------------------------------------------------- the plan of a dry run
+
+
+def test_dry_run_plans_the_whole_install_and_changes_nothing(root: Path, source: Path) -> None:
+    before = snapshot(root)
+    run = deploy(root, source, "--dry-run")
+    assert run.code == 0, run.err
+    assert snapshot(root) == before
+    assert not [line for line in run.lines if line.startswith("DO ")]
+
+    assert run.has("PLAN apt-get update")
+    packages = apt_packages(run)
+    assert {"python3-venv", *KIVY_PACKAGES} <= set(packages)
+    assert any(
+        line.startswith("PLAN useradd --system") and line.endswith(" splendor")
+        for line in run.lines
+    )
+    assert run.has("PLAN usermod -aG video,render,input,dialout,gpio splendor")
+    assert run.has(f"PLAN {sys.executable} -m venv {PREFIX}/venv")
+    assert run.has(f"PLAN {PREFIX}/venv/bin/python -m pip install --upgrade {source}")
+    for path in (KIVY_CONFIG, ENV_FILE, UNIT, EXPORT_UNIT, UDEV_RULE):
+        assert run.has(f"PLAN write {path}")
+    assert run.has("PLAN systemctl daemon-reload")
+    assert run.has("PLAN systemctl enable splendor-companion.service")
+    assert run.has("PLAN systemctl restart splendor-companion.service")
+    # The order matters: packages, user, venv, project, configuration, unit, start.
+    order = [
+        "PLAN apt-get install",
+        "PLAN useradd",
+        "PLAN usermod",
+        f"PLAN {sys.executable} -m venv",
+        f"PLAN {PREFIX}/venv/bin/python -m pip install",
+        f"PLAN write {KIVY_CONFIG}",
+        f"PLAN write {UNIT}",
+        "PLAN systemctl enable",
+        "PLAN systemctl restart",
+    ]
+    where = [next(i for i, line in enumerate(run.lines) if line.startswith(o)) for o in order]
+    assert where == sorted(where)
+
+
+def test_dry_run_lists_the_checks_it_passed(root: Path, source: Path) -> None:
+    run = deploy(root, source, "--dry-run")
+    assert any(line.startswith("CHECK system: Debian GNU/Linux 12") for line in run.lines)
+    assert any(line.startswith("CHECK python: ") for line in run.lines)
+    assert any(line.startswith("CHECK disk: ") for line in run.lines)
+
+
+def test_raspberry_pi_os_32_bit_passes_the_system_check(root: Path, source: Path) -> None:
+    put(root / "etc/os-release", RASPBIAN_32)
+    run = deploy(root, source, "--dry-run")
+    assert run.code == 0, run.err
+    assert any(line.startswith("CHECK system: Raspbian GNU/Linux 12") for line in run.lines)
+
+
+def test_groups_missing_on_the_system_are_left_out(root: Path, source: Path) -> None:
+    put(root / "etc/group", "video:x:44:\ninput:x:105:\n")
+    run = deploy(root, source)
+    assert run.code == 0, run.err
+    assert run.has("PLAN usermod -aG video,input splendor")
+    assert any(line.startswith("NOTE no group render dialout gpio") for line in run.lines)
+    assert "SupplementaryGroups=video input\n" in text(root, UNIT)
+
+
+# ---------------------------------------------------------------- files, and running again
+
+
+def test_root_run_writes_the_files_and_a_second_run_changes_none(root: Path, source: Path) -> None:
+    first = deploy(root, source)
+    assert first.code == 0, first.err
+    for path in (KIVY_CONFIG, ENV_FILE, UNIT, EXPORT_UNIT, UDEV_RULE):
+        assert first.has(f"DO write {path}")
+        assert (root / path.lstrip("/")).is_file()
+    helper = root / PREFIX.lstrip("/") / "bin/splendor-companion-usb-export"
+    assert helper.stat().st_mode & stat.S_IXUSR
+    before = snapshot(root)
+
+    second = deploy(root, source)
+    assert second.code == 0, second.err
+    assert snapshot(root) == before
+    assert not [line for line in second.lines if line.startswith(("DO ", "PLAN write"))]
+    for path in (KIVY_CONFIG, ENV_FILE, UNIT, EXPORT_UNIT, UDEV_RULE):
+        assert second.has(f"UNCHANGED {path}")
+
+
+def test_on_an_installed_system_a_second_run_does_nothing(root: Path, source: Path) -> None:
+    install_everything(root, apt_packages(deploy(root, source, "--dry-run")))
+    first = deploy(root, source)
+    assert first.code == 0, first.err
+    assert not [line for line in first.actions if "apt-get" in line or "useradd" in line]
+    assert first.has("PLAN systemctl restart splendor-companion.service")  # files were written
+
+    second = deploy(root, source)
+    assert second.code == 0, second.err
+    assert second.actions == []
+    assert any(line.startswith("UNCHANGED apt packages") for line in second.lines)
+    assert second.has("UNCHANGED user splendor")
+    assert second.has("UNCHANGED splendor-companion.service enabled")
+
+
+def test_a_changed_source_is_installed_again_and_the_app_restarted(
+    root: Path, source: Path
+) -> None:
+    install_everything(root, apt_packages(deploy(root, source, "--dry-run")))
+    deploy(root, source)
+    put(source / "companion" / "__init__.py", "VERSION = 2\n")
+    run = deploy(root, source)
+    assert run.actions == [
+        f"PLAN {PREFIX}/venv/bin/python -m pip install --upgrade {source}",
+        f"PLAN {PREFIX}/venv/bin/python -m pip install 'kivy>=2.3.1' "
+        "(only if the project does not bring it)",
+        f"DO write {PREFIX}/.installed-source",
+        "PLAN systemctl restart splendor-companion.service",
+    ]
+
+
+# ---------------------------------------------------------------- Kivy's configuration
+
+
+def kivy_sections(config: str) -> dict[str, list[str]]:
+    sections: dict[str, list[str]] = {}
+    current = ""
+    for line in config.splitlines():
+        if line.startswith("["):
+            current = line.strip("[]")
+            sections[current] = []
+        elif line.strip():
+            sections[current].append(line)
+    return sections
+
+
+def test_kivy_input_is_mtdev_only_without_the_duplicate_providers(root: Path, source: Path) -> None:
+    install_everything(root, [])
+    assert deploy(root, source).code == 0
+    sections = kivy_sections(text(root, KIVY_CONFIG))
+    assert sections["input"] == ["%(name)s = probesysfs,provider=mtdev"]
+    config = text(root, KIVY_CONFIG)
+    assert "mouse = mouse" not in config
+    assert "hidinput" not in config
+    # Everything else is kept: Kivy's own keys and the app's settings.
+    assert sections["kivy"] == ["config_version = 27", "log_level = info"]
+    assert sections["graphics"] == ["fullscreen = 0", "rotation = 0", "show_cursor = 1"]
+    assert sections["splendor"] == ["language = fr"]
+
+
+def test_the_first_run_lets_kivy_write_its_defaults_as_the_service_user(
+    root: Path, source: Path
+) -> None:
+    run = deploy(root, source)
+    [line] = [line for line in run.lines if "import kivy.config" in line]
+    assert line.startswith(
+        "PLAN runuser -u splendor -- env KIVY_HOME=/var/lib/splendor-companion/kivy"
+    )
+    # Later runs do not: Kivy's file has a config_version.
+    install_everything(root, [])
+    assert not [line for line in deploy(root, source).lines if "import kivy.config" in line]
+
+
+@pytest.mark.parametrize("rotation", ["90", "180", "270"])
+def test_rotation_lands_in_kivy_graphics(root: Path, source: Path, rotation: str) -> None:
+    install_everything(root, [])
+    assert deploy(root, source, "--rotation", rotation).code == 0
+    graphics = kivy_sections(text(root, KIVY_CONFIG))["graphics"]
+    assert graphics == ["fullscreen = 0", f"rotation = {rotation}", "show_cursor = 1"]
+    assert f"SPLENDOR_ROTATION={rotation}\n" in text(root, ENV_FILE)
+
+
+def test_rotation_is_added_to_a_config_without_graphics(root: Path, source: Path) -> None:
+    assert deploy(root, source, "--rotation", "180").code == 0
+    sections = kivy_sections(text(root, KIVY_CONFIG))
+    assert sections == {
+        "graphics": ["rotation = 180"],
+        "input": ["%(name)s = probesysfs,provider=mtdev"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("axes", "params"),
+    [
+        ("x", ",param=invert_x=1"),
+        ("y", ",param=invert_y=1"),
+        ("xy", ",param=invert_x=1,param=invert_y=1"),
+    ],
+)
+def test_touch_invert_goes_to_the_mtdev_provider(
+    root: Path, source: Path, axes: str, params: str
+) -> None:
+    assert deploy(root, source, "--touch-invert", axes).code == 0
+    assert kivy_sections(text(root, KIVY_CONFIG))["input"] == [
+        f"%(name)s = probesysfs,provider=mtdev{params}"
+    ]
+
+
+def test_settings_are_kept_by_the_next_run_until_changed(root: Path, source: Path) -> None:
+    deploy(root, source, "--rotation", "270", "--rfid-port", "/dev/serial0")
+    run = deploy(root, source)
+    assert run.has(f"UNCHANGED {KIVY_CONFIG}")
+    assert "rotation = 270" in text(root, KIVY_CONFIG)
+    assert "SPLENDOR_RFID_PORT=/dev/serial0\n" in text(root, ENV_FILE)
+    run = deploy(root, source, "--rfid-port", "none")
+    assert run.has(f"DO write {ENV_FILE}")
+    assert "SPLENDOR_RFID_PORT" not in text(root, ENV_FILE)
+
+
+kivy_missing = importlib.util.find_spec("kivy") is None
+
+
+@pytest.mark.skipif(kivy_missing, reason="Kivy is not installed")
+def test_kivy_itself_reads_one_touch_provider_and_the_rotation(root: Path, source: Path) -> None:
+    """Kivy's real default file, edited by deploy.sh, then read by Kivy's own loader."""
+    kivy_home = root / KIVY_CONFIG.lstrip("/")
+    kivy_home = kivy_home.parent
+    kivy_home.mkdir(parents=True)
+    env = {**os.environ, "KIVY_HOME": str(kivy_home), "KIVY_NO_ARGS": "1"}
+    env |= {"KIVY_NO_FILELOG": "1", "KIVY_NO_CONSOLELOG": "1"}
+    subprocess.run([sys.executable, "-c", "import kivy.config"], env=env, check=True)
+    assert "mouse = mouse" in (kivy_home / "config.ini").read_text()  # Kivy's default
+
+    assert deploy(root, source, "--rotation", "90").code == 0
+    show = (
+        "from kivy.config import Config; "
+        "print(Config.items('input'), Config.get('graphics', 'rotation'))"
+    )
+    result = subprocess.run([sys.executable, "-c", show], env=env, capture_output=True, text=True)
+    assert result.stdout.strip() == "[('%(name)s', 'probesysfs,provider=mtdev')] 90"
+
+    # When Kivy (or the app) saves the file again, it is byte for byte what deploy.sh wrote,
+    # so that the next run finds it unchanged.
+    before = (kivy_home / "config.ini").read_text()
+    save = "from kivy.config import Config; Config.write()"
+    subprocess.run([sys.executable, "-c", save], env=env, check=True)
+    assert (kivy_home / "config.ini").read_text() == before
+    assert deploy(root, source).has(f"UNCHANGED {KIVY_CONFIG}")
+
+
+# ---------------------------------------------------------------- the environment file and units
+
+
+def test_environment_file_has_what_the_app_and_sdl_need(root: Path, source: Path) -> None:
+    assert deploy(root, source, "--rfid-port", "/dev/ttyUSB0", "--rfid-reader", "lines").code == 0
+    env = dict(
+        line.split("=", 1) for line in text(root, ENV_FILE).splitlines() if not line.startswith("#")
+    )
+    assert env["SPLENDOR_RFID_PORT"] == "/dev/ttyUSB0"
+    assert env["SPLENDOR_RFID_READER"] == "lines"
+    assert env["SPLENDOR_DATA_DIR"] == DATA_DIR
+    assert env["KIVY_HOME"] == f"{DATA_DIR}/kivy"
+    assert env["SDL_VIDEODRIVER"] == "kmsdrm"
+    assert env["KIVY_WINDOW"] == "sdl2"
+    # Without it, an app that turns Kivy's console log off would leave nothing in the
+    # journal, not even a traceback (Kivy sends stderr to its own logger).
+    assert env["KIVY_LOG_MODE"] == "PYTHON"
+
+
+def test_unit_runs_the_app_full_screen_as_the_service_user(root: Path, source: Path) -> None:
+    assert deploy(root, source, "--user", "kiosk", "--prefix", "/srv/splendor").code == 0
+    unit = text(root, UNIT)
+    assert not re.search(r"@[A-Z]+@", unit)
+    lines = set(unit.splitlines())
+    assert {
+        "User=kiosk",
+        "SupplementaryGroups=video render input dialout gpio",
+        "EnvironmentFile=/etc/default/splendor-companion",
+        "ExecStart=/srv/splendor/venv/bin/splendor-companion --fullscreen",
+        "Restart=on-failure",
+        "StandardOutput=journal",
+        "Conflicts=getty@tty1.service",
+        "WantedBy=multi-user.target",
+    } <= lines
+    unit_section = unit.split("[Service]")[0]
+    assert "StartLimitIntervalSec=" in unit_section
+    assert "StartLimitBurst=" in unit_section
+
+
+def test_usb_export_hook(root: Path, source: Path) -> None:
+    assert deploy(root, source).code == 0
+    rule = text(root, UDEV_RULE)
+    assert 'ENV{SYSTEMD_WANTS}+="splendor-companion-export@%k.service"' in rule
+    assert 'ENV{ID_FS_TYPE}=="vfat|exfat"' in rule
+    export = text(root, EXPORT_UNIT)
+    assert f"ExecStart={PREFIX}/bin/splendor-companion-usb-export /dev/%I" in export
+    helper = (SYSTEMD / "splendor-companion-usb-export").read_text()
+    assert 'export --all --to "$mountpoint/splendor-games"' in helper
+
+
+def test_no_usb_export_removes_the_hook(root: Path, source: Path) -> None:
+    deploy(root, source)
+    run = deploy(root, source, "--no-usb-export")
+    assert run.code == 0, run.err
+    assert run.has(f"DO remove {UDEV_RULE}")
+    assert not (root / UDEV_RULE.lstrip("/")).exists()
+    assert not (root / EXPORT_UNIT.lstrip("/")).exists()
+    assert deploy(root, source).has(f"UNCHANGED {UDEV_RULE} (not there)")  # kept off
+
+
+# ---------------------------------------------------------------- uninstall
+
+
+def test_uninstall_removes_the_install_and_keeps_the_games(root: Path, source: Path) -> None:
+    deploy(root, source)
+    games = put(root / DATA_DIR.lstrip("/") / "games.sqlite3", "the games")
+    dry = deploy(root, source, "--uninstall", "--dry-run")
+    assert dry.code == 0, dry.err
+    assert dry.has("PLAN systemctl disable --now splendor-companion.service")
+    for path in (UNIT, EXPORT_UNIT, UDEV_RULE, ENV_FILE, f"{DATA_DIR}/kivy"):
+        assert dry.has(f"PLAN remove {path}")
+    assert not [line for line in dry.actions if line == f"PLAN remove {DATA_DIR}"]
+    assert not [line for line in dry.actions if "userdel" in line]
+
+    run = deploy(root, source, "--uninstall")
+    assert run.code == 0, run.err
+    assert games.read_text() == "the games"
+    for path in (UNIT, EXPORT_UNIT, UDEV_RULE, ENV_FILE, PREFIX):
+        assert not (root / path.lstrip("/")).exists()
+    assert deploy(root, source, "--uninstall").actions == []  # nothing left to do
+
+
+def test_uninstall_purge_data_deletes_the_games_and_the_user(root: Path, source: Path) -> None:
+    install_everything(root, [])
+    deploy(root, source)
+    put(root / DATA_DIR.lstrip("/") / "games.sqlite3", "the games")
+    run = deploy(root, source, "--uninstall", "--purge-data")
+    assert run.code == 0, run.err
+    assert run.has(f"DO remove {DATA_DIR}")
+    assert run.has("PLAN userdel splendor")
+    assert not (root / DATA_DIR.lstrip("/")).exists()
+
+
+def test_uninstall_gives_back_the_groups_of_your_own_user(root: Path, source: Path) -> None:
+    put(root / "etc/passwd", "pi:x:1000:1000::/home/pi:/bin/bash\n")
+    put(root / "etc/group", "pi:x:1000:\nvideo:x:44:pi\ninput:x:105:pi\ngpio:x:997:\n")
+    run = deploy(root, source, "--user", "pi")
+    assert run.has("UNCHANGED user pi")
+    assert run.has("PLAN usermod -aG gpio pi")
+    assert "SPLENDOR_GROUPS_ADDED=gpio\n" in text(root, ENV_FILE)
+    put(root / "etc/group", "pi:x:1000:\nvideo:x:44:pi\ninput:x:105:pi\ngpio:x:997:pi\n")
+    run = deploy(root, source, "--uninstall", "--purge-data")
+    assert run.code == 0, run.err
+    assert [line for line in run.actions if "pi" in line.split()] == ["PLAN gpasswd -d pi gpio"]
+
+
+def test_uninstall_keeps_a_prefix_that_holds_other_things(root: Path, source: Path) -> None:
+    deploy(root, source)
+    mine = put(root / PREFIX.lstrip("/") / "notes.txt", "mine")
+    assert deploy(root, source, "--uninstall").code == 0
+    assert mine.read_text() == "mine"
+
+
+# ---------------------------------------------------------------- checks and options
+
+
+def test_a_non_debian_system_stops_before_any_change(root: Path, source: Path) -> None:
+    put(root / "etc/os-release", FEDORA)
+    before = snapshot(root)
+    run = deploy(root, source)
+    assert run.code == 3
+    assert "Fedora Linux 40, not a Debian-like system" in run.err
+    assert run.actions == []
+    assert snapshot(root) == before
+
+
+def test_a_system_without_os_release_stops(root: Path, source: Path) -> None:
+    (root / "etc/os-release").unlink()
+    run = deploy(root, source, "--dry-run")
+    assert run.code == 3
+    assert "cannot tell which system this is" in run.err
+
+
+def test_an_old_python_stops(root: Path, source: Path, tmp_path: Path) -> None:
+    old = put(tmp_path / "python3.9", "#!/bin/sh\necho 3.9\n", 0o755)
+    run = deploy(root, source, "--python", str(old))
+    assert run.code == 3
+    assert "Python 3.11 or newer is needed" in run.err
+    assert run.actions == []
+
+
+def test_too_little_disk_stops(root: Path, source: Path) -> None:
+    run = deploy(root, source, "--min-free-mb", "999999999")
+    assert run.code == 3
+    assert "not enough free disk at /opt/splendor-companion" in run.err
+    assert run.actions == []
+
+
+def test_a_folder_that_is_not_the_project_stops(root: Path, tmp_path: Path) -> None:
+    run = deploy(root, tmp_path)
+    assert run.code == 3
+    assert "has no pyproject.toml" in run.err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rotation", "45"], "--rotation: 0, 90, 180 or 270"),
+        (["--touch-invert", "z"], "--touch-invert: none, x, y or xy"),
+        (["--user", "Bad User"], "is not a valid user name"),
+        (["--user", "root"], "must not run as root"),
+        (["--prefix", "relative/path"], "must be an absolute path"),
+        (["--prefix", "/usr"], "is a system folder"),
+        (["--rfid-port", "COM3"], "--rfid-port: a device like /dev/ttyUSB0"),
+        (["--rfid-reader", "nfc"], "--rfid-reader: rdm6300, lines or none"),
+        (["--purge-data"], "--purge-data goes with --uninstall"),
+        (["--rotation"], "--rotation needs a value"),
+        (["--frobnicate"], "unknown option: --frobnicate"),
+    ],
+)
+def test_wrong_options_are_refused(root: Path, source: Path, args: list[str], message: str) -> None:
+    run = deploy(root, source, *args)
+    assert run.code == 2
+    assert message in run.err
+    assert run.actions == []
+
+
+def test_help() -> None:
+    result = subprocess.run(["bash", str(DEPLOY), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0
+    for option in ("--user", "--prefix", "--rotation", "--rfid-port", "--dry-run", "--uninstall"):
+        assert option in result.stdout
+
+
+# ---------------------------------------------------------------- linters
+
+
+def test_shellcheck() -> None:
+    shellcheck = shutil.which("shellcheck")
+    if shellcheck is None:
+        pytest.skip("shellcheck is not installed (apt-get install shellcheck)")
+    scripts = [DEPLOY, SYSTEMD / "splendor-companion-usb-export"]
+    result = subprocess.run([shellcheck, *map(str, scripts)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_systemd_analyze_verify(tmp_path_factory: pytest.TempPathFactory, source: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed (apt-get install systemd)")
+    # verify checks that ExecStart= exists: a real prefix holding stand-in executables.
+    prefix = tmp_path_factory.mktemp("prefix")
+    for name in ("venv/bin/splendor-companion", "bin/splendor-companion-usb-export"):
+        put(prefix / name, "#!/bin/sh\n", 0o755)
+    root = tmp_path_factory.mktemp("root")
+    put(root / "etc/os-release", DEBIAN)
+    run = deploy(root, source, "--prefix", str(prefix))
+    assert run.code == 0, run.err
+    units = root / "etc/systemd/system"
+    # A template is verified through an instance, as udev starts it.
+    instance = units / "splendor-companion-export@sda1.service"
+    shutil.copy(units / "splendor-companion-export@.service", instance)
+    for unit in (units / "splendor-companion.service", instance):
+        result = subprocess.run(
+            [analyze, "verify", "--man=no", str(unit)], capture_output=True, text=True
+        )
+        assert result.returncode == 0, f"{unit.name}: {result.stdout}{result.stderr}"
+        assert "splendor" not in result.stderr, result.stderr
