@@ -203,15 +203,18 @@ class CompanionApp(App):  # type: ignore[misc]
             # The demo never touches the table's own games.
             folder = tempfile.mkdtemp(prefix="splendor-demo-")
             return Store(Path(folder) / "games.sqlite3")
-        path = resolve_data_dir(self._data_dir_option or self.setting("data_dir") or None)
         try:
-            store = Store(path / "games.sqlite3")
+            store = Store(self.data_folder() / "games.sqlite3")
         except StoreError as err:
             # Nothing is overwritten: play on in a temporary journal and say so.
             self.notices.append(err.message)
             store = Store(Path(tempfile.mkdtemp(prefix="splendor-")) / "games.sqlite3")
         self.notices.extend(store.notices)
         return store
+
+    def data_folder(self) -> Path:
+        """Where the games and the RFID tag map are kept."""
+        return resolve_data_dir(self._data_dir_option or self.setting("data_dir") or None)
 
     def _demo_game(self) -> int:
         rng = random.Random(2026)
@@ -304,15 +307,37 @@ class CompanionApp(App):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ hardware
 
-    def start_hardware(self) -> None:
+    def start_hardware(self, pin_factory: Any = None) -> None:
         """Wire the optional reader, buttons and lights; the app runs fully without them."""
-        try:
-            from hardware.app import attach
-        except ImportError:
-            return
         if self.hardware is not None:
             self.hardware.close()
-        self.hardware = attach(self)
+            self.hardware = None
+        try:
+            from .devices import Devices
+        except ImportError as err:  # pyserial or gpiozero missing: taps only
+            self.notices.append(tr("Buttons and RFID reader are off: {reason}").format(reason=err))
+            return
+        self.hardware = Devices(self, pin_factory=pin_factory)
+
+    def say(self, message: str, error: bool = False) -> None:
+        """A line for the table, on whatever screen is showing."""
+        if self.manager.current == "table":
+            self.table_screen.say(message, error)
+        elif self.manager.current == "setup":
+            self.setup_screen.refresh(message)
+        else:
+            self.notices[:] = [message]
+            self.start_screen.refresh()
+
+    def undo_pressed(self) -> None:
+        """The undo button at the table."""
+        if self.manager.current == "table":
+            self.table_screen.undo()
+
+    def confirm_pressed(self) -> None:
+        """The confirm button: take the tokens chosen so far, when they make a take."""
+        if self.manager.current == "table":
+            self.table_screen.confirm()
 
     def feedback(self, accepted: bool) -> None:
         """A move or a declaration accepted (green light) or refused (red light, buzz)."""
@@ -325,6 +350,8 @@ class CompanionApp(App):  # type: ignore[misc]
             self.setup_screen.declare(card_id)
         elif self.manager.current == "table":
             self.table_screen.declare_card(card_id)
+        else:
+            self.say(tr("{card} scanned, but no card is being declared now").format(card=card_id))
 
     def on_stop(self) -> None:
         if self.hardware is not None:

@@ -361,7 +361,15 @@ class PlayerPanel(ButtonBehavior, BoxLayout):  # type: ignore[misc]
             bold=True,
             color=theme.ACCENT,
         )
+        self.nobles_label = text_label(
+            scale=0.5,
+            size_hint_x=0.5,
+            halign="right",
+            valign="middle",
+            color=theme.hex_rgba("#e9dcc0"),
+        )
         top.add_widget(self.name_label)
+        top.add_widget(self.nobles_label)
         top.add_widget(self.points_label)
         self.tokens = Counts(size_hint_y=0.32)
         self.bonuses = Counts(size_hint_y=0.32, square=True)
@@ -388,8 +396,8 @@ class PlayerPanel(ButtonBehavior, BoxLayout):  # type: ignore[misc]
     def show(self, seat: Seat, active: bool, affordable: set[str]) -> None:
         self.seat_index = seat.seat
         self.active = active
-        nobles = f"  ♛{len(seat.nobles)}" if seat.nobles else ""
-        self.name_label.text = seat.name + nobles
+        self.name_label.text = seat.name
+        self.nobles_label.text = " ".join(n.id for n in seat.nobles)
         self.points_label.text = str(seat.points)
         self.tokens.values = list(seat.tokens)
         self.bonuses.values = list(seat.bonuses)

@@ -66,7 +66,7 @@ class NewGameScreen(Screen):  # type: ignore[misc]
                 if i == self.editing:
                     slot.background_color = (0.95, 0.75, 0.2, 1)
                 row.add_widget(slot)
-                up = big_button("↑", lambda i=i: self.move_up(i), size_hint_x=0.16, disabled=i == 0)
+                up = big_button("^", lambda i=i: self.move_up(i), size_hint_x=0.16, disabled=i == 0)
                 remove = big_button(
                     "✕", lambda i=i: self.remove(i), size_hint_x=0.16, disabled=len(self.names) <= 2
                 )
@@ -96,7 +96,7 @@ class NewGameScreen(Screen):  # type: ignore[misc]
             keyboard.add_widget(row)
         last = BoxLayout(spacing=3)
         last.add_widget(big_button(tr("Space"), lambda: self.type(" "), size_hint_x=0.5))
-        last.add_widget(big_button("⌫", self.backspace, size_hint_x=0.2))
+        last.add_widget(big_button("<-", self.backspace, size_hint_x=0.2))
         keyboard.add_widget(last)
         box.add_widget(keyboard)
         self.message = text_label("", scale=0.5, size_hint_y=0.06, color=theme.ERROR)

@@ -57,7 +57,7 @@ class SetupScreen(Screen):  # type: ignore[misc]
                 color=theme.ACCENT,
             )
         )
-        nobles = BoxLayout(size_hint_y=0.18, spacing=8, padding=[60, 0])
+        nobles = BoxLayout(size_hint_y=0.17, spacing=8, padding=[120, 0])
         for i in range(len(draft.players) + 1):
             noble = NOBLES[draft.nobles[i]] if i < len(draft.nobles) else None
             view = NobleView(noble=noble)
@@ -65,8 +65,8 @@ class SetupScreen(Screen):  # type: ignore[misc]
             nobles.add_widget(view)
         box.add_widget(nobles)
         for level in (3, 2, 1):
-            row = BoxLayout(spacing=8, padding=[60, 0])
-            row.add_widget(text_label("I" * level, scale=0.4, size_hint_x=0.2, bold=True))
+            row = BoxLayout(spacing=8, padding=[60, 0], size_hint_y=0.2)
+            row.add_widget(text_label("I" * level, scale=0.25, size_hint_x=0.2, bold=True))
             cards = draft.market[level]
             for i in range(4):
                 card = CARDS[cards[i]] if i < len(cards) else None

@@ -239,6 +239,11 @@ class TableScreen(Screen):  # type: ignore[misc]
             return
         self.refresh(tr("Tap more colours, then Take."))
 
+    def confirm(self) -> None:
+        """The confirm button: the tokens chosen so far, when they make a legal take."""
+        if self.turn is not None and any(self.selection) and self.turn.is_take(self.selection):
+            self.take()
+
     def clear_selection(self) -> None:
         self.selection = Tokens()
         self.refresh()

@@ -1,0 +1,147 @@
+"""The app with its devices: a real serial port (a pseudo-terminal) and gpiozero's mock pins."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from companion.simulate import simulate
+from companion.table import NewGame
+from companion.tokens import Colour
+from hardware.tagmap import TagMap, default_path
+
+from .driver import Driver
+
+
+def frame(tag: str) -> bytes:
+    """An RDM6300 frame: STX, 10 hex characters, their XOR checksum, ETX."""
+    data = bytes.fromhex(tag)
+    checksum = 0
+    for byte in data:
+        checksum ^= byte
+    return b"\x02" + tag.encode() + f"{checksum:02X}".encode() + b"\x03"
+
+
+def tag_of(card: str) -> str:
+    return f"{abs(hash(card)) % 16**10:010X}"
+
+
+def wait_for(d: Driver, condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the app did not react in time"
+        d.frames(1)
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def pins() -> Iterator[MockFactory]:
+    factory = MockFactory(pin_class=MockPWMPin)
+    Device.pin_factory = factory
+    yield factory
+    factory.reset()
+    Device.pin_factory = None
+
+
+def configure(d: Driver, **settings: str) -> None:
+    for key, value in settings.items():
+        d.app.config.set("companion", key, value)
+    d.app.start_hardware()
+
+
+def test_undo_button_undoes_and_a_refused_move_lights_red_and_buzzes(
+    driver: Driver, pins: MockFactory
+) -> None:
+    d = driver
+    configure(d, pin_undo="17", pin_led_green="27", pin_led_red="22", pin_buzzer="23")
+    game = simulate(players=2, seed=3, max_moves=3)
+    d.app.start_game(game.setup)
+    d.frames(2)
+    table = d.app.table_screen
+    for colour in (Colour.WHITE, Colour.BLUE, Colour.GREEN):
+        d.tap(table.bank[colour])
+    session = table.session
+    assert session is not None
+    assert len(session.game.moves) == 1
+    assert pins.pin(27).state  # the green light flashes on the accepted take
+
+    undo = pins.pin(17)
+    undo.drive_low()
+    wait_for(d, lambda: not session.game.moves)
+    undo.drive_high()
+    assert "Undone" in table.status.text
+
+    d.tap(table.bank[Colour.RED])
+    d.tap(table.bank[Colour.BLUE])
+    d.tap(table.bank[Colour.BLUE])  # refused: not a take
+    assert pins.pin(22).state, "the red light is on after a refused move"
+    assert pins.pin(23).state, "the buzzer sounds"
+
+
+@pytest.fixture
+def serial_port() -> Iterator[tuple[int, str]]:
+    master, slave = os.openpty()
+    yield master, os.ttyname(slave)
+    os.close(master)
+    os.close(slave)
+
+
+def test_scanned_cards_lay_out_the_table_and_refill_the_market(
+    driver: Driver, serial_port: tuple[int, str]
+) -> None:
+    d = driver
+    game = simulate(players=2, seed=5, max_moves=12)
+    setup = game.setup
+    cards = [c for row in setup.market for c in row]
+    reveals = [m.reveal for m in game.moves if m.reveal]
+    tags = TagMap(default_path(d.app.data_folder()))
+    for card in [*cards, *reveals]:
+        tags.assign(tag_of(card), card)
+    master, port = serial_port
+    configure(d, rfid_port=port, rfid_reader="rdm6300")
+    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
+
+    draft = NewGame(list(setup.players))
+    for noble in setup.nobles:
+        draft.declare(noble)
+    d.app.show_setup(draft)
+    d.frames(2)
+    for card in cards:
+        os.write(master, frame(tag_of(card)))
+    wait_for(d, lambda: draft.complete)
+    assert [draft.market[lv] for lv in (1, 2, 3)] == [list(r) for r in setup.market]
+    d.press("Start the game")
+
+    # An unknown tag is refused with a clear message and changes nothing.
+    os.write(master, frame("00000000AA"))
+    table = d.app.table_screen
+    wait_for(d, lambda: "not enrolled" in table.status.text)
+
+    # Play the moves by taps up to the first one that refills the market; scan the reveal.
+    from .test_game import play_through_taps
+
+    session = table.session
+    assert session is not None
+    for move in game.moves:
+        if move.reveal is None:
+            play_through_taps(d, move)
+            continue
+        without_reveal = move.__class__(**{**_fields(move), "reveal": None})
+        play_through_taps(d, without_reveal)
+        assert d.top().__class__.__name__ == "CardPicker"  # the app asks which card
+        before = len(session.game.moves)
+        os.write(master, frame(tag_of(move.reveal)))
+        wait_for(d, lambda b=before: len(session.game.moves) == b + 1)
+        assert session.game.moves[-1] == move
+        break
+    else:
+        pytest.fail("no reveal in the game")
+
+
+def _fields(move: object) -> dict[str, object]:
+    return {name: getattr(move, name) for name in move.__dataclass_fields__}  # type: ignore[attr-defined]

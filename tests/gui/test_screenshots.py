@@ -1,0 +1,115 @@
+"""Every screen, at the 7-inch touchscreen's 800x480 and at 1280x720, in English and French.
+
+The pictures land in docs/screenshots/ for the README. Each test also checks what a person
+would notice: the screen's words are in the chosen language and nothing spills out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from kivy.core.window import Window
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+
+from companion.record import Record
+from companion.simulate import simulate
+from companion.store import GameState
+from companion.table import NewGame
+from ui.dialogs import CardPicker
+
+from .driver import Driver
+
+SIZES = [(800, 480), (1280, 720)]
+WORDS = {"en": ("New game", "Past games"), "fr": ("Nouvelle partie", "Parties")}
+
+
+@pytest.fixture(
+    params=[(lang, size) for lang in ("en", "fr") for size in SIZES],
+    ids=lambda p: f"{p[0]}-{p[1][0]}x{p[1][1]}",
+)
+def shots(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Driver, str]]:
+    language, (width, height) = request.param
+    Window.size = (width, height)
+    d = Driver(tmp_path / "data", language=language)
+    yield d, f"{width}x{height}-{language}"
+    d.close()
+    Window.size = (800, 480)
+
+
+def assert_fits(d: Driver) -> None:
+    """No text wider than its button or label: cut-off words are a bug a person sees."""
+    for widget in d.walk():
+        if isinstance(widget, Button | Label) and widget.text and widget.width > 0:
+            widget.texture_update()
+            if widget.text_size[0] is None:
+                assert widget.texture_size[0] <= widget.width + 2, widget.text
+
+
+def test_every_screen(shots: tuple[Driver, str]) -> None:
+    d, tag = shots
+    language = tag.rsplit("-", 1)[1]
+    app = d.app
+    # A finished game for the history and the end screen, an unfinished one to resume.
+    finished = simulate(players=3, seed=4)
+    app.store.import_record(Record.of(finished), GameState.of(finished))
+    unfinished = simulate(players=4, seed=9, max_moves=40)
+    resumable = app.store.import_record(Record.of(unfinished), GameState.of(unfinished))
+
+    app.show_start()
+    d.frames(3)
+    assert WORDS[language][0] in d.texts()
+    assert_fits(d)
+    d.screenshot(f"start-{tag}")
+
+    d.press(WORDS[language][0])
+    d.press("1.")
+    for letter in "ADA":
+        d.press(letter, exact=True)
+    assert_fits(d)
+    d.screenshot(f"new-game-{tag}")
+
+    draft = NewGame(["Ada", "Ben", "Cleo"])
+    for item in ["N1", "N5", "N7", "1W1", "1U3", "2R2", "3K1", "3G2"]:
+        draft.declare(item)
+    app.show_setup(draft)
+    d.frames(3)
+    assert_fits(d)
+    d.screenshot(f"setup-{tag}")
+
+    app.resume(resumable)
+    app.config.set("companion", "hints", "1")
+    app.table_screen.refresh()
+    d.frames(3)
+    assert_fits(d)
+    d.screenshot(f"table-{tag}")
+
+    table = app.table_screen
+    card = next(v for row in table.rows for v in row if v.card is not None)
+    d.tap(card)
+    d.screenshot(f"card-{tag}")
+    d.press("Cancel" if language == "en" else "Annuler")
+
+    game = table.session.game if table.session else None
+    assert game is not None
+    level = next(lv for lv in (1, 2, 3) if game.deck_size(lv))
+    table._open(CardPicker("Level 1", game.unseen(level), lambda c: None))
+    d.frames(2)
+    picker = d.top()
+    assert isinstance(picker, CardPicker)
+    picker.show_colour(game.unseen(level)[0].bonus)
+    d.screenshot(f"picker-{tag}")
+    picker.dismiss()
+    d.frames(2)
+
+    app.show_past_game(app.store.games()[-1].id)
+    d.frames(3)
+    assert finished.winners()[0] in d.texts()
+    d.screenshot(f"end-{tag}")
+
+    app.show_history()
+    d.frames(3)
+    assert WORDS[language][1].split()[0] in d.texts()
+    d.screenshot(f"history-{tag}")

@@ -1,0 +1,99 @@
+"""The optional devices wired into the app: the RFID reader, buttons, lights, buzzer.
+
+Each comes from the settings (or the kiosk's environment: ``SPLENDOR_RFID_PORT``,
+``SPLENDOR_RFID_READER``). A device that is absent, fails or is unplugged never stops a
+game: the app says so and goes on with taps.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock
+
+from hardware.exc import HardwareError
+from hardware.gpio import GpioPins, Signals, open_panel
+from hardware.rfid import RfidReader
+from hardware.scanner import NOT_ENROLLED, CardScanner, ScanResult
+from hardware.tagmap import TagMap, default_path
+
+from .i18n import tr
+
+if TYPE_CHECKING:
+    from .application import CompanionApp
+
+
+def on_app_thread(function: Callable[[], None]) -> None:
+    """Callbacks of readers and buttons come on their own threads: hop to Kivy's."""
+    Clock.schedule_once(lambda dt: function())
+
+
+class Devices:
+    def __init__(self, app: CompanionApp, pin_factory: Any = None) -> None:
+        self.app = app
+        self.reader: RfidReader | None = None
+        self.scanner: CardScanner | None = None
+        self.status = ""
+        port = app.setting("rfid_port") or os.environ.get("SPLENDOR_RFID_PORT", "")
+        kind = app.setting("rfid_reader") or os.environ.get("SPLENDOR_RFID_READER", "rdm6300")
+        if port:
+            try:
+                tags = TagMap.load(default_path(app.data_folder()))
+            except HardwareError as err:
+                app.notices.append(err.message)
+                tags = TagMap()
+            self.scanner = CardScanner(
+                tags, target=app.on_card_scanned, on_result=self.scanned, dispatch=on_app_thread
+            )
+            self.reader = RfidReader(
+                port,
+                kind,
+                on_tag=self.scanner.feed,
+                on_status=lambda state, detail: on_app_thread(
+                    lambda: self.reader_status(state, detail)
+                ),
+            ).start()
+        pins = GpioPins.from_settings(
+            {
+                "undo": app.setting("pin_undo"),
+                "confirm": app.setting("pin_confirm"),
+                "green": app.setting("pin_led_green"),
+                "red": app.setting("pin_led_red"),
+                "buzzer": app.setting("pin_buzzer"),
+            }
+        )
+        self.panel: Signals = open_panel(
+            pins,
+            on_undo=app.undo_pressed,
+            on_confirm=app.confirm_pressed,
+            dispatch=on_app_thread,
+            pin_factory=pin_factory,
+        )
+        if pins.fitted and not self.panel.available:
+            app.notices.append(self.panel.reason)
+
+    def scanned(self, result: ScanResult) -> None:
+        # Declared cards and the engine's refusals are shown by the screen that took them.
+        if result.outcome == NOT_ENROLLED or result.card is None:
+            self.app.say(result.message, error=True)
+            self.feedback(False)
+
+    def reader_status(self, state: str, detail: str) -> None:
+        self.status = detail
+        if state == "disconnected":
+            self.app.say(tr("RFID reader: {detail}").format(detail=detail), error=True)
+        elif state == "connected":
+            self.app.say(tr("RFID reader ready: {detail}").format(detail=detail))
+
+    def feedback(self, accepted: bool) -> None:
+        if accepted:
+            self.panel.accepted()
+        else:
+            self.panel.refused()
+
+    def close(self) -> None:
+        if self.reader is not None:
+            self.reader.stop()
+        self.panel.close()
