@@ -35,7 +35,7 @@ from .screens.table import TableScreen
 from .settings import DEFAULTS, SETTINGS_SECTION
 
 
-class CompanionApp(App):  # type: ignore[misc]
+class CompanionApp(App):
     title = "Splendor Companion"
 
     def __init__(

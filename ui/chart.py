@@ -83,7 +83,7 @@ class PointsChart(Widget):
 
     def save_png(self, path: Path) -> Path:
         """Render into ``path`` offscreen, whatever is on screen; atomically, like exports."""
-        part = path.with_name(f".{path.name}.part")
+        part = path.with_name(f".{path.stem}.part.png")  # Kivy picks the format by suffix
         self.redraw()
         try:
             self.export_to_png(str(part))

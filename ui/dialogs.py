@@ -15,10 +15,10 @@ from companion.tokens import GEMS, Colour, Tokens
 
 from . import theme
 from .i18n import tr
-from .widgets import CardView, NobleView, TokenButton, big_button, text_label
+from .widgets import CardView, NobleView, TokenButton, big_button, text_label, then
 
 
-class Dialog(ModalView):  # type: ignore[misc]
+class Dialog(ModalView):
     """A modal panel with a title, a body and a row of buttons."""
 
     def __init__(self, title: str, **kw: Any) -> None:
@@ -47,7 +47,7 @@ class Dialog(ModalView):  # type: ignore[misc]
         self.box.add_widget(self.buttons)
         self.add_widget(self.box)
 
-    def button(self, text: str, action: Callable[[], None], **kw: Any) -> Any:
+    def button(self, text: str, action: Callable[[], object], **kw: Any) -> Any:
         b = big_button(text, action, **kw)
         self.buttons.add_widget(b)
         return b
@@ -121,7 +121,7 @@ class NoblePicker(Dialog):
             grid.add_widget(Widget())
         self.body.add_widget(grid)
         if on_cancel is not None:
-            self.button(tr("Cancel"), lambda: (self.dismiss(), on_cancel()))
+            self.button(tr("Cancel"), then(self.dismiss, on_cancel))
 
     def pick(self, noble: Noble, on_pick: Callable[[Noble], None]) -> None:
         self.dismiss()

@@ -13,9 +13,9 @@ def _unescape(field: str) -> str:
     return field.encode().decode("unicode_escape")
 
 
-def _removable(device: str) -> bool:
+def _removable(device: str, sys_block: Path) -> bool:
     name = Path(device).name
-    block = Path("/sys/class/block") / name
+    block = sys_block / name
     if not block.exists():
         return False
     # A partition's "removable" flag lives on its disk.
@@ -26,7 +26,11 @@ def _removable(device: str) -> bool:
         return False
 
 
-def removable_media(mounts: Path = Path("/proc/mounts")) -> list[Path]:
+def removable_media(
+    mounts: Path = Path("/proc/mounts"),
+    sys_block: Path = Path("/sys/class/block"),
+    roots: tuple[str, ...] = MOUNT_ROOTS,
+) -> list[Path]:
     """Mount points of removable, writable media (a USB stick), the most recent first."""
     found = []
     try:
@@ -38,10 +42,10 @@ def removable_media(mounts: Path = Path("/proc/mounts")) -> list[Path]:
         if len(fields) < 4 or not fields[0].startswith("/dev/"):
             continue
         point = _unescape(fields[1])
-        if not point.startswith(MOUNT_ROOTS):
+        if not point.startswith(roots):
             continue
         if "ro" in fields[3].split(","):
             continue
-        if _removable(fields[0]) and os.access(point, os.W_OK):
+        if _removable(fields[0], sys_block) and os.access(point, os.W_OK):
             found.append(Path(point))
     return found[::-1]

@@ -71,7 +71,7 @@ def text_label(text: str = "", scale: float = 0.5, **kw: Any) -> Label:
     return label
 
 
-class Tappable(ButtonBehavior, Widget):  # type: ignore[misc]
+class Tappable(ButtonBehavior, Widget):
     """A widget that draws itself on its canvas and can be tapped."""
 
     highlight = BooleanProperty(False)
@@ -334,7 +334,7 @@ class Counts(Widget):
                 draw_text(c, str(value), px, py, d, d, theme.TOKEN_TEXT[colour], d * 0.62)
 
 
-class PlayerPanel(ButtonBehavior, BoxLayout):  # type: ignore[misc]
+class PlayerPanel(ButtonBehavior, BoxLayout):
     """One player: name, points, tokens, bonuses, nobles, and the reserved cards to tap."""
 
     active = BooleanProperty(False)
@@ -410,12 +410,22 @@ class PlayerPanel(ButtonBehavior, BoxLayout):  # type: ignore[misc]
             self.reserved.add_widget(Widget())
 
 
-def big_button(text: str, on_press: Callable[[], None], **kw: Any) -> Button:
+def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:
     button = Button(text=text, bold=True, halign="center", valign="middle", **kw)
     button.bind(size=lambda b, s: setattr(b, "text_size", (s[0] * 0.94, None)))
     button.bind(height=lambda b, h: setattr(b, "font_size", max(12.0, min(h * 0.38, 26))))
     button.bind(on_release=lambda *_: on_press())
     return button
+
+
+def then(*actions: Callable[[], object]) -> Callable[[], None]:
+    """One button, several things in order (close the dialog, then act)."""
+
+    def run() -> None:
+        for action in actions:
+            action()
+
+    return run
 
 
 def tokens_text(tokens: Tokens) -> str:

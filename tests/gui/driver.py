@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.base import EventLoop
+from kivy.config import ConfigParser
 from kivy.core.window import Window
 from kivy.tests.common import UnitTestTouch
 from kivy.uix.button import Button
@@ -26,6 +27,9 @@ class Driver:
         self.app = self.start(language, demo)
 
     def start(self, language: str = "en", demo: bool = False) -> CompanionApp:
+        # Kivy keeps the app's configuration by name for the whole process: a new app at
+        # the table must read its own file, not the last test's settings.
+        ConfigParser._named_configs.pop("app", None)
         app = CompanionApp(data_dir=str(self.data_dir), language=language, demo=demo)
         app._run_prepare()
         self.app = app

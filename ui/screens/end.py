@@ -19,10 +19,10 @@ from ..i18n import tr
 from ..widgets import big_button, text_label
 
 if TYPE_CHECKING:
-    from ..app import CompanionApp
+    from ..application import CompanionApp
 
 
-class EndScreen(Screen):  # type: ignore[misc]
+class EndScreen(Screen):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="end", **kw)
         self.app = app

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -14,10 +15,10 @@ from ..i18n import tr
 from ..widgets import big_button, text_label
 
 if TYPE_CHECKING:
-    from ..app import CompanionApp
+    from ..application import CompanionApp
 
 
-class HistoryScreen(Screen):  # type: ignore[misc]
+class HistoryScreen(Screen):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="history", **kw)
         self.app = app
@@ -56,7 +57,7 @@ class HistoryScreen(Screen):  # type: ignore[misc]
             grid.add_widget(
                 big_button(
                     text,
-                    lambda i=info.id: self.app.show_past_game(i),
+                    partial(self.app.show_past_game, info.id),
                     size_hint_y=None,
                     height=52,
                     font_size=18,

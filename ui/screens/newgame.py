@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -16,13 +17,13 @@ from ..i18n import tr
 from ..widgets import big_button, text_label
 
 if TYPE_CHECKING:
-    from ..app import CompanionApp
+    from ..application import CompanionApp
 
 KEYS = ["QWERTYUIOP", "ASDFGHJKLÅ", "ZXCVBNMÄÖÉ"]
 MAX_NAME = 14
 
 
-class NewGameScreen(Screen):  # type: ignore[misc]
+class NewGameScreen(Screen):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="newgame", **kw)
         self.app = app
@@ -62,13 +63,13 @@ class NewGameScreen(Screen):  # type: ignore[misc]
             row = BoxLayout(spacing=4)
             if i < len(self.names):
                 label = f"{i + 1}. {self.names[i] or '…'}"
-                slot = big_button(label, lambda i=i: self.edit(i))
+                slot = big_button(label, partial(self.edit, i))
                 if i == self.editing:
                     slot.background_color = (0.95, 0.75, 0.2, 1)
                 row.add_widget(slot)
-                up = big_button("^", lambda i=i: self.move_up(i), size_hint_x=0.16, disabled=i == 0)
+                up = big_button("^", partial(self.move_up, i), size_hint_x=0.16, disabled=i == 0)
                 remove = big_button(
-                    "✕", lambda i=i: self.remove(i), size_hint_x=0.16, disabled=len(self.names) <= 2
+                    "✕", partial(self.remove, i), size_hint_x=0.16, disabled=len(self.names) <= 2
                 )
                 row.add_widget(up)
                 row.add_widget(remove)
@@ -84,7 +85,7 @@ class NewGameScreen(Screen):  # type: ignore[misc]
             )
             grid = GridLayout(cols=2, spacing=4)
             for name in recent:
-                grid.add_widget(big_button(name, lambda n=name: self.use_name(n)))
+                grid.add_widget(big_button(name, partial(self.use_name, name)))
             side.add_widget(grid)
         top.add_widget(side)
         box.add_widget(top)
@@ -92,7 +93,7 @@ class NewGameScreen(Screen):  # type: ignore[misc]
         for row_keys in KEYS:
             row = BoxLayout(spacing=3)
             for key in row_keys:
-                row.add_widget(big_button(key, lambda k=key: self.type(k)))
+                row.add_widget(big_button(key, partial(self.type, key)))
             keyboard.add_widget(row)
         last = BoxLayout(spacing=3)
         last.add_widget(big_button(tr("Space"), lambda: self.type(" "), size_hint_x=0.5))

@@ -18,10 +18,10 @@ from ..i18n import tr
 from ..widgets import CardView, NobleView, big_button, text_label
 
 if TYPE_CHECKING:
-    from ..app import CompanionApp
+    from ..application import CompanionApp
 
 
-class SetupScreen(Screen):  # type: ignore[misc]
+class SetupScreen(Screen):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="setup", **kw)
         self.app = app

@@ -12,10 +12,10 @@ from ..i18n import tr
 from ..widgets import big_button, text_label
 
 if TYPE_CHECKING:
-    from ..app import CompanionApp
+    from ..application import CompanionApp
 
 
-class StartScreen(Screen):  # type: ignore[misc]
+class StartScreen(Screen):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="start", **kw)
         self.app = app

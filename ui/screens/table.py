@@ -6,6 +6,7 @@ Nothing here decides a rule: what is offered comes from the engine (``legal_move
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -31,11 +32,12 @@ from ..widgets import (
     TokenButton,
     big_button,
     text_label,
+    then,
     tokens_text,
 )
 
 if TYPE_CHECKING:
-    from ..app import CompanionApp
+    from ..application import CompanionApp
 
 
 def describe(move: Move, name: str) -> str:
@@ -56,7 +58,7 @@ def describe(move: Move, name: str) -> str:
     return text
 
 
-class TableScreen(Screen):  # type: ignore[misc]
+class TableScreen(Screen):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="table", **kw)
         self.app = app
@@ -279,7 +281,7 @@ class TableScreen(Screen):  # type: ignore[misc]
             dialog.message.text = err.message
         dialog.button(tr("Cancel"), dialog.dismiss)
         dialog.button(
-            tr("Reserve"), lambda: (dialog.dismiss(), self.start(move)), disabled=err is not None
+            tr("Reserve"), then(dialog.dismiss, partial(self.start, move)), disabled=err is not None
         )
         self._open(dialog)
 
@@ -355,7 +357,7 @@ class TableScreen(Screen):  # type: ignore[misc]
                         gold_row.add_widget(
                             big_button(
                                 tr("gold for 1 {colour}").format(colour=tr(colour.key)),
-                                lambda c=colour: swap(c),
+                                partial(swap, colour),
                                 font_size=14,
                             )
                         )
@@ -380,7 +382,7 @@ class TableScreen(Screen):  # type: ignore[misc]
         if face_up:
             dialog.button(
                 tr("Reserve"),
-                lambda: (dialog.dismiss(), self.start(reserve)),
+                then(dialog.dismiss, partial(self.start, reserve)),
                 disabled=reserve_error is not None,
             )
 
@@ -554,17 +556,15 @@ class TableScreen(Screen):  # type: ignore[misc]
         dialog = Dialog(tr("Menu"))
         grid = BoxLayout(orientation="vertical", spacing=8)
         hints = tr("Hints: on") if self.app.hints else tr("Hints: off")
-        grid.add_widget(big_button(hints, lambda: (dialog.dismiss(), self.app.toggle_hints())))
+        grid.add_widget(big_button(hints, then(dialog.dismiss, self.app.toggle_hints)))
         grid.add_widget(
-            big_button(tr("Bank audit: count the bank"), lambda: (dialog.dismiss(), self.audit()))
+            big_button(tr("Bank audit: count the bank"), then(dialog.dismiss, self.audit))
         )
-        grid.add_widget(
-            big_button(tr("Settings"), lambda: (dialog.dismiss(), self.app.open_settings()))
-        )
+        grid.add_widget(big_button(tr("Settings"), then(dialog.dismiss, self.app.open_settings)))
         grid.add_widget(
             big_button(
                 tr("Leave the game (it is saved)"),
-                lambda: (dialog.dismiss(), self.app.show_start()),
+                then(dialog.dismiss, self.app.show_start),
             )
         )
         dialog.body.add_widget(grid)
@@ -588,9 +588,9 @@ class TableScreen(Screen):  # type: ignore[misc]
                 counted[c] = max(0, counted[c] + d)
                 tokens[c].count = counted[c]
 
-            column.add_widget(big_button("+", lambda c=colour: change(c, 1)))
+            column.add_widget(big_button("+", partial(change, colour, 1)))
             column.add_widget(token)
-            column.add_widget(big_button("-", lambda c=colour: change(c, -1)))
+            column.add_widget(big_button("-", partial(change, colour, -1)))
             row.add_widget(column)
         dialog.body.add_widget(row)
 

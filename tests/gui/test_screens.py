@@ -1,0 +1,117 @@
+"""The other screens a table uses: demo, past games, export to a USB stick, settings, language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.uix.settings import Settings
+
+from companion.record import Record, read, replay
+from companion.simulate import simulate
+from companion.store import GameState
+from ui.media import removable_media
+
+from .driver import Driver
+
+
+def store_finished(d: Driver, seeds: list[int]) -> None:
+    for seed in seeds:
+        game = simulate(players=3, seed=seed)
+        d.app.store.import_record(Record.of(game), GameState.of(game))
+
+
+def test_demo_opens_a_three_player_game_in_progress(tmp_path: Path) -> None:
+    d = Driver(tmp_path / "data", demo=True)
+    try:
+        assert d.app.manager.current == "table"
+        session = d.app.table_screen.session
+        assert session is not None
+        assert len(session.game.names) == 3
+        assert len(session.game.moves) > 0
+        # The demo keeps out of the table's own games.
+        assert not (tmp_path / "data" / "games.sqlite3").exists()
+    finally:
+        d.close()
+
+
+def test_export_without_a_usb_stick_says_so_clearly(driver: Driver) -> None:
+    d = driver
+    store_finished(d, [1])
+    d.app.show_history()
+    d.frames(2)
+    if removable_media():
+        return  # a real stick is plugged into this machine: nothing to check here
+    d.press("Export all")
+    assert "No USB stick found: plug one in and try again." in d.texts()
+
+
+def test_export_writes_records_and_charts_to_the_stick(driver: Driver, tmp_path: Path) -> None:
+    d = driver
+    store_finished(d, [1, 2])
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    ok, message = d.app.export_to_media(stick / "splendor-games")
+    assert ok, message
+    assert "2 games exported" in message
+    files = sorted(p.suffix for p in (stick / "splendor-games").iterdir())
+    assert files == [".csv", ".csv", ".json", ".json", ".png", ".png", ".txt", ".txt"]
+    for path in (stick / "splendor-games").glob("*.json"):
+        assert replay(read(path.read_text(encoding="utf-8"))).valid
+    png = next((stick / "splendor-games").glob("*.png")).read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 5000  # a drawn chart, not an empty image
+
+
+def test_removable_media_are_found_from_the_mount_table(tmp_path: Path) -> None:
+    sys_block = tmp_path / "sys"
+    (sys_block / "sda").mkdir(parents=True)
+    (sys_block / "sda" / "removable").write_text("1\n")
+    (sys_block / "sda" / "sda1").mkdir()
+    (sys_block / "sda1").symlink_to(sys_block / "sda" / "sda1")
+    (sys_block / "mmcblk0p2").mkdir()
+    (sys_block / "mmcblk0p2" / "removable").write_text("0\n")
+    stick = tmp_path / "media" / "pi" / "MY STICK"
+    stick.mkdir(parents=True)
+    mounts = tmp_path / "mounts"
+    mounts.write_text(
+        "/dev/mmcblk0p2 / ext4 rw,noatime 0 0\n"
+        f"/dev/sda1 {str(stick).replace(' ', chr(92) + '040')} vfat rw,relatime 0 0\n"
+        "proc /proc proc rw 0 0\n"
+    )
+    found = removable_media(mounts, sys_block, roots=(str(tmp_path / "media"),))
+    assert found == [stick]
+
+
+def test_history_lists_games_and_opens_a_summary(driver: Driver) -> None:
+    d = driver
+    store_finished(d, [4])
+    d.app.show_history()
+    d.frames(2)
+    winner = simulate(players=3, seed=4).winners()[0]
+    assert f"winner: {winner}" in d.texts()
+    d.press(d.app.store.games()[0].started_at.replace("T", " ")[:16])
+    assert d.app.manager.current == "end"
+    assert "Final standings" in d.texts()
+    d.press("Back")
+    assert d.app.manager.current == "history"
+
+
+def test_language_switches_at_run_time(driver: Driver) -> None:
+    d = driver
+    d.app.show_start()
+    d.frames(2)
+    assert "New game" in d.texts()
+    d.app.config.set("companion", "language", "it")
+    d.app.on_config_change(d.app.config, "companion", "language", "it")
+    d.frames(2)
+    assert "Nuova partita" in d.texts()
+    assert "New game" not in d.texts()
+
+
+def test_settings_open_in_the_app(driver: Driver) -> None:
+    d = driver
+    d.press("Settings")
+    d.frames(3)
+    settings = [w for w in d.app.root_window.children if isinstance(w, Settings)]
+    assert settings, "the settings panel is shown"
+    d.screenshot("settings-800x480-en")
+    d.app.close_settings()

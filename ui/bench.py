@@ -1,0 +1,96 @@
+"""The app's figures: time from process start to the first frame, and peak memory with a
+4-player game in progress. ``python -m ui.bench`` (it starts the real app, headless).
+
+Goals (issue 4), on the development machine: first frame under 1.5 s, peak RSS under 200 MB.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CHILD = """
+import os, resource, sys, time
+from ui.app import prepare_kivy
+prepare_kivy("800x480", False)
+from kivy.clock import Clock
+from kivy.core.window import Window
+from ui.application import CompanionApp
+
+class Bench(CompanionApp):
+    drawn = False
+    def on_start(self):
+        Window.bind(on_draw=self.drawn_once)
+    def drawn_once(self, *_):
+        if self.drawn:
+            return
+        self.drawn = True
+        print("first-frame", flush=True)
+        game = self.store.latest_unfinished()
+        self.resume(game.id)  # the table of a 4-player game in progress
+        Clock.schedule_once(self.report, 1.0)
+    def report(self, dt):
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        print("peak-rss-kb", rss, flush=True)
+        self.stop()
+
+Bench(data_dir=sys.argv[1]).run()
+"""
+
+
+def prepare_data(folder: Path) -> None:
+    from companion.record import Record
+    from companion.simulate import simulate
+    from companion.store import GameState, Store
+
+    game = simulate(players=4, seed=9, max_moves=60)
+    with Store(folder / "games.sqlite3") as store:
+        store.import_record(Record.of(game), GameState.of(game))
+
+
+def run_once(folder: Path) -> tuple[float, float]:
+    env = {**os.environ, "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1", "KIVY_NO_FILELOG": "1"}
+    env.setdefault("KIVY_HOME", str(folder / "kivy"))
+    if not env.get("DISPLAY"):
+        env["SDL_VIDEODRIVER"] = "offscreen"
+    start = time.perf_counter()
+    script = folder / "bench_child.py"
+    script.write_text(CHILD, encoding="utf-8")  # Kivy's App wants a real script, not -c
+    child = subprocess.Popen(
+        [sys.executable, str(script), str(folder)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    assert child.stdout is not None
+    first = rss = 0.0
+    for line in child.stdout:
+        if line.startswith("first-frame"):
+            first = time.perf_counter() - start
+        elif line.startswith("peak-rss-kb"):
+            rss = int(line.split()[1]) / 1024
+    child.wait(timeout=60)
+    return first, rss
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        prepare_data(folder)
+        run_once(folder)  # the first start compiles and caches: not what a kiosk sees daily
+        runs = [run_once(folder) for _ in range(5)]
+    firsts = [r[0] for r in runs]
+    rss = max(r[1] for r in runs)
+    print("Splendor Companion app benchmark (headless, 800x480)")
+    print(
+        f"process start to first frame, s:   median {statistics.median(firsts):.2f}"
+        f"   max {max(firsts):.2f}"
+    )
+    print(f"peak RSS, 4-player game on screen:  {rss:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
