@@ -387,6 +387,8 @@ class Game:
         default payment; each with every way to return tokens above 10 and every noble
         choice when several qualify. A move that empties a market slot leaves ``reveal``
         unset: the table declares it (:meth:`reveal_due`, :meth:`unseen`).
+
+        The order is fixed: takes, then reserves, then buys (a pass only when alone).
         """
         if self._over:
             return iter(())

@@ -94,11 +94,26 @@ class Pass(_Turn):
 
 
 Move: TypeAlias = Take | Reserve | Buy | Pass
+_FIELDS = {
+    cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in (Take, Reserve, Buy, Pass)
+}
 
 
 def with_parts(move: Move, **changes: object) -> Move:
-    """A copy with ``reveal``, ``returned``, ``noble`` or another field changed."""
-    return dataclasses.replace(move, **changes)  # type: ignore[arg-type]
+    """A copy with ``reveal``, ``returned``, ``noble`` or another field changed.
+
+    >>> str(with_parts(parse_move("buy 2R3", player=0), reveal="2G1"))
+    'buy 2R3 reveal 2G1'
+    """
+    # Several times faster than dataclasses.replace, and this runs for every dealt move.
+    cls = move.__class__
+    new = object.__new__(cls)
+    for name in _FIELDS[cls]:
+        value = changes.pop(name) if name in changes else getattr(move, name)
+        object.__setattr__(new, name, value)
+    if changes:
+        raise TypeError(f"a {cls.__name__.lower()} has no field {next(iter(changes))!r}")
+    return new
 
 
 def action_name(move: Move) -> str:

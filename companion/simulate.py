@@ -51,7 +51,14 @@ class Dealer:
 
 def choose(rng: random.Random, moves: list[Move]) -> Move:
     """A random legal move: first a random kind of action, so takes do not crowd out buys."""
-    kinds = [[m for m in moves if m.__class__ is kind] for kind in (Take, Reserve, Buy, Pass)]
+    # The engine lists takes first (often hundreds, with their returns), then the few
+    # reserves, buys and pass: find where the takes end from the back.
+    end = len(moves)
+    while end and moves[end - 1].__class__ is not Take:
+        end -= 1
+    rest = moves[end:]
+    kinds: list[list[Move]] = [moves[:end]]
+    kinds += [[m for m in rest if m.__class__ is k] for k in (Reserve, Buy, Pass)]
     buys = kinds[2]
     # Buying is what ends a game: a random player that prefers it plays shorter games.
     if buys and rng.random() < 0.6:
