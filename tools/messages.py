@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [ROOT / "companion"]
+SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware"]
 LOCALE = ROOT / "companion" / "locale"
 LANGUAGES = ("it", "sv", "pt", "fr")
-CALLS_FIRST = {"_", "translate", "StoreError", "_transaction"}
+CALLS_FIRST = {"_", "tr", "translate", "StoreError", "_transaction"}
 CALLS_SECOND = {"IllegalMove", "_illegal", "RecordError", "_fail", "Refused"}
 EXTRA = ["white", "blue", "green", "red", "black", "gold", "playing", "over", "stalled"]
 

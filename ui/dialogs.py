@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kivy.graphics import Color, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
@@ -23,7 +24,11 @@ class Dialog(ModalView):
 
     def __init__(self, title: str, **kw: Any) -> None:
         super().__init__(
-            size_hint=(0.94, 0.92), auto_dismiss=False, background_color=(0, 0, 0, 0.7), **kw
+            size_hint=(0.94, 0.92),
+            auto_dismiss=False,
+            overlay_color=(0, 0, 0, 0.75),
+            background_color=(0, 0, 0, 0),
+            **kw,
         )
         self._anim_duration = 0  # at the table a dialog is there or gone, at once
         self.box = BoxLayout(orientation="vertical", padding=8, spacing=6)
@@ -38,14 +43,22 @@ class Dialog(ModalView):
         )
         self.body = BoxLayout(orientation="vertical", spacing=6)
         self.message = text_label(
-            "", scale=0.42, size_hint_y=0.09, halign="left", valign="middle", color=theme.ERROR
+            "", scale=0.34, size_hint_y=0.13, halign="left", valign="middle", color=theme.ERROR
         )
         self.buttons = BoxLayout(size_hint_y=0.14, spacing=8)
+        with self.box.canvas.before:  # an opaque panel: the table must not show through
+            Color(*theme.PANEL)
+            self._panel = RoundedRectangle(radius=[10])
+        self.box.bind(pos=self._place, size=self._place)
         self.box.add_widget(self.title)
         self.box.add_widget(self.body)
         self.box.add_widget(self.message)
         self.box.add_widget(self.buttons)
         self.add_widget(self.box)
+
+    def _place(self, *_: Any) -> None:
+        self._panel.pos = self.box.pos
+        self._panel.size = self.box.size
 
     def button(self, text: str, action: Callable[[], object], **kw: Any) -> Any:
         b = big_button(text, action, **kw)

@@ -24,7 +24,10 @@ if not os.environ.get("DISPLAY"):
 
 from ui.app import prepare_kivy  # noqa: E402
 
-prepare_kivy("800x480", fullscreen=False)
+# One window size a process (SDL's offscreen window does not resize its surface): the
+# 1280x720 screenshots run in a second process, with SPLENDOR_TEST_WINDOW=1280x720.
+WINDOW = os.environ.get("SPLENDOR_TEST_WINDOW", "800x480")
+prepare_kivy(WINDOW, fullscreen=False)
 
 from .driver import Driver  # noqa: E402
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from kivy.uix.button import Button
 
 from companion.cards import CARDS
@@ -193,3 +197,48 @@ def test_buttons_fit_their_text(driver: Driver) -> None:
         if isinstance(button, Button) and button.text:
             button.texture_update()
             assert button.texture_size[0] <= button.width + 1, button.text
+
+
+RESTART_CHILD = """
+import os, sys
+sys.path.insert(0, sys.argv[2])
+import gui.conftest  # the headless window, as in the tests
+from gui.driver import Driver
+from gui.test_game import play_through_taps
+from companion.simulate import simulate
+from pathlib import Path
+
+d = Driver(Path(sys.argv[1]))
+game = simulate(players=3, seed=7, max_moves=7)
+d.app.start_game(game.setup)
+d.frames(2)
+for move in game.moves:
+    play_through_taps(d, move)
+print("played", len(d.app.table_screen.session.game.moves), flush=True)
+os.kill(os.getpid(), 9)  # the plug is pulled: no clean exit
+"""
+
+
+def test_resume_after_the_process_is_killed(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    script = tmp_path / "child.py"
+    script.write_text(RESTART_CHILD, encoding="utf-8")
+    tests = Path(__file__).resolve().parents[1]
+    child = subprocess.run(
+        [sys.executable, str(script), str(data), str(tests)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "played 7" in child.stdout, child.stderr[-2000:]
+    assert child.returncode == -9
+    d = Driver(data)
+    try:
+        d.press("Resume")
+        session = d.app.table_screen.session
+        assert session is not None
+        assert list(session.game.moves) == list(simulate(players=3, seed=7, max_moves=7).moves)
+        assert d.app.manager.current == "table"
+    finally:
+        d.close()

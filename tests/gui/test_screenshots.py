@@ -6,11 +6,13 @@ would notice: the screen's words are in the chosen language and nothing spills o
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from kivy.core.window import Window
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 
@@ -20,23 +22,42 @@ from companion.store import GameState
 from companion.table import NewGame
 from ui.dialogs import CardPicker
 
+from .conftest import WINDOW
 from .driver import Driver
 
-SIZES = [(800, 480), (1280, 720)]
 WORDS = {"en": ("New game", "Past games"), "fr": ("Nouvelle partie", "Parties")}
 
 
-@pytest.fixture(
-    params=[(lang, size) for lang in ("en", "fr") for size in SIZES],
-    ids=lambda p: f"{p[0]}-{p[1][0]}x{p[1][1]}",
-)
+@pytest.fixture(params=["en", "fr"])
 def shots(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Driver, str]]:
-    language, (width, height) = request.param
-    Window.size = (width, height)
+    language = request.param
     d = Driver(tmp_path / "data", language=language)
-    yield d, f"{width}x{height}-{language}"
+    yield d, f"{WINDOW}-{language}"
     d.close()
-    Window.size = (800, 480)
+
+
+def test_every_screen_at_1280x720_too() -> None:
+    if WINDOW != "800x480":
+        pytest.skip("this process is the 1280x720 one")
+    env = {**os.environ, "SPLENDOR_TEST_WINDOW": "1280x720"}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            f"{__file__}::test_every_screen",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "2 passed" in result.stdout
 
 
 def assert_fits(d: Driver) -> None:
