@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import i18n
 from .errors import RecordError
-from .export import FORMATS, ExportError, export_all, export_file, render
+from .export import FORMATS, ExportError, export_all, export_file, render, verdict
 from .files import write_atomic
 from .i18n import _
 from .paths import database_path
@@ -21,19 +21,6 @@ from .stats import player_stats
 from .store import GameState, Store, StoreError
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
-
-
-def _standings_text(result: Replay) -> list[str]:
-    game = result.game
-    lines = []
-    for s in game.standings():
-        nobles = ", ".join(s.nobles) or "-"
-        lines.append(
-            _("{rank}. {player}: {points} points, {cards} cards, nobles {nobles}").format(
-                rank=s.rank, player=s.player, points=s.points, cards=s.cards, nobles=nobles
-            )
-        )
-    return lines
 
 
 def replay_text(result: Replay) -> str:
@@ -52,17 +39,7 @@ def replay_text(result: Replay) -> str:
         lines.append(_("{n} moves before it are legal.").format(n=result.moves_applied))
     else:
         lines.append(_("All {n} moves are legal.").format(n=result.moves_applied))
-    if game.over:
-        winners = game.winners()
-        if len(winners) > 1:
-            lines.append(
-                _("Game over: {names} share the victory.").format(names=", ".join(winners))
-            )
-        else:
-            lines.append(_("Game over: {name} wins.").format(name=winners[0]))
-    else:
-        lines.append(_("The game is not over (round {n}).").format(n=game.round))
-    lines.extend(_standings_text(result))
+    lines.extend(verdict(game))
     return "\n".join(lines)
 
 
@@ -219,38 +196,31 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench.main(quick=args.quick)
 
 
-def cmd_app(args: argparse.Namespace) -> int:
+def _optional(module: str, args: argparse.Namespace, failure: str) -> int:
+    """Run ``module.run(args)``; the module is imported by name, so that the core loads
+    without the UI (Kivy) or the hardware (pyserial, gpiozero)."""
     try:
-        # Imported by name: the core must not depend on the UI (nor on Kivy) to load.
-        app = importlib.import_module("ui.app")
+        part = importlib.import_module(module)
     except ImportError as err:
-        print(
-            _(
-                "The touchscreen app cannot start: {reason}. Install it with the first command "
-                "of README.md."
-            ).format(reason=err),
-            file=sys.stderr,
-        )
+        print(failure.format(reason=err), file=sys.stderr)
         return EXIT_MALFORMED
-    code: int = app.run(args)
+    code: int = part.run(args)
     return code
+
+
+def cmd_app(args: argparse.Namespace) -> int:
+    failure = _(
+        "The touchscreen app cannot start: {reason}. Install it with the first command "
+        "of README.md."
+    )
+    return _optional("ui.app", args, failure)
 
 
 def cmd_rfid(args: argparse.Namespace) -> int:
-    try:
-        # Imported by name: the core must not depend on the hardware (nor on pyserial).
-        tools = importlib.import_module("hardware.cli")
-    except ImportError as err:
-        print(
-            _(
-                "The RFID tools cannot start: {reason}. Install them with the first command "
-                "of README.md."
-            ).format(reason=err),
-            file=sys.stderr,
-        )
-        return EXIT_MALFORMED
-    code: int = tools.run(args)
-    return code
+    failure = _(
+        "The RFID tools cannot start: {reason}. Install them with the first command of README.md."
+    )
+    return _optional("hardware.cli", args, failure)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .files import write_atomic
+from .game import Game
 from .i18n import translate as _
 from .record import Record, replay, write
 from .store import GameInfo, Store
@@ -86,9 +87,12 @@ def to_csv(record: Record) -> str:
 
 
 def verdict_lines(record: Record) -> list[str]:
-    """The final standings, with the tie-break spelled out (E2)."""
-    result = replay(record)
-    game = result.game
+    """The standings of a record's game, with the tie-break spelled out (E2)."""
+    return verdict(replay(record).game)
+
+
+def verdict(game: Game) -> list[str]:
+    """The standings, then who won and why: the tie-break spelled out (E2)."""
     lines = []
     standings = game.standings()
     for s in standings:

@@ -248,7 +248,11 @@ class Game:
 
     def qualifying_nobles(self, seat: int) -> list[Noble]:
         """Nobles on the table whose requirement this player's bonuses meet (N1)."""
-        w, u, g, r, k = self._players[seat].bonuses
+        return self._met(self._players[seat].bonuses)
+
+    def _met(self, bonuses: list[int]) -> list[Noble]:
+        # Unrolled: this runs for every candidate of every legal-move list.
+        w, u, g, r, k = bonuses
         return [
             n
             for n in self._nobles
@@ -491,17 +495,8 @@ class Game:
 
     def _qualifying_ids(self, bonuses: list[int]) -> list[str | None]:
         """The ``noble`` values a legal move may carry: ``None`` unless a choice is due."""
-        w, u, g, r, k = bonuses
-        ids = [
-            n.id
-            for n in self._nobles
-            if w >= n.requires[0]
-            and u >= n.requires[1]
-            and g >= n.requires[2]
-            and r >= n.requires[3]
-            and k >= n.requires[4]
-        ]
-        return list[str | None](ids) if len(ids) > 1 else [None]
+        met = self._met(bonuses)
+        return [n.id for n in met] if len(met) > 1 else [None]
 
     def _has_action(self) -> bool:
         """A7: is any action but a pass legal for the player to act?"""

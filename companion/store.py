@@ -329,37 +329,32 @@ class Store:
 
     def undo(self, game_id: int, state: GameState) -> None:
         """Mark the last move undone (it can be redone until a new move is journaled)."""
-        at = now()
-        with self._transaction("the undo") as db:
-            row = db.execute(
-                "SELECT MAX(seq) FROM moves WHERE game_id = ? AND active = 1", (game_id,)
-            ).fetchone()
-            if row[0] is None:
-                raise StoreError("there is no move to undo")
-            db.execute(
-                "UPDATE moves SET active = 0 WHERE game_id = ? AND seq = ?", (game_id, row[0])
-            )
-            db.execute(
-                "INSERT INTO events (game_id, at, kind, seq) VALUES (?, ?, 'undo', ?)",
-                (game_id, at, row[0]),
-            )
-            self._set_state(db, game_id, at, state)
+        self._switch(game_id, state, "undo")
 
     def redo(self, game_id: int, state: GameState) -> None:
         """Bring back the first undone move."""
+        self._switch(game_id, state, "redo")
+
+    def _switch(self, game_id: int, state: GameState, kind: str) -> None:
+        # An undo deactivates the last move in play; a redo reactivates the first undone.
+        pick, active, now_active = ("MAX", 1, 0) if kind == "undo" else ("MIN", 0, 1)
         at = now()
-        with self._transaction("the redo") as db:
-            row = db.execute(
-                "SELECT MIN(seq) FROM moves WHERE game_id = ? AND active = 0", (game_id,)
+        with self._transaction("the undo" if kind == "undo" else "the redo") as db:
+            (seq,) = db.execute(
+                f"SELECT {pick}(seq) FROM moves WHERE game_id = ? AND active = ?",
+                (game_id, active),
             ).fetchone()
-            if row[0] is None:
+            if seq is None:
+                if kind == "undo":
+                    raise StoreError("there is no move to undo")
                 raise StoreError("there is no undone move to redo")
             db.execute(
-                "UPDATE moves SET active = 1 WHERE game_id = ? AND seq = ?", (game_id, row[0])
+                "UPDATE moves SET active = ? WHERE game_id = ? AND seq = ?",
+                (now_active, game_id, seq),
             )
             db.execute(
-                "INSERT INTO events (game_id, at, kind, seq) VALUES (?, ?, 'redo', ?)",
-                (game_id, at, row[0]),
+                "INSERT INTO events (game_id, at, kind, seq) VALUES (?, ?, ?, ?)",
+                (game_id, at, kind, seq),
             )
             self._set_state(db, game_id, at, state)
 
