@@ -7,6 +7,13 @@
 ['take WUG', 'take WUR']
 """
 
+from importlib import metadata
+
+try:
+    __version__ = metadata.version("splendor-companion")
+except metadata.PackageNotFoundError:  # run from a source tree that was not installed
+    __version__ = "0+unknown"
+
 from .cards import CARDS, CARDS_BY_LEVEL, LEVELS, NOBLES, Card, Noble
 from .errors import ErrorCode, IllegalMove, RecordError
 from .game import Game, Hidden, Position, Seat, Standing

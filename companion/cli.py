@@ -131,7 +131,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             return EXIT_OK
         if args.game is None:
             return _fail(_("name the game to export (see 'splendor-companion games'), or --all"))
-        record = store.record(args.game)
+        record = store.record(args.game, with_journal=args.format == "json")
         if args.out:
             export_file(record, args.format, Path(args.out))
         else:

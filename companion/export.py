@@ -220,7 +220,7 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -
     written = []
     finished = [g for g in store.games() if g.finished]
     for info in finished:
-        record = store.record(info.id)
+        record = store.record(info.id, with_journal=True)
         stem = file_stem(info)
         for fmt in formats:
             written.append(export_file(record, fmt, folder / f"{stem}.{fmt}"))

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from . import __version__
 from .errors import RecordError
 from .game import Game
 from .i18n import translate
@@ -281,7 +282,8 @@ class Store:
     ) -> int:
         """A new game in the journal; returns its id."""
         at = started_at or now()
-        record = document(Record(setup, [], {"started_at": at, **(extra or {})}))
+        writer = {"app": {"name": "splendor-companion", "version": __version__}}
+        record = document(Record(setup, [], {"started_at": at, **writer, **(extra or {})}))
         del record["moves"]
         with self._transaction("the new game") as db:
             cursor = db.execute(
@@ -467,8 +469,12 @@ class Store:
         """Moves undone and not yet replaced, next to redo first."""
         return self._moves(game_id, 0)
 
-    def record(self, game_id: int) -> Record:
-        """The game as a record of the spec (moves in play; extras kept)."""
+    def record(self, game_id: int, with_journal: bool = False) -> Record:
+        """The game as a record of the spec (moves in play; extras kept).
+
+        ``with_journal`` adds the table's log under ``annotations.journal``: every move,
+        undo, redo and bank audit with its time, for the export after play.
+        """
         row = self._row(game_id)
         head = json.loads(row[7])
         head["moves"] = []
@@ -477,6 +483,18 @@ class Store:
         record.extra.setdefault("started_at", row[1])
         if row[3]:
             record.extra["ended_at"] = row[3]
+        if with_journal:
+            log = []
+            for event in self.events(game_id):
+                entry: dict[str, Any] = {"at": event.at, "event": event.kind}
+                if event.seq is not None:
+                    entry["move"] = event.seq
+                if event.detail:
+                    entry.update(event.detail)
+                log.append(entry)
+            annotations = dict(record.extra.get("annotations") or {})
+            annotations["journal"] = log
+            record.extra["annotations"] = annotations
         return record
 
     def events(self, game_id: int) -> list[Event]:

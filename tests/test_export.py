@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
+from companion.export import FORMATS, render
 from companion.record import Record, read, replay, write
 from companion.session import Session
 from companion.simulate import simulate
@@ -160,10 +161,17 @@ def test_export_to_a_read_only_folder_is_a_clear_error(
 
 
 def test_interrupted_export_leaves_no_half_file(data: Path, tmp_path: Path) -> None:
-    # A file size limit stops the export part-way, as a full stick would: records of
-    # games 5 and 3 fit under it, the record of game 2 (8.6 kB) does not.
+    # A file size limit stops the export part-way, as a full stick would: the files of the
+    # first game exported fit under it, a larger file of a later game does not.
     store_games(data, [1, 2, 3, 5])
     usb = tmp_path / "usb"
+    with Store(data / "games.sqlite3") as store:
+        sizes = [
+            [len(render(store.record(g.id, with_journal=True), f).encode()) for f in FORMATS]
+            for g in store.games()
+        ]
+    limit = max(sizes[0]) + 1
+    assert any(max(s) > limit for s in sizes[1:]), "pick games whose records differ in size"
     script = textwrap.dedent(
         """
         import resource, signal, sys
@@ -173,7 +181,8 @@ def test_interrupted_export_leaves_no_half_file(data: Path, tmp_path: Path) -> N
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         store = Store(Path(sys.argv[2]) / "games.sqlite3")
         store.games()
-        resource.setrlimit(resource.RLIMIT_FSIZE, (8400, 8400))
+        limit = int(sys.argv[3])
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
         try:
             export_all(store, Path(sys.argv[1]))
         except ExportError as err:
@@ -183,7 +192,7 @@ def test_interrupted_export_leaves_no_half_file(data: Path, tmp_path: Path) -> N
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     result = subprocess.run(
-        [sys.executable, "-c", script, str(usb), str(data)],
+        [sys.executable, "-c", script, str(usb), str(data), str(limit)],
         capture_output=True,
         text=True,
         env=env,
@@ -264,3 +273,22 @@ def test_stats_per_player(data: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert f"3 games, {wins} wins" in ada
     assert f"{points:.1f} points and {rounds:.1f} rounds" in ada
     assert "favourite bonus" in ada
+
+
+def test_exported_record_carries_the_tables_log(data: Path, tmp_path: Path) -> None:
+    game = simulate(players=2, seed=3, max_moves=6)
+    with Store(data / "games.sqlite3") as store:
+        session = Session.start(store, game.setup)
+        for move in game.moves:
+            session.play(move)
+        session.undo()
+        session.redo()
+        session.audit(session.game.bank)
+        game_id = session.game_id
+    out = tmp_path / "game.json"
+    assert main(["export", str(game_id), "--out", str(out)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["app"]["name"] == "splendor-companion"
+    events = [entry["event"] for entry in doc["annotations"]["journal"]]
+    assert events == ["start", *["move"] * 6, "undo", "redo", "audit"]
+    assert replay(read(out.read_text(encoding="utf-8"))).valid
