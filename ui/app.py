@@ -8,10 +8,21 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+
+
+def window_size(text: str | None) -> tuple[int, int]:
+    """``"800x480"`` as numbers; ``ValueError`` for anything else."""
+    width, height = (text or "800x480").lower().split("x")
+    size = int(width), int(height)
+    if min(size) < 100:
+        raise ValueError(text)
+    return size
 
 
 def prepare_kivy(size: str | None, fullscreen: bool) -> None:
     """Set what Kivy must know before its first import (window size, no argv parsing)."""
+    width, height = window_size(size)
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     from kivy.config import Config
@@ -23,7 +34,6 @@ def prepare_kivy(size: str | None, fullscreen: bool) -> None:
         Config.set("graphics", "fullscreen", "auto")
         Config.set("graphics", "show_cursor", "0")
     else:
-        width, height = (size or "800x480").lower().split("x")
         Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots on right-click
         Config.set("graphics", "fullscreen", "0")
         Config.set("graphics", "width", str(int(width)))
@@ -35,7 +45,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         prepare_kivy(args.size, args.fullscreen)
     except ValueError:
-        print(f"--size takes WIDTHxHEIGHT, like 800x480, not {args.size!r}")
+        from companion.i18n import translate
+
+        message = translate("--size takes WIDTHxHEIGHT, like 800x480, not {size}")
+        print(message.format(size=args.size), file=sys.stderr)
         return 2
     from .application import CompanionApp
 

@@ -127,6 +127,7 @@ def test_whole_two_player_game_from_setup_to_standings_only_through_taps(driver:
     setup = game.setup
     new_game_through_taps(d, ["Ada", "Ben"], list(setup.nobles), [list(r) for r in setup.market])
     d.screenshot("table-start-800x480-en")
+    final_round_seen = False
     for number, move in enumerate(game.moves, start=1):
         # A blind reserve is an unknown card at a real table: the simulation knew it.
         tapped = move
@@ -138,7 +139,11 @@ def test_whole_two_player_game_from_setup_to_standings_only_through_taps(driver:
         session = d.app.table_screen.session
         assert session is not None
         assert len(session.game.moves) == number, (number, str(move), d.texts()[-300:])
+        if session.game.final_round:
+            final_round_seen = True
+            assert "Final round" in d.app.table_screen.status.text
     assert d.app.manager.current == "end"
+    assert final_round_seen or game.seat(len(game.names) - 1).points >= 15
     text = d.texts()
     assert "Final standings" in text
     winner = game.winners()[0]
