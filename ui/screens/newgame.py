@@ -19,7 +19,8 @@ from ..widgets import big_button, text_label
 if TYPE_CHECKING:
     from ..application import CompanionApp
 
-KEYS = ["QWERTYUIOP", "ASDFGHJKLÅ", "ZXCVBNMÄÖÉ"]
+# Letters, then the accents of the names of five languages' players.
+KEYS = ["QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-", "ÅÄÖÉÈÇÃÕÜ"]
 MAX_NAME = 14
 
 
@@ -57,7 +58,7 @@ class NewGameScreen(Screen):
                 color=theme.ACCENT,
             )
         )
-        top = BoxLayout(size_hint_y=0.42, spacing=8)
+        top = BoxLayout(size_hint_y=0.36, spacing=8)
         slots = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.6)
         for i in range(4):
             row = BoxLayout(spacing=4)
@@ -69,7 +70,7 @@ class NewGameScreen(Screen):
                 row.add_widget(slot)
                 up = big_button("^", partial(self.move_up, i), size_hint_x=0.16, disabled=i == 0)
                 remove = big_button(
-                    "✕", partial(self.remove, i), size_hint_x=0.16, disabled=len(self.names) <= 2
+                    "X", partial(self.remove, i), size_hint_x=0.16, disabled=len(self.names) <= 2
                 )
                 row.add_widget(up)
                 row.add_widget(remove)
@@ -89,7 +90,7 @@ class NewGameScreen(Screen):
             side.add_widget(grid)
         top.add_widget(side)
         box.add_widget(top)
-        keyboard = BoxLayout(orientation="vertical", size_hint_y=0.38, spacing=3)
+        keyboard = BoxLayout(orientation="vertical", size_hint_y=0.44, spacing=3)
         for row_keys in KEYS:
             row = BoxLayout(spacing=3)
             for key in row_keys:
@@ -142,7 +143,7 @@ class NewGameScreen(Screen):
         if len(name) < MAX_NAME:
             # Capital first letter, then small ones: the way names are written.
             self.names[self.editing] = name + (
-                key if not name or name.endswith(" ") else key.lower()
+                key if not name or name[-1] in " -" else key.lower()
             )
             self.refresh()
 
