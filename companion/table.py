@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from .cards import CARDS, LEVELS, NOBLES, Card
 from .errors import ErrorCode, IllegalMove, Refused
-from .game import Due, Game, Hidden
+from .game import Due, Game
 from .moves import Buy, Move, Pass, Reserve, Take, with_parts
 from .session import Session
 from .setup import MARKET_SLOTS, MAX_PLAYERS, MIN_PLAYERS, Setup
@@ -263,7 +263,3 @@ class Turn:
 def _face_up(game: Game, card: Card) -> bool:
     return any(c is card for row in game.market for c in row)
 
-
-def hidden_levels(game: Game, seat: int) -> list[int]:
-    """Levels of the player's blind reserves not yet identified (H2)."""
-    return [c.level for c in game.seat(seat).reserved if isinstance(c, Hidden)]

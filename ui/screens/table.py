@@ -410,9 +410,6 @@ class TableScreen(Screen):
         except IllegalMove as err:
             self.refuse(err)
             return
-        if isinstance(move, Buy) and move.payment is not None:
-            # The chosen payment is part of the action: keep it on the declared move.
-            self.turn.action = move
         self.advance()
 
     def advance(self) -> None:
