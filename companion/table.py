@@ -262,4 +262,3 @@ class Turn:
 
 def _face_up(game: Game, card: Card) -> bool:
     return any(c is card for row in game.market for c in row)
-

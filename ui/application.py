@@ -28,6 +28,7 @@ from .chart import PointsChart
 from .i18n import LANGUAGE_NAMES, set_language, tr
 from .media import removable_media
 from .screens.end import EndScreen
+from .screens.enroll import EnrollScreen
 from .screens.history import HistoryScreen
 from .screens.newgame import NewGameScreen
 from .screens.setup import SetupScreen
@@ -185,6 +186,7 @@ class CompanionApp(App):
         self.table_screen = TableScreen(self)
         self.end_screen = EndScreen(self)
         self.history_screen = HistoryScreen(self)
+        self.enroll_screen = EnrollScreen(self)
         for screen in (
             self.start_screen,
             self.new_game_screen,
@@ -192,6 +194,7 @@ class CompanionApp(App):
             self.table_screen,
             self.end_screen,
             self.history_screen,
+            self.enroll_screen,
         ):
             self.manager.add_widget(screen)
         if self.demo:
@@ -246,6 +249,10 @@ class CompanionApp(App):
 
     def show_history(self) -> None:
         self.manager.current = "history"
+
+    def show_enroll(self) -> None:
+        self.enroll_screen.start(None)
+        self.manager.current = "enroll"
 
     def start_game(self, setup: Setup) -> None:
         try:
@@ -319,6 +326,7 @@ class CompanionApp(App):
             self.notices.append(tr("Buttons and RFID reader are off: {reason}").format(reason=err))
             return
         self.hardware = Devices(self, pin_factory=pin_factory)
+        self.start_screen.refresh()  # the RFID button comes and goes with the reader
 
     def say(self, message: str, error: bool = False) -> None:
         """A line for the table, on whatever screen is showing."""

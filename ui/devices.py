@@ -35,6 +35,7 @@ class Devices:
         self.app = app
         self.reader: RfidReader | None = None
         self.scanner: CardScanner | None = None
+        self.tags: TagMap | None = None
         self.status = ""
         port = app.setting("rfid_port") or os.environ.get("SPLENDOR_RFID_PORT", "")
         kind = app.setting("rfid_reader") or os.environ.get("SPLENDOR_RFID_READER", "rdm6300")
@@ -44,13 +45,12 @@ class Devices:
             except HardwareError as err:
                 app.notices.append(err.message)
                 tags = TagMap()
-            self.scanner = CardScanner(
-                tags, target=app.on_card_scanned, on_result=self.scanned, dispatch=on_app_thread
-            )
+            self.tags = tags
+            self.scanner = CardScanner(tags, target=app.on_card_scanned, on_result=self.scanned)
             self.reader = RfidReader(
                 port,
                 kind,
-                on_tag=self.scanner.feed,
+                on_tag=lambda tag: on_app_thread(lambda: self.tag_read(tag)),
                 on_status=lambda state, detail: on_app_thread(
                     lambda: self.reader_status(state, detail)
                 ),
@@ -73,6 +73,13 @@ class Devices:
         )
         if pins.fitted and not self.panel.available:
             app.notices.append(self.panel.reason)
+
+    def tag_read(self, tag: str) -> None:
+        """On the app's thread: a tag to enroll, or a card declared at the table."""
+        if self.app.manager.current == "enroll":
+            self.app.enroll_screen.tag(tag)
+        elif self.scanner is not None:
+            self.scanner.scan(tag)
 
     def scanned(self, result: ScanResult) -> None:
         # Declared cards and the engine's refusals are shown by the screen that took them.

@@ -145,3 +145,32 @@ def test_scanned_cards_lay_out_the_table_and_refill_the_market(
 
 def _fields(move: object) -> dict[str, object]:
     return {name: getattr(move, name) for name in move.__dataclass_fields__}  # type: ignore[attr-defined]
+
+
+def test_enrollment_in_the_app_records_tags_and_refuses_a_tag_twice(
+    driver: Driver, serial_port: tuple[int, str]
+) -> None:
+    d = driver
+    master, port = serial_port
+    configure(d, rfid_port=port, rfid_reader="rdm6300")
+    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
+    d.app.show_start()
+    d.frames(2)
+    d.press("RFID cards")
+    d.press("Level 3")
+    screen = d.app.enroll_screen
+    first, second = screen.queue[0], screen.queue[1]
+    assert f"Scan card {first}" in d.texts()
+    os.write(master, frame("0A0B0C0D01"))
+    wait_for(d, lambda: screen.current == second)
+    assert "saved" in d.texts()
+    time.sleep(1.2)  # off the reader long enough not to count as the same read (debounce)
+    os.write(master, frame("0A0B0C0D01"))  # the same tag for the next card: refused
+    wait_for(d, lambda: first in screen.message and screen.error)
+    assert screen.current == second
+    d.press("Skip")
+    assert screen.current != second
+    tags = TagMap.load(default_path(d.app.data_folder()))
+    assert tags.card("0A0B0C0D01") == first
+    d.press("Done")
+    assert d.app.manager.current == "start"

@@ -142,9 +142,7 @@ class NewGameScreen(Screen):
         name = self.names[self.editing]
         if len(name) < MAX_NAME:
             # Capital first letter, then small ones: the way names are written.
-            self.names[self.editing] = name + (
-                key if not name or name[-1] in " -" else key.lower()
-            )
+            self.names[self.editing] = name + (key if not name or name[-1] in " -" else key.lower())
             self.refresh()
 
     def backspace(self) -> None:

@@ -55,4 +55,9 @@ class StartScreen(Screen):
         row.add_widget(big_button(tr("Past games"), self.app.show_history))
         row.add_widget(big_button(tr("Settings"), self.app.open_settings))
         box.add_widget(row)
+        devices = self.app.hardware
+        if devices is not None and devices.reader is not None:
+            box.add_widget(
+                big_button(tr("RFID cards: tag them"), self.app.show_enroll, size_hint_y=0.12)
+            )
         box.add_widget(BoxLayout(size_hint_y=0.1))
