@@ -174,3 +174,22 @@ def test_enrollment_in_the_app_records_tags_and_refuses_a_tag_twice(
     assert tags.card("0A0B0C0D01") == first
     d.press("Done")
     assert d.app.manager.current == "start"
+
+
+def test_an_unplugged_reader_is_reported_and_the_game_goes_on(driver: Driver) -> None:
+    d = driver
+    master, slave = os.openpty()
+    port = os.ttyname(slave)
+    configure(d, rfid_port=port, rfid_reader="rdm6300")
+    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
+    d.app.start_game(simulate(players=2, seed=1, max_moves=0).setup)
+    d.frames(2)
+    table = d.app.table_screen
+    os.close(master)  # the reader's end goes away, as when the USB plug is pulled
+    os.close(slave)
+    wait_for(d, lambda: "disconnected" in table.status.text)
+    assert d.app.hardware.reader.state == "disconnected"
+    assert table.status.text.startswith("RFID reader:")
+    for colour in (Colour.WHITE, Colour.BLUE, Colour.GREEN):
+        d.tap(table.bank[colour])
+    assert table.session is not None and len(table.session.game.moves) == 1
