@@ -115,3 +115,35 @@ def test_settings_open_in_the_app(driver: Driver) -> None:
     assert settings, "the settings panel is shown"
     d.screenshot("settings-800x480-en")
     d.app.close_settings()
+
+
+def test_hints_highlight_the_cards_the_player_can_afford(driver: Driver) -> None:
+    d = driver
+    game = simulate(players=2, seed=6, max_moves=30)
+    gid = d.app.store.import_record(Record.of(game), GameState.of(game))
+    d.app.resume(gid)
+    d.frames(2)
+    table = d.app.table_screen
+    views = [v for row in table.rows for v in row if v.card is not None]
+    assert not any(v.highlight for v in views)
+    d.press("Menu")
+    d.press("Hints: off")
+    affordable = {v.card.id for v in views if game.can_afford(game.to_act, v.card)}
+    assert {v.card.id for v in views if v.highlight} == affordable
+
+
+def test_bank_audit_says_which_colour_differs_and_changes_nothing(driver: Driver) -> None:
+    d = driver
+    d.app.start_game(simulate(players=2, seed=1, max_moves=0).setup)
+    d.frames(2)
+    session = d.app.table_screen.session
+    assert session is not None
+    position = session.game.position()
+    d.press("Menu")
+    d.press("Bank audit")
+    minus = [b for b in d.walk() if getattr(b, "text", None) == "-"]
+    d.tap(minus[3])  # one red token fewer than the companion expects
+    d.press("Check")
+    assert "red: 1 missing from the bank" in d.texts()
+    assert session.game.position() == position
+    d.press("Close")
