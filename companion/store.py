@@ -283,18 +283,25 @@ class Store:
         """A new game in the journal; returns its id."""
         at = started_at or now()
         writer = {"app": {"name": "splendor-companion", "version": __version__}}
-        record = document(Record(setup, [], {"started_at": at, **writer, **(extra or {})}))
-        del record["moves"]
+        head = Record(setup, [], {"started_at": at, **writer, **(extra or {})})
         with self._transaction("the new game") as db:
-            cursor = db.execute(
-                "INSERT INTO games (started_at, updated_at, players, record) VALUES (?, ?, ?, ?)",
-                (at, at, json.dumps(list(setup.players)), json.dumps(record)),
-            )
-            game_id = cursor.lastrowid
-            assert game_id is not None
+            game_id = self._insert_game(db, head, at)
             db.execute(
                 "INSERT INTO events (game_id, at, kind) VALUES (?, ?, 'start')", (game_id, at)
             )
+        return game_id
+
+    @staticmethod
+    def _insert_game(db: sqlite3.Connection, record: Record, at: str) -> int:
+        """The games row of a record (its moves go to their own table)."""
+        head = document(Record(record.setup, [], record.extra))
+        del head["moves"]
+        cursor = db.execute(
+            "INSERT INTO games (started_at, updated_at, players, record) VALUES (?, ?, ?, ?)",
+            (at, at, json.dumps(list(record.players)), json.dumps(head)),
+        )
+        game_id = cursor.lastrowid
+        assert game_id is not None
         return game_id
 
     def _set_state(self, db: sqlite3.Connection, game_id: int, at: str, state: GameState) -> None:
@@ -371,15 +378,8 @@ class Store:
     def import_record(self, record: Record, state: GameState) -> int:
         """Store a whole record (already checked by replay) as a game; returns its id."""
         at = record.extra.get("started_at") or now()
-        head = document(Record(record.setup, [], record.extra))
-        del head["moves"]
         with self._transaction("the imported game") as db:
-            cursor = db.execute(
-                "INSERT INTO games (started_at, updated_at, players, record) VALUES (?, ?, ?, ?)",
-                (at, at, json.dumps(list(record.players)), json.dumps(head)),
-            )
-            game_id = cursor.lastrowid
-            assert game_id is not None
+            game_id = self._insert_game(db, record, at)
             db.executemany(
                 "INSERT INTO moves (game_id, seq, move) VALUES (?, ?, ?)",
                 [
