@@ -264,9 +264,15 @@ class CompanionApp(App):
         self.manager.current = "table"
 
     def resume(self, game_id: int, undo: bool = False) -> None:
-        session = Session.resume(self.store, game_id)
-        if undo and session.can_undo:
-            session.undo()
+        try:
+            session = Session.resume(self.store, game_id)
+            if undo and session.can_undo:
+                session.undo()
+        except StoreError as err:
+            # A journal that cannot be replayed is kept as it is; the table is told why.
+            self.manager.current = "start"
+            self.say(err.message, error=True)
+            return
         self.table_screen.play(session)
         self.manager.current = "table"
 
@@ -279,7 +285,12 @@ class CompanionApp(App):
         if not info.finished:
             self.resume(game_id)
             return
-        self.end_screen.show(game_id, self.store.record(game_id), from_history=True)
+        try:
+            record = self.store.record(game_id)
+        except StoreError as err:
+            self.history_screen.refresh(err.message, ok=False)
+            return
+        self.end_screen.show(game_id, record, from_history=True)
         self.manager.current = "end"
 
     # ------------------------------------------------------------------ export

@@ -147,3 +147,19 @@ def test_bank_audit_says_which_colour_differs_and_changes_nothing(driver: Driver
     assert "red: 1 missing from the bank" in d.texts()
     assert session.game.position() == position
     d.press("Close")
+
+
+def test_a_journal_that_cannot_be_replayed_is_reported_not_a_crash(driver: Driver) -> None:
+    d = driver
+    game = simulate(players=2, seed=2, max_moves=8)
+    gid = d.app.store.import_record(Record.of(game), GameState.of(game))
+    d.app.store._db.execute(
+        "UPDATE moves SET move = ? WHERE game_id = ? AND seq = 3",
+        ('{"player": 0, "action": "take", "gems": {"red": 3}}', gid),
+    )
+    d.app.store._db.commit()
+    d.restart()  # the companion is started again on that journal
+    d.press("Resume")
+    assert d.app.manager.current == "start"
+    assert "cannot be resumed: its move 3 is illegal" in d.texts()
+    assert len(d.app.store.moves(gid)) == 8  # nothing was thrown away

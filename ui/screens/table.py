@@ -195,7 +195,7 @@ class TableScreen(Screen):
             return
         if any(self.selection):
             take = big_button(
-                tr("Take {tokens}").format(tokens=str(self.selection)),
+                tr("Take"),
                 self.take,
                 disabled=not self.turn.is_take(self.selection),
                 background_color=(0.3, 0.7, 0.4, 1),
