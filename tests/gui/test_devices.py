@@ -193,3 +193,32 @@ def test_an_unplugged_reader_is_reported_and_the_game_goes_on(driver: Driver) ->
     for colour in (Colour.WHITE, Colour.BLUE, Colour.GREEN):
         d.tap(table.bank[colour])
     assert table.session is not None and len(table.session.game.moves) == 1
+
+
+def test_a_wrong_card_scanned_for_a_reveal_is_refused_in_the_open_picker(
+    driver: Driver, serial_port: tuple[int, str]
+) -> None:
+    d = driver
+    game = simulate(players=2, seed=5, max_moves=12)
+    first = next(i for i, m in enumerate(game.moves) if m.reveal)
+    move = game.moves[first]
+    wrong = next(c for row in game.setup.market for c in row if c[0] != move.reveal[0])
+    tags = TagMap(default_path(d.app.data_folder()))
+    tags.assign(tag_of(wrong), wrong)
+    master, port = serial_port
+    configure(d, rfid_port=port, rfid_reader="rdm6300")
+    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
+    d.app.start_game(game.setup)
+    d.frames(2)
+    from .test_game import play_through_taps
+
+    for m in game.moves[:first]:
+        play_through_taps(d, m)
+    play_through_taps(d, move.__class__(**{**_fields(move), "reveal": None}))
+    picker = d.top()
+    assert picker.__class__.__name__ == "CardPicker"
+    os.write(master, frame(tag_of(wrong)))  # a card of another level, or one already seen
+    wait_for(d, lambda: bool(picker.message.text))
+    assert d.top() is picker  # still asking for the right card
+    session = d.app.table_screen.session
+    assert session is not None and len(session.game.moves) == first

@@ -219,6 +219,8 @@ class TableScreen(Screen):
     def refuse(self, err: IllegalMove | Refused | StoreError) -> None:
         self.app.feedback(False)
         self.refresh(err.message, error=True)
+        if self.dialog is not None:  # the status line is behind it: say it where it is seen
+            self.dialog.message.text = err.message
 
     # ------------------------------------------------------------------ taps
 
