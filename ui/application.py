@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import random
 import tempfile
 from pathlib import Path
@@ -63,7 +64,13 @@ class CompanionApp(App):
         return str(folder / "settings.ini")
 
     def build_config(self, config: Any) -> None:
-        config.setdefaults(SETTINGS_SECTION, DEFAULTS)
+        defaults = dict(DEFAULTS)
+        # The kiosk's installer puts the reader in the service's environment: it is the
+        # default, and the settings screen can still change it.
+        defaults["rfid_port"] = os.environ.get("SPLENDOR_RFID_PORT", "")
+        if os.environ.get("SPLENDOR_RFID_READER") in ("rdm6300", "lines"):
+            defaults["rfid_reader"] = os.environ["SPLENDOR_RFID_READER"]
+        config.setdefaults(SETTINGS_SECTION, defaults)
 
     def setting(self, key: str) -> str:
         value: str = self.config.get(SETTINGS_SECTION, key)

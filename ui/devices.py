@@ -1,13 +1,12 @@
 """The optional devices wired into the app: the RFID reader, buttons, lights, buzzer.
 
-Each comes from the settings (or the kiosk's environment: ``SPLENDOR_RFID_PORT``,
-``SPLENDOR_RFID_READER``). A device that is absent, fails or is unplugged never stops a
-game: the app says so and goes on with taps.
+Each comes from the settings (whose defaults come from the kiosk's environment:
+``SPLENDOR_RFID_PORT``, ``SPLENDOR_RFID_READER``). A device that is absent, fails or is
+unplugged never stops a game: the app says so and goes on with taps.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -37,8 +36,8 @@ class Devices:
         self.scanner: CardScanner | None = None
         self.tags: TagMap | None = None
         self.status = ""
-        port = app.setting("rfid_port") or os.environ.get("SPLENDOR_RFID_PORT", "")
-        kind = app.setting("rfid_reader") or os.environ.get("SPLENDOR_RFID_READER", "rdm6300")
+        port = app.setting("rfid_port")
+        kind = app.setting("rfid_reader") or "rdm6300"
         if port:
             try:
                 tags = TagMap.load(default_path(app.data_folder()))

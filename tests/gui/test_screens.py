@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from kivy.uix.settings import Settings
 
 from companion.record import Record, read, replay
@@ -163,3 +164,20 @@ def test_a_journal_that_cannot_be_replayed_is_reported_not_a_crash(driver: Drive
     assert d.app.manager.current == "start"
     assert "cannot be resumed: its move 3 is illegal" in d.texts()
     assert len(d.app.store.moves(gid)) == 8  # nothing was thrown away
+
+
+def test_the_kiosks_reader_settings_come_from_its_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SPLENDOR_RFID_PORT", "/dev/ttyUSB7")
+    monkeypatch.setenv("SPLENDOR_RFID_READER", "lines")
+    d = Driver(tmp_path / "data")
+    try:
+        assert d.app.setting("rfid_port") == "/dev/ttyUSB7"
+        assert d.app.setting("rfid_reader") == "lines"
+        # A port that does not exist: reported, the app goes on (taps still work).
+        assert d.app.hardware is not None and d.app.hardware.reader is not None
+        d.press("New game")
+        assert d.app.manager.current == "newgame"
+    finally:
+        d.close()
