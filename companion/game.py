@@ -440,24 +440,32 @@ class Game:
         candidates += [c for c in p.reserved if isinstance(c, Card)]
         b = p.bonuses
         gold_held = t[5]
+        # What each colour is paid with, bonus and token together: the card loop below runs
+        # for every card on every call, so it is written out rather than looped.
+        e0, e1, e2, e3, e4 = (b[0] + t[0], b[1] + t[1], b[2] + t[2], b[3] + t[3], b[4] + t[4])
         after_buy: dict[int, list[str | None]] = {}
         for card in candidates:
-            cost = card.cost
-            short = 0
-            for c in _GEM_RANGE:
-                need = cost[c] - b[c] - t[c]
-                if need > 0:
-                    short += need
-                    if short > gold_held:
-                        break
+            c0, c1, c2, c3, c4 = card.cost
+            short = (
+                (c0 - e0 if c0 > e0 else 0)
+                + (c1 - e1 if c1 > e1 else 0)
+                + (c2 - e2 if c2 > e2 else 0)
+                + (c3 - e3 if c3 > e3 else 0)
+                + (c4 - e4 if c4 > e4 else 0)
+            )
             if short > gold_held:
                 continue
             colour = card.bonus
             choices = after_buy.get(colour)
             if choices is None:
-                bonuses = list(b)
-                bonuses[colour] += 1
-                choices = after_buy[colour] = self._qualifying_ids(bonuses)
+                # A bonus of this colour changes the nobles due only for a noble one short.
+                if any(n.requires[colour] == b[colour] + 1 for n in self._nobles):
+                    bonuses = list(b)
+                    bonuses[colour] += 1
+                    choices = self._qualifying_ids(bonuses)
+                else:
+                    choices = nobles_now
+                after_buy[colour] = choices
             for noble in choices:
                 moves.append(_cached(Buy, seat, card.id, None, None, noble))
 
