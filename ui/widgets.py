@@ -22,10 +22,10 @@ from kivy.uix.widget import Widget
 
 from companion.cards import Card, Noble
 from companion.game import Hidden, Seat
+from companion.i18n import localise
 from companion.tokens import GEMS, Colour, Tokens
 
 from . import theme
-from .i18n import tr
 
 
 @lru_cache(maxsize=2048)
@@ -430,5 +430,4 @@ def then(*actions: Callable[[], object]) -> Callable[[], None]:
 
 def tokens_text(tokens: Tokens) -> str:
     """``2 red, 1 gold`` in the current language."""
-    parts = [f"{n} {tr(c.key)}" for c, n in zip(Colour, tokens, strict=True) if n]
-    return ", ".join(parts) or "0"
+    return localise(tokens) or "0"

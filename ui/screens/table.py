@@ -6,6 +6,7 @@ Nothing here decides a rule: what is offered comes from the engine (``legal_move
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -456,31 +457,25 @@ class TableScreen(Screen):
 
     def reveal(self, card: Card) -> None:
         assert self.turn is not None
-        try:
-            self.turn.declare_reveal(card.id)
-        except (IllegalMove, Refused) as err:
-            self.refuse(err)
-            self.advance()
-            return
-        self.advance()
+        self._answer(partial(self.turn.declare_reveal, card.id))
 
     def give_back(self, tokens: Tokens) -> None:
         assert self.turn is not None
-        try:
-            self.turn.give_back(tokens)
-        except (IllegalMove, Refused) as err:
-            self.refuse(err)
-            self.advance()
-            return
-        self.advance()
+        self._answer(partial(self.turn.give_back, tokens))
 
     def choose_noble(self, noble: Noble) -> None:
         assert self.turn is not None
+        self._answer(partial(self.turn.choose_noble, noble.id))
+
+    def _answer(self, declare: Callable[[], None]) -> None:
+        """One answer to what the turn asked; a refused one is asked again, with why."""
         try:
-            self.turn.choose_noble(noble.id)
+            declare()
         except (IllegalMove, Refused) as err:
             self.refuse(err)
             self.advance()
+            if self.dialog is not None:  # the question again, with the reason on it
+                self.dialog.message.text = err.message
             return
         self.advance()
 
