@@ -1,4 +1,4 @@
-"""One or more tests per clause of ``spec/rules.md``, each named ``test_<clause>_<what>``.
+"""One or more tests per clause of ``docs/rules.md``, each named ``test_<clause>_<what>``.
 
 Each illegal move is checked for its exact error code (``spec/game-record.md``), for
 leaving the game unchanged, and for not being listed by ``legal_moves()``; each legal
