@@ -17,8 +17,8 @@ from .i18n import _
 from .paths import database_path
 from .record import Record, Replay, load, malformed_summary, replay, summary, write
 from .simulate import simulate
-from .stats import player_stats
-from .store import GameState, Store, StoreError
+from .stats import PlayedGame, head_to_head, played_games, stats_of
+from .store import GameState, Store, StoreError, resolve
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 
@@ -131,11 +131,16 @@ def cmd_export(args: argparse.Namespace) -> int:
             return EXIT_OK
         if args.game is None:
             return _fail(_("name the game to export (see 'splendor-companion games'), or --all"))
-        record = store.record(args.game, with_journal=args.format == "json")
+        record = store.record(args.game, with_journal=args.format in ("json", "bgstats"))
+        aliases = store.aliases()
+
+        def person(name: str) -> str:
+            return resolve(aliases, name)
+
         if args.out:
-            export_file(record, args.format, Path(args.out))
+            export_file(record, args.format, Path(args.out), person)
         else:
-            sys.stdout.write(render(record, args.format))
+            sys.stdout.write(render(record, args.format, person))
     return EXIT_OK
 
 
@@ -169,24 +174,74 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     with _open_store(args) as store:
-        lines = player_stats(store)
+        games = played_games(store)
+    if args.vs:
+        a, b = args.vs
+        h = head_to_head(games, a, b)
+        print(
+            _(
+                "{a} against {b}: {games} games together; {a} ahead {a_ahead}, {b} ahead "
+                "{b_ahead}, level {level}; wins {a_wins} to {b_wins}; {a_points:.1f} to "
+                "{b_points:.1f} points on average"
+            ).format(
+                a=a,
+                b=b,
+                games=h.games,
+                a_ahead=h.a_ahead,
+                b_ahead=h.b_ahead,
+                level=h.level,
+                a_wins=h.a_wins,
+                b_wins=h.b_wins,
+                a_points=h.a_points,
+                b_points=h.b_points,
+            )
+        )
+        return EXIT_OK
+    lines = stats_of(games)
     if not lines:
         print(_("No finished games yet."))
     for s in lines:
         colour = _(s.favourite_bonus.key) if s.favourite_bonus is not None else "-"
         print(
             _(
-                "{name}: {games} games, {wins} wins, {points:.1f} points and {rounds:.1f} rounds "
-                "on average, favourite bonus {colour}"
+                "{name}: {games} games, {wins} wins ({rate:.0%}), {points:.1f} points and "
+                "{rounds:.1f} rounds on average, favourite bonus {colour}"
             ).format(
                 name=s.name,
                 games=s.games,
                 wins=s.wins,
+                rate=s.win_rate,
                 points=s.average_points,
                 rounds=s.average_rounds,
                 colour=colour,
             )
         )
+        if s.fastest_win is not None:
+            print("  " + fastest_text(s.fastest_win))
+    return EXIT_OK
+
+
+def fastest_text(game: PlayedGame) -> str:
+    """``Fastest win: 12 rounds (34 min), game 7``."""
+    if game.minutes is None:
+        return _("Fastest win: {rounds} rounds, game {id}").format(rounds=game.rounds, id=game.id)
+    return _("Fastest win: {rounds} rounds ({minutes} min), game {id}").format(
+        rounds=game.rounds, minutes=game.minutes, id=game.id
+    )
+
+
+def cmd_names(args: argparse.Namespace) -> int:
+    with _open_store(args) as store:
+        if args.merge:
+            name, person = args.merge
+            store.merge_name(name, person)
+            print(_("{name} now counts as {person}.").format(name=name, person=person))
+        elif args.unmerge:
+            store.unmerge_name(args.unmerge)
+            print(_("{name} counts as itself again.").format(name=args.unmerge))
+        aliases = store.aliases()
+    for name, person in aliases.items():
+        print(_("{name} counts as {person}").format(name=name, person=person))
     return EXIT_OK
 
 
@@ -263,7 +318,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("stats", help="statistics per player across finished games")
+    p.add_argument("--vs", nargs=2, metavar="NAME", help="two players head to head")
     p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("names", help="the names merged as one person (and merge or split them)")
+    p.add_argument("--merge", nargs=2, metavar=("NAME", "INTO"), help="count NAME as INTO")
+    p.add_argument("--unmerge", metavar="NAME", help="count NAME as itself again")
+    p.set_defaults(func=cmd_names)
 
     p = sub.add_parser("bench", help="measure the engine's speed")
     p.add_argument("--quick", action="store_true", help="a short run")

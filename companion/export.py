@@ -13,14 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import bgstats
 from .files import write_atomic
 from .game import Game
 from .i18n import translate as _
+from .playtime import played_minutes
 from .record import Record, replay, write
-from .store import GameInfo, Store
+from .store import GameInfo, Store, resolve
 from .timeline import Step, timeline
 
-FORMATS = ("json", "csv", "txt")
+FORMATS = ("json", "csv", "txt", "bgstats")
 CSV_COLUMNS = (
     "move",
     "round",
@@ -182,17 +184,35 @@ def to_text(record: Record) -> str:
     return "\n".join(lines) + "\n"
 
 
-RENDER: dict[str, Callable[[Record], str]] = {"json": write, "csv": to_csv, "txt": to_text}
+def to_bgstats(record: Record, person: Callable[[str], str] | None = None) -> str:
+    """The play for BG Stats (the JSON its QR code holds), as a file to open in the app."""
+    play = bgstats.play(record, duration_min=played_minutes(record), person=person)
+    return bgstats.document(play)
 
 
-def render(record: Record, fmt: str) -> str:
+RENDER: dict[str, Callable[[Record], str]] = {
+    "json": write,
+    "csv": to_csv,
+    "txt": to_text,
+    "bgstats": to_bgstats,
+}
+# What each format's file is called: ``<stem>.<suffix>``.
+SUFFIX = {"json": "json", "csv": "csv", "txt": "txt", "bgstats": "bgstats.json"}
+
+
+def render(record: Record, fmt: str, person: Callable[[str], str] | None = None) -> str:
+    """``person``: the person a name counts as after a merge (the BG Stats play names them)."""
+    if fmt == "bgstats":
+        return to_bgstats(record, person)
     return RENDER[fmt](record)
 
 
-def export_file(record: Record, fmt: str, path: Path) -> Path:
+def export_file(
+    record: Record, fmt: str, path: Path, person: Callable[[str], str] | None = None
+) -> Path:
     """Write one export; :class:`ExportError` says why it could not be written."""
     try:
-        write_atomic(path, render(record, fmt))
+        write_atomic(path, render(record, fmt, person))
     except OSError as err:
         raise ExportError(path, err.strerror or str(err)) from None
     return path
@@ -219,9 +239,15 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -
         raise ExportError(folder, err.strerror or str(err)) from None
     written = []
     finished = [g for g in store.games() if g.finished]
+    aliases = store.aliases()
+
+    def person(name: str) -> str:
+        return resolve(aliases, name)
+
     for info in finished:
         record = store.record(info.id, with_journal=True)
         stem = file_stem(info)
         for fmt in formats:
-            written.append(export_file(record, fmt, folder / f"{stem}.{fmt}"))
+            path = folder / f"{stem}.{SUFFIX[fmt]}"
+            written.append(export_file(record, fmt, path, person))
     return ExportAll(written, len(finished))

@@ -1,4 +1,10 @@
-"""Statistics per player name across the finished games of the journal.
+"""Statistics per player across the finished games of the journal.
+
+A player is a name: the same spelling is the same player, and two spellings of one person
+count as one once merged (:meth:`companion.store.Store.merge_name`). Every figure is computed
+from :class:`PlayedGame` lines, each a finished game replayed once by the engine; a filter
+on those lines (``include``) narrows every statistic at once, for instance to games
+without the companion in a seat.
 
 >>> import tempfile, pathlib
 >>> from companion.store import Store
@@ -9,11 +15,32 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
+from .playtime import played_minutes
 from .record import replay
-from .store import Store
-from .tokens import Colour
+from .store import GameInfo, Store, resolve
+from .tokens import GEMS, Colour
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A finished game as the statistics see it: who sat where, and how it ended."""
+
+    id: int
+    started_at: str
+    names: tuple[str, ...]  # as typed at the table, in play order
+    players: tuple[str, ...]  # the person each name counts as
+    points: tuple[int, ...]
+    ranks: tuple[int, ...]  # 1: a winner (E2); shared ranks for a shared victory
+    bonuses: tuple[tuple[int, ...], ...]  # cards bought per colour, per seat
+    rounds: int
+    minutes: int | None
+    winners: frozenset[str]  # persons
+
+    def seat_of(self, person: str) -> int | None:
+        return self.players.index(person) if person in self.players else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,30 +51,104 @@ class PlayerStats:
     average_points: float
     average_rounds: float
     favourite_bonus: Colour | None  # the colour of the most cards bought, over all games
+    fastest_win: PlayedGame | None = None  # fewest rounds, then fewest minutes
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
 
 
-def player_stats(store: Store) -> list[PlayerStats]:
-    """One line per player name, most wins first (then most games, then name)."""
-    games: Counter[str] = Counter()
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """Two players over the games they played together."""
+
+    a: str
+    b: str
+    games: int
+    a_ahead: int  # games where a finished ranked above b
+    b_ahead: int
+    a_wins: int  # games a won (alone or shared)
+    b_wins: int
+    a_points: float  # average points in those games
+    b_points: float
+
+    @property
+    def level(self) -> int:
+        """Games where neither finished above the other (a shared rank)."""
+        return self.games - self.a_ahead - self.b_ahead
+
+
+# A finished game never changes, but an undo from the end screen reopens it: the key
+# holds what changes then. Replaying a long history once per process is enough.
+_cache: dict[tuple[str, int, str, int], PlayedGame] = {}
+
+
+def _played(store: Store, info: GameInfo) -> PlayedGame:
+    key = (str(store.path), info.id, info.updated_at, info.moves)
+    line = _cache.get(key)
+    if line is None:
+        record = store.record(info.id, with_journal=True)
+        game = replay(record).game
+        ranks = {s.seat: s.rank for s in game.standings()}
+        line = PlayedGame(
+            id=info.id,
+            started_at=info.started_at,
+            names=game.names,
+            players=game.names,
+            points=tuple(s.points for s in game.seats),
+            ranks=tuple(ranks[s.seat] for s in game.seats),
+            bonuses=tuple(tuple(s.bonuses)[: len(GEMS)] for s in game.seats),
+            rounds=game.round,
+            minutes=played_minutes(record),
+            winners=frozenset(game.winners()),
+        )
+        _cache[key] = line
+    return line
+
+
+def played_games(
+    store: Store, include: Callable[[PlayedGame], bool] | None = None
+) -> list[PlayedGame]:
+    """Every finished game, most recent first, names counted as the persons they are."""
+    aliases = store.aliases()
+    lines = []
+    for info in store.games():
+        if not info.finished:
+            continue
+        line = _played(store, info)
+        if aliases:
+            persons = tuple(resolve(aliases, n) for n in line.names)
+            winners = frozenset(resolve(aliases, n) for n in line.winners)
+            line = replace(line, players=persons, winners=winners)
+        if include is None or include(line):
+            lines.append(line)
+    return lines
+
+
+def stats_of(games: Iterable[PlayedGame]) -> list[PlayerStats]:
+    """One line per player, most wins first (then most games, then name)."""
+    played: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     points: Counter[str] = Counter()
     rounds: Counter[str] = Counter()
     bonuses: dict[str, Counter[Colour]] = {}
-    for info in store.games():
-        if not info.finished:
-            continue
-        game = replay(store.record(info.id)).game
-        winners = set(game.winners())
-        for seat in game.seats:
-            name = seat.name
-            games[name] += 1
-            wins[name] += name in winners
-            points[name] += seat.points
-            rounds[name] += game.round
-            bonuses.setdefault(name, Counter()).update(c.bonus for c in seat.cards)
+    fastest: dict[str, PlayedGame] = {}
+    for game in games:
+        for seat, name in enumerate(game.players):
+            played[name] += 1
+            points[name] += game.points[seat]
+            rounds[name] += game.rounds
+            counts = bonuses.setdefault(name, Counter())
+            for colour, n in zip(GEMS, game.bonuses[seat], strict=False):
+                counts[colour] += n
+            if name in game.winners:
+                wins[name] += 1
+                best = fastest.get(name)
+                if best is None or _speed(game) < _speed(best):
+                    fastest[name] = game
     lines = []
-    for name, n in games.items():
-        favourite = bonuses[name].most_common(1)
+    for name, n in played.items():
+        favourite = [c for c, k in bonuses[name].most_common(1) if k]
         lines.append(
             PlayerStats(
                 name=name,
@@ -55,8 +156,39 @@ def player_stats(store: Store) -> list[PlayerStats]:
                 wins=wins[name],
                 average_points=points[name] / n,
                 average_rounds=rounds[name] / n,
-                favourite_bonus=favourite[0][0] if favourite else None,
+                favourite_bonus=favourite[0] if favourite else None,
+                fastest_win=fastest.get(name),
             )
         )
     lines.sort(key=lambda s: (-s.wins, -s.games, s.name))
     return lines
+
+
+def _speed(game: PlayedGame) -> tuple[int, float, int]:
+    return (game.rounds, game.minutes if game.minutes is not None else float("inf"), game.id)
+
+
+def player_stats(
+    store: Store, include: Callable[[PlayedGame], bool] | None = None
+) -> list[PlayerStats]:
+    """One line per player over the finished games (``include``: only those games)."""
+    return stats_of(played_games(store, include))
+
+
+def head_to_head(games: Iterable[PlayedGame], a: str, b: str) -> HeadToHead:
+    """``a`` against ``b`` over the games both played."""
+    together = 0
+    a_ahead = b_ahead = a_wins = b_wins = a_points = b_points = 0
+    for game in games:
+        sa, sb = game.seat_of(a), game.seat_of(b)
+        if sa is None or sb is None or a == b:
+            continue
+        together += 1
+        a_ahead += game.ranks[sa] < game.ranks[sb]
+        b_ahead += game.ranks[sb] < game.ranks[sa]
+        a_wins += a in game.winners
+        b_wins += b in game.winners
+        a_points += game.points[sa]
+        b_points += game.points[sb]
+    n = max(1, together)
+    return HeadToHead(a, b, together, a_ahead, b_ahead, a_wins, b_wins, a_points / n, b_points / n)

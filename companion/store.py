@@ -37,7 +37,7 @@ from .record import Record, document, move_document, read_document, read_move
 from .setup import Setup
 
 APPLICATION_ID = 0x53504C44  # "SPLD": marks a file as ours, so a foreign one is recognised
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Each entry takes the schema from the version before it to its own number (index + 1).
 MIGRATIONS: tuple[str, ...] = (
@@ -74,6 +74,15 @@ MIGRATIONS: tuple[str, ...] = (
         SELECT game_id, (SELECT updated_at FROM games WHERE id = game_id), 'move', seq, NULL
         FROM moves WHERE active = 1 ORDER BY game_id, seq;
     """,
+    # Two spellings of one person: ``name`` (as typed at the table) counts as ``person``.
+    # Records keep the names as typed; a merge is one row, so it is undone by deleting it.
+    """
+    CREATE TABLE aliases (
+        name TEXT PRIMARY KEY,
+        person TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    """,
 )
 
 
@@ -96,6 +105,19 @@ class StoreError(Exception):
 def now() -> str:
     """The current time, UTC, ISO 8601 to the second: ``2026-11-21T20:15:00Z``."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def resolve(aliases: dict[str, str], name: str) -> str:
+    """The person a name counts as, following merges (``Ada`` -> ``ada`` -> ``Ada L.``).
+
+    >>> resolve({"ada": "Ada", "Ada": "Ada L."}, "ada")
+    'Ada L.'
+    """
+    seen = {name}
+    while name in aliases and aliases[name] not in seen:
+        name = aliases[name]
+        seen.add(name)
+    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,6 +415,41 @@ class Store:
             )
             self._set_state(db, game_id, record.extra.get("ended_at") or at, state)
         return game_id
+
+    def merge_name(self, name: str, person: str) -> None:
+        """From now on ``name`` counts as ``person`` in the statistics (see :meth:`unmerge_name`).
+
+        Refused when it would make a person play against themselves, or go round in a circle.
+        """
+        people = self.aliases()
+        target = resolve(people, person)
+        if resolve(people, name) == target:
+            raise StoreError("{name} is already counted as {person}", name=name, person=target)
+        people[name] = target
+        for info in self.games():
+            persons = [resolve(people, p) for p in info.players]
+            if len(set(persons)) < len(persons):
+                raise StoreError(
+                    "{name} and {person} played in the same game (game {id}): they are two players",
+                    name=name,
+                    person=target,
+                    id=info.id,
+                )
+        with self._transaction("the merge of two names") as db:
+            db.execute(
+                "INSERT OR REPLACE INTO aliases (name, person, at) VALUES (?, ?, ?)",
+                (name, target, now()),
+            )
+
+    def unmerge_name(self, name: str) -> None:
+        """``name`` counts as itself again."""
+        with self._transaction("the separation of two names") as db:
+            db.execute("DELETE FROM aliases WHERE name = ?", (name,))
+
+    def aliases(self) -> dict[str, str]:
+        """Each merged spelling and the name it counts as."""
+        rows = self._db.execute("SELECT name, person FROM aliases ORDER BY name").fetchall()
+        return {name: person for name, person in rows}
 
     def delete_game(self, game_id: int) -> None:
         with self._transaction("the deletion") as db:

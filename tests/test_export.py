@@ -115,11 +115,14 @@ def test_export_all_writes_every_finished_game_only(
     usb = tmp_path / "usb"
     assert main(["export", "--all", "--to", str(usb)]) == 0
     names = sorted(p.name for p in usb.iterdir())
-    assert len(names) == 9
-    assert {n.rsplit(".", 1)[1] for n in names} == {"json", "csv", "txt"}
+    assert len(names) == 12
+    assert {n.split(".", 1)[1] for n in names} == {"json", "csv", "txt", "bgstats.json"}
     assert not [n for n in names if n.startswith(".")]
-    for path in usb.glob("*.json"):
+    for path in usb.glob("*_g?.json"):
         assert replay(read(path.read_text(encoding="utf-8"))).valid
+    for path in usb.glob("*.bgstats.json"):
+        play = json.loads(path.read_text(encoding="utf-8"))
+        assert play["game"]["bggId"] == 148228 and len(play["players"]) in (2, 3, 4)
     assert "3 finished games exported" in capsys.readouterr().out
 
 
@@ -204,7 +207,7 @@ def test_interrupted_export_leaves_no_half_file(data: Path, tmp_path: Path) -> N
     assert any(usb.iterdir()), "the limit should stop the export part-way, not at once"
     for path in usb.iterdir():
         assert not path.name.startswith("."), f"temporary file left: {path.name}"
-        if path.suffix == ".json":
+        if path.suffix == ".json" and not path.name.endswith(".bgstats.json"):
             assert replay(read(path.read_text(encoding="utf-8"))).valid
     # Whatever was refused, the games are all still there.
     with Store(data / "games.sqlite3") as store:

@@ -1,0 +1,66 @@
+"""A small, known set of finished games, for the BG Stats play and the statistics.
+
+Each is a simulated game (reproducible from its seed) with the names changed: moves name
+seats, not people, so the game is the same. The outcomes below were read off each game's
+standings (``splendor-companion replay``) and are what the tests compute by hand from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.record import Record, replay
+from companion.setup import Setup
+from companion.simulate import simulate
+from companion.store import GameState, Store
+
+
+@dataclass(frozen=True)
+class Known:
+    seed: int
+    names: tuple[str, ...]
+    points: tuple[int, ...]
+    winners: tuple[str, ...]
+    rounds: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def record(self) -> Record:
+        game = simulate(players=len(self.names), seed=self.seed)
+        setup = Setup(self.names, game.setup.nobles, game.setup.market)
+        return Record(setup, list(game.moves), dict(self.extra))
+
+
+# A 2-player win: Zoé 16 (22 cards), Marc 8, after 35 rounds, 40 minutes.
+TWO_PLAYER_WIN = Known(
+    3,
+    ("Zoé", "Marc"),
+    (16, 8),
+    ("Zoé",),
+    35,
+    {"started_at": "2026-11-20T19:00:00Z", "ended_at": "2026-11-20T19:40:00Z"},
+)
+# A 3-player shared victory: Zoé and Marc 15 points and 18 cards each, Lin 14; 33 rounds.
+SHARED_VICTORY = Known(
+    162,
+    ("Zoé", "Marc", "Lin"),
+    (15, 15, 14),
+    ("Zoé", "Marc"),
+    33,
+    {"started_at": "2026-11-21T20:00:00Z", "ended_at": "2026-11-21T20:52:00Z"},
+)
+# Zoé's name typed in lower case one night: Lin 19 wins, zoé 10; 34 rounds.
+LOWER_CASE_ZOE = Known(5, ("zoé", "Lin"), (10, 19), ("Lin",), 34)
+
+KNOWN = (TWO_PLAYER_WIN, SHARED_VICTORY, LOWER_CASE_ZOE)
+
+
+def import_known(store: Store, games: tuple[Known, ...] = KNOWN) -> list[int]:
+    """Store the games as ``import`` would; their ids in order."""
+    ids = []
+    for known in games:
+        record = known.record()
+        game = replay(record).game
+        assert game.winners() == list(known.winners), known
+        ids.append(store.import_record(record, GameState.of(game)))
+    return ids

@@ -1,0 +1,102 @@
+"""Statistics from imported records, against the same figures worked out by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from plays import import_known
+
+from companion.cli import main
+from companion.stats import head_to_head, played_games, player_stats
+from companion.store import Store, StoreError
+from companion.tokens import Colour
+
+# By hand, from the standings of the three known games (tests/plays.py):
+#   game 1, 35 rounds, 40 min: Zoé 16 (wins), Marc 8
+#   game 2, 33 rounds, 52 min: Zoé 15 and Marc 15 (shared victory), Lin 14
+#   game 3, 34 rounds:         zoé 10, Lin 19 (wins)
+# Bonuses (cards bought per colour): Zoé 7 white, 7 blue, 8 green, 8 red, 10 black;
+# Marc 9 white, 3 blue, 6 green, 10 red, 8 black; Lin 7 white, 7 blue, 13 green...
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    s = Store(tmp_path / "games.sqlite3")
+    import_known(s)
+    return s
+
+
+def test_per_player_figures_match_the_hand_count(store: Store) -> None:
+    lines = {s.name: s for s in player_stats(store)}
+    assert [s.name for s in player_stats(store)] == ["Zoé", "Lin", "Marc", "zoé"]
+    zoe, marc, lin, lower = lines["Zoé"], lines["Marc"], lines["Lin"], lines["zoé"]
+    assert (zoe.games, zoe.wins, zoe.win_rate) == (2, 2, 1.0)
+    assert zoe.average_points == 15.5 and zoe.average_rounds == 34.0
+    assert zoe.favourite_bonus is Colour.BLACK
+    assert zoe.fastest_win is not None and zoe.fastest_win.rounds == 33
+    assert zoe.fastest_win.minutes == 52
+    assert (marc.games, marc.wins, marc.win_rate) == (2, 1, 0.5)
+    assert marc.average_points == 11.5 and marc.favourite_bonus is Colour.RED
+    assert (lin.games, lin.wins, lin.average_points, lin.average_rounds) == (2, 1, 16.5, 33.5)
+    assert lin.favourite_bonus is Colour.GREEN
+    assert lin.fastest_win is not None and lin.fastest_win.rounds == 34
+    assert lin.fastest_win.minutes is None  # imported without times
+    assert (lower.games, lower.wins, lower.win_rate, lower.fastest_win) == (1, 0, 0.0, None)
+
+
+def test_merging_two_spellings_counts_them_as_one_person_and_can_be_undone(store: Store) -> None:
+    store.merge_name("zoé", "Zoé")
+    lines = {s.name: s for s in player_stats(store)}
+    assert "zoé" not in lines
+    zoe = lines["Zoé"]
+    assert (zoe.games, zoe.wins) == (3, 2)
+    assert zoe.average_points == pytest.approx(41 / 3) and zoe.average_rounds == 34.0
+    h = head_to_head(played_games(store), "Zoé", "Lin")
+    assert (h.games, h.a_ahead, h.b_ahead, h.level) == (2, 1, 1, 0)
+    assert (h.a_wins, h.b_wins, h.a_points, h.b_points) == (1, 1, 12.5, 16.5)
+    # The merge is stored: it holds after the journal is closed and opened again.
+    path = store.path
+    store.close()
+    with Store(path) as again:
+        assert again.aliases() == {"zoé": "Zoé"}
+        again.unmerge_name("zoé")
+        assert {s.name for s in player_stats(again)} == {"Zoé", "Marc", "Lin", "zoé"}
+
+
+def test_head_to_head_counts_a_shared_victory_as_level(store: Store) -> None:
+    h = head_to_head(played_games(store), "Zoé", "Marc")
+    assert (h.games, h.a_ahead, h.b_ahead, h.level, h.a_wins, h.b_wins) == (2, 1, 0, 1, 2, 1)
+    assert (h.a_points, h.b_points) == (15.5, 11.5)
+
+
+def test_two_people_who_sat_at_one_table_cannot_be_merged(store: Store) -> None:
+    with pytest.raises(StoreError, match="played in the same game"):
+        store.merge_name("Marc", "Zoé")
+    assert store.aliases() == {}
+    store.merge_name("zoé", "Zoé")
+    with pytest.raises(StoreError, match="already counted as Zoé"):
+        store.merge_name("zoé", "Zoé")
+
+
+def test_a_filter_narrows_every_figure(store: Store) -> None:
+    """The seam for "games against the companion apart": any test on a game line."""
+    two_player = player_stats(store, include=lambda g: len(g.players) == 2)
+    assert {s.name: s.games for s in two_player} == {"Zoé": 1, "Marc": 1, "Lin": 1, "zoé": 1}
+
+
+def test_stats_and_names_on_the_command_line(
+    store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store.close()
+    folder = ["--data-dir", str(tmp_path)]
+    assert main([*folder, "names", "--merge", "zoé", "Zoé"]) == 0
+    assert main([*folder, "stats"]) == 0
+    out = capsys.readouterr().out
+    assert "Zoé: 3 games, 2 wins (67%), 13.7 points and 34.0 rounds" in out
+    assert "Fastest win: 33 rounds (52 min), game 2" in out
+    assert main([*folder, "stats", "--vs", "Zoé", "Lin"]) == 0
+    assert "2 games together; Zoé ahead 1, Lin ahead 1" in capsys.readouterr().out
+    assert main([*folder, "names", "--unmerge", "zoé"]) == 0
+    assert main([*folder, "stats"]) == 0
+    assert "zoé: 1 games, 0 wins" in capsys.readouterr().out
