@@ -33,12 +33,14 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
+from .playtime import played_minutes
 from .record import Record, replay
+from .store import Store, resolve
 
 SOURCE_NAME = "Splendor Companion"
 BGG_ID = 148228  # Splendor on BoardGameGeek: how BG Stats knows the game without asking
 GAME_NAME = "Splendor"
-SOURCE_GAME_ID = "splendor-base"
+SOURCE_GAME_ID = "splendor"
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 # Characters left as they are in the link: a shorter link is a smaller QR code, easier to
 # scan from a chair. ``:`` and ``,`` are allowed in a query as they are; the rest is encoded.
@@ -70,7 +72,7 @@ def bgstats_time(text: str | None) -> str | None:
 def player_id(name: str) -> str:
     """The same spelling is the same player, on every kiosk: ``Zoé`` and ``Zoé`` (NFC/NFD)
     too, so BG Stats matches the player once and remembers."""
-    return "name:" + unicodedata.normalize("NFC", name).strip()
+    return unicodedata.normalize("NFC", name).strip()
 
 
 def play_id(record: Record) -> str:
@@ -85,7 +87,7 @@ def play_id(record: Record) -> str:
         ],
         ensure_ascii=False,
     )
-    return "splendor-companion:" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+    return "sc-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 
 
 def play(
@@ -131,11 +133,17 @@ def play(
         "name": GAME_NAME,
         "bggId": BGG_ID,
         "highestWins": True,
-        "noPoints": False,
         "sourceGameId": SOURCE_GAME_ID,
     }
     data["players"] = players
     return data
+
+
+def stored_play(store: Store, game_id: int) -> dict[str, Any]:
+    """The play of a game of the journal: its length from the journal, merged names."""
+    record = store.record(game_id, with_journal=True)
+    aliases = store.aliases()
+    return play(record, played_minutes(record), lambda name: resolve(aliases, name))
 
 
 def link(data: dict[str, Any]) -> str:

@@ -34,8 +34,7 @@ def check_play(play: dict[str, object], known: Known, minutes: int) -> None:
         "name": "Splendor",
         "bggId": 148228,
         "highestWins": True,
-        "noPoints": False,
-        "sourceGameId": "splendor-base",
+        "sourceGameId": "splendor",
     }
     players = play["players"]
     assert isinstance(players, list)
@@ -115,4 +114,4 @@ def test_merged_names_are_pushed_as_the_person(
         store.merge_name("Marc", "Marc D.")
     assert main(["export", str(game_id), "--format", "bgstats"]) == 0
     players = json.loads(capsys.readouterr().out)["players"]
-    assert players[1]["name"] == "Marc D." and players[1]["sourcePlayerId"] == "name:Marc D."
+    assert players[1]["name"] == "Marc D." and players[1]["sourcePlayerId"] == "Marc D."

@@ -1,4 +1,5 @@
-"""The end of a game (or a past game): standings with the tie-break, and the points chart."""
+"""The end of a game (or a past game): standings with the tie-break, the points chart, and
+the QR code that logs the play in BG Stats."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from typing import TYPE_CHECKING, Any
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
+from companion import bgstats
 from companion.export import verdict_lines
 from companion.record import Record
 from companion.timeline import points_by_round
@@ -16,6 +19,7 @@ from companion.timeline import points_by_round
 from .. import theme
 from ..chart import PointsChart
 from ..i18n import tr
+from ..qr import QRCode
 from ..widgets import big_button, text_label
 
 if TYPE_CHECKING:
@@ -45,33 +49,33 @@ class EndScreen(Screen):
         box.clear_widgets()
         box.orientation = "vertical"
         middle = BoxLayout(spacing=8)
-        left = BoxLayout(orientation="vertical", size_hint_x=0.42, spacing=2)
+        left = BoxLayout(orientation="vertical", spacing=2)
         left.add_widget(
             text_label(
                 tr("Final standings"),
                 scale=0.6,
                 size_hint_y=None,
-                height=40,
+                height=max(34.0, Window.height * 0.075),
                 bold=True,
                 color=theme.ACCENT,
                 halign="left",
                 valign="middle",
             )
         )
-        font = max(14.0, Window.height * 0.037)
+        font = max(15.0, Window.height * 0.036)
         for line in verdict_lines(record):
             label = Label(text=line, font_size=font, size_hint_y=None, halign="left", valign="top")
             label.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
-            label.bind(texture_size=lambda w, s: setattr(w, "height", s[1] + 6))
+            label.bind(texture_size=lambda w, s: setattr(w, "height", s[1] + 4))
             left.add_widget(label)
-        left.add_widget(BoxLayout())
+        self.chart = PointsChart(rounds=points_by_round(record), names=list(record.players))
+        left.add_widget(self.chart)
         self.message = text_label(
-            "", scale=0.42, size_hint_y=None, height=44, halign="left", valign="middle"
+            "", scale=0.42, size_hint_y=None, height=36, halign="left", valign="middle"
         )
         left.add_widget(self.message)
         middle.add_widget(left)
-        self.chart = PointsChart(rounds=points_by_round(record), names=list(record.players))
-        middle.add_widget(self.chart)
+        middle.add_widget(self._bgstats_panel())
         box.add_widget(middle)
         bar = BoxLayout(size_hint_y=0.14, spacing=6)
         if self.from_history:
@@ -82,6 +86,37 @@ class EndScreen(Screen):
         bar.add_widget(big_button(tr("Export to USB"), self.export))
         bar.add_widget(big_button(tr("Home"), self.app.show_start))
         box.add_widget(bar)
+
+    def _bgstats_panel(self) -> BoxLayout:
+        """The play as a QR code: as tall as the screen allows, a tap shows it larger."""
+        assert self.game_id is not None
+        side = Window.height * 0.64
+        panel = BoxLayout(orientation="vertical", size_hint_x=None, width=side, spacing=2)
+        self.link = bgstats.link(bgstats.stored_play(self.app.store, self.game_id))
+        self.qr = QRCode(text=self.link, size_hint_y=None, height=side)
+        self.qr.bind(on_release=lambda *_: self.enlarge())
+        panel.add_widget(self.qr)
+        caption = Label(
+            text=tr("Scan with a phone to log this play in BG Stats. Tap the code to enlarge it."),
+            font_size=max(15.0, Window.height * 0.033),
+            halign="center",
+            valign="top",
+            color=theme.TEXT_DIM,
+        )
+        caption.bind(size=lambda w, s: setattr(w, "text_size", s))
+        panel.add_widget(caption)
+        return panel
+
+    def enlarge(self) -> None:
+        """The code over the whole screen, for a phone further away; a tap closes it."""
+        view = ModalView(
+            size_hint=(1, 1), background_color=(1, 1, 1, 1), overlay_color=(1, 1, 1, 1)
+        )
+        view._anim_duration = 0
+        big = QRCode(text=self.link)
+        big.bind(on_release=lambda *_: view.dismiss())
+        view.add_widget(big)
+        view.open()
 
     def undo_last(self) -> None:
         """The last move was tapped wrongly: back to the table, the game not over."""
