@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import zxingcpp
+from kivy.core.window import Window
 from PIL import Image
 from plays import SHARED_VICTORY, TWO_PLAYER_WIN, Known, import_known
 
@@ -15,6 +16,15 @@ from companion import bgstats
 
 from .conftest import WINDOW
 from .driver import Driver
+
+
+def screenshot(d: Driver, folder: Path, name: str) -> Path:
+    """The window as a PNG in ``folder`` (a test's own: the suite writes no tracked file)."""
+    d.frames(2)
+    Window.dispatch("on_draw")
+    path = folder / f"{name}.png"
+    Path(Window.screenshot(str(path))).replace(path)  # Kivy numbers the file
+    return path
 
 
 def decode_qr(png: Path) -> str:
@@ -29,14 +39,14 @@ def decode_qr(png: Path) -> str:
     ("known", "minutes"), [(TWO_PLAYER_WIN, 40), (SHARED_VICTORY, 52)], ids=["win", "shared"]
 )
 def test_end_screen_code_opens_the_play_in_bgstats(
-    driver: Driver, known: Known, minutes: int
+    driver: Driver, tmp_path: Path, known: Known, minutes: int
 ) -> None:
     d = driver
     (game_id,) = import_known(d.app.store, (known,))
     d.app.show_past_game(game_id)
     d.frames(3)
     assert d.app.manager.current == "end"
-    url = decode_qr(d.screenshot(f"end-bgstats-{len(known.names)}p-{WINDOW}"))
+    url = decode_qr(screenshot(d, tmp_path, f"end-bgstats-{len(known.names)}p-{WINDOW}"))
     assert url.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
     play: dict[str, Any] = bgstats.read_link(url)
     assert play["sourceName"] == "Splendor Companion"
