@@ -131,7 +131,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             return EXIT_OK
         if args.game is None:
             return _fail(_("name the game to export (see 'splendor-companion games'), or --all"))
-        record = store.record(args.game, with_journal=args.format in ("json", "bgstats"))
+        record = store.record(args.game, with_journal=True)
         aliases = store.aliases()
 
         def person(name: str) -> str:

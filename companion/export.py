@@ -17,7 +17,7 @@ from . import bgstats
 from .files import write_atomic
 from .game import Game
 from .i18n import translate as _
-from .playtime import played_minutes
+from .playtime import clock_annotation, clock_text, move_times, played_minutes
 from .record import Record, replay, write
 from .store import GameInfo, Store, resolve
 from .timeline import Step, timeline
@@ -33,6 +33,8 @@ CSV_COLUMNS = (
     "tokens",
     "noble",
     "points_after",
+    "played_at",
+    "turn_seconds",
 )
 
 
@@ -68,7 +70,9 @@ def to_csv(record: Record) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
+    times = move_times(record)
     for step in timeline(record):
+        time = times.get(step.number)
         card = step.card.id if step.card else getattr(step.move, "card", None) or ""
         if not card and getattr(step.move, "deck", None):
             card = f"L{step.move.deck}?"  # type: ignore[union-attr]
@@ -83,9 +87,21 @@ def to_csv(record: Record) -> str:
                 _tokens_text(step),
                 step.noble.id if step.noble else "",
                 step.points_after,
+                time.at.strftime("%Y-%m-%dT%H:%M:%SZ") if time else "",
+                int(time.turn.total_seconds()) if time else "",
             )
         )
     return out.getvalue()
+
+
+def to_json(record: Record) -> str:
+    """The spec's record; with the table's log, the game clock in ``annotations.clock``."""
+    clock = clock_annotation(record)
+    if clock is None:
+        return write(record)
+    annotations = dict(record.extra.get("annotations") or {})
+    annotations["clock"] = clock
+    return write(Record(record.setup, record.moves, {**record.extra, "annotations": annotations}))
 
 
 def verdict_lines(record: Record) -> list[str]:
@@ -144,6 +160,10 @@ def to_text(record: Record) -> str:
         lines.append(_("Started {at}").format(at=record.extra["started_at"]))
     if record.extra.get("ended_at"):
         lines.append(_("Ended {at}").format(at=record.extra["ended_at"]))
+    times = move_times(record)
+    if times:
+        played = times[max(times)].elapsed
+        lines.append(_("Played for {time} (breaks left out)").format(time=clock_text(played)))
     lines.append("")
     lines.append(_("Final standings"))
     lines.extend("  " + line for line in verdict_lines(record))
@@ -170,9 +190,11 @@ def to_text(record: Record) -> str:
             events.append(
                 _("{noble} visits {player}").format(noble=step.noble.id, player=step.player)
             )
+        time = times.get(step.number)
         for event in events:
             lines.append(
                 "  "
+                + (f"[{clock_text(time.elapsed)}] " if time else "")
                 + _("Round {round}, move {n}: {event}. {player} has {points} points.").format(
                     player=step.player,
                     round=step.round,
@@ -191,7 +213,7 @@ def to_bgstats(record: Record, person: Callable[[str], str] | None = None) -> st
 
 
 RENDER: dict[str, Callable[[Record], str]] = {
-    "json": write,
+    "json": to_json,
     "csv": to_csv,
     "txt": to_text,
     "bgstats": to_bgstats,

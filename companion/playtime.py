@@ -21,6 +21,7 @@ when it is a plausible evening.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from typing import Any
@@ -54,12 +55,102 @@ def minutes(times: list[datetime]) -> int | None:
     return max(1, round(played.total_seconds() / 60))
 
 
-def played_minutes(record: Record) -> int | None:
-    """The game's length in minutes, or ``None`` when nothing says it."""
+def _journal(record: Record) -> list[dict[str, Any]] | None:
     annotations = record.extra.get("annotations")
     log = annotations.get("journal") if isinstance(annotations, dict) else None
-    if isinstance(log, list):
-        entries = [e for e in log if isinstance(e, dict) and e.get("event") in _PLAY_EVENTS]
+    return [e for e in log if isinstance(e, dict)] if isinstance(log, list) else None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTime:
+    """When a move was played, how long its turn took and the game's time so far.
+
+    ``turn`` and ``elapsed`` leave out the breaks (a gap over :data:`BREAK`), as the
+    game's length does: a turn that spans dinner is the minutes before and after it.
+    """
+
+    move: int  # 1-based
+    at: datetime
+    turn: timedelta
+    elapsed: timedelta
+
+
+def move_times(record: Record) -> dict[int, MoveTime]:
+    """Each move's time from the table's log, by move number; empty without a log.
+
+    A move undone and played again counts from when it was last played.
+
+    >>> from companion.record import Record
+    >>> from companion.simulate import simulate
+    >>> record = Record.of(simulate(players=2, seed=1, max_moves=2))
+    >>> record.extra["annotations"] = {"journal": [
+    ...     {"at": "2026-11-21T20:00:00Z", "event": "start"},
+    ...     {"at": "2026-11-21T20:01:30Z", "event": "move", "move": 1},
+    ...     {"at": "2026-11-21T20:02:00Z", "event": "move", "move": 2},
+    ... ]}
+    >>> [(t.move, t.turn.seconds, t.elapsed.seconds) for t in move_times(record).values()]
+    [(1, 90, 90), (2, 30, 120)]
+    """
+    log = _journal(record)
+    if not log:
+        return {}
+    played = timedelta()
+    last: datetime | None = None
+    when: dict[int, tuple[datetime, timedelta]] = {}
+    for entry in log:
+        if entry.get("event") not in _PLAY_EVENTS:
+            continue
+        moment = _moment(entry.get("at"))
+        if moment is None:
+            continue
+        if last is not None and timedelta() <= moment - last <= BREAK:
+            played += moment - last
+        last = moment
+        number = entry.get("move")
+        if entry.get("event") in ("move", "redo") and isinstance(number, int):
+            when[number] = (moment, played)
+    out: dict[int, MoveTime] = {}
+    before = timedelta()
+    for number in range(1, len(record.moves) + 1):
+        if number not in when:
+            return out  # an imported game: no times from here on
+        at, elapsed = when[number]
+        out[number] = MoveTime(number, at, max(timedelta(), elapsed - before), elapsed)
+        before = elapsed
+    return out
+
+
+def clock_annotation(record: Record) -> dict[str, Any] | None:
+    """The game clock for a record's ``annotations.clock``: its length and each turn's.
+
+    ``None`` when the log has no times (a game imported from elsewhere).
+    """
+    times = move_times(record)
+    if not times:
+        return None
+    return {
+        "played_seconds": int(times[max(times)].elapsed.total_seconds()),
+        "turn_seconds": [int(times[n].turn.total_seconds()) for n in sorted(times)],
+    }
+
+
+def clock_text(span: timedelta) -> str:
+    """``0:42`` (minutes and seconds) under an hour, ``1:05:09`` past it.
+
+    >>> clock_text(timedelta(seconds=75)), clock_text(timedelta(hours=1, seconds=9))
+    ('1:15', '1:00:09')
+    """
+    seconds = int(span.total_seconds())
+    hours, rest = divmod(seconds, 3600)
+    minutes_, secs = divmod(rest, 60)
+    return f"{hours}:{minutes_:02d}:{secs:02d}" if hours else f"{minutes_}:{secs:02d}"
+
+
+def played_minutes(record: Record) -> int | None:
+    """The game's length in minutes, or ``None`` when nothing says it."""
+    log = _journal(record)
+    if log is not None:
+        entries = [e for e in log if e.get("event") in _PLAY_EVENTS]
         last_move = max((i for i, e in enumerate(entries) if e.get("event") != "audit"), default=-1)
         times = [_moment(e.get("at")) for e in entries[: last_move + 1]]
         known = [t for t in times if t is not None]

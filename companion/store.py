@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -102,9 +102,13 @@ class StoreError(Exception):
         return self.message
 
 
-def now() -> str:
+def system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+def now(clock: Callable[[], datetime] = system_clock) -> str:
     """The current time, UTC, ISO 8601 to the second: ``2026-11-21T20:15:00Z``."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def resolve(aliases: dict[str, str], name: str) -> str:
@@ -164,8 +168,12 @@ class Event:
 class Store:
     """The games journal in one SQLite file. Open it once and keep it; close it at exit."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], clock: Callable[[], datetime] = system_clock
+    ) -> None:
         self.path = Path(path)
+        self.clock = clock
+        """What time it is, for the journal's entries: a test sets a clock of its own."""
         self.notices: list[str] = []
         """Things the table should be told, like a damaged file that was set aside."""
         self._db = self._open()
@@ -303,7 +311,7 @@ class Store:
         self, setup: Setup, extra: dict[str, Any] | None = None, started_at: str | None = None
     ) -> int:
         """A new game in the journal; returns its id."""
-        at = started_at or now()
+        at = started_at or now(self.clock)
         writer = {"app": {"name": "splendor-companion", "version": __version__}}
         head = Record(setup, [], {"started_at": at, **writer, **(extra or {})})
         with self._transaction("the new game") as db:
@@ -340,7 +348,7 @@ class Store:
 
     def append_move(self, game_id: int, move: Move, state: GameState) -> int:
         """Journal a move (forgetting any undone ones); returns its 1-based number."""
-        at = now()
+        at = now(self.clock)
         with self._transaction("the move") as db:
             db.execute("DELETE FROM moves WHERE game_id = ? AND active = 0", (game_id,))
             (seq,) = db.execute(
@@ -369,7 +377,7 @@ class Store:
     def _switch(self, game_id: int, state: GameState, kind: str) -> None:
         # An undo deactivates the last move in play; a redo reactivates the first undone.
         pick, active, now_active = ("MAX", 1, 0) if kind == "undo" else ("MIN", 0, 1)
-        at = now()
+        at = now(self.clock)
         with self._transaction("the undo" if kind == "undo" else "the redo") as db:
             (seq,) = db.execute(
                 f"SELECT {pick}(seq) FROM moves WHERE game_id = ? AND active = ?",
@@ -394,12 +402,12 @@ class Store:
         with self._transaction("the journal entry") as db:
             db.execute(
                 "INSERT INTO events (game_id, at, kind, detail) VALUES (?, ?, ?, ?)",
-                (game_id, now(), kind, json.dumps(detail)),
+                (game_id, now(self.clock), kind, json.dumps(detail)),
             )
 
     def import_record(self, record: Record, state: GameState) -> int:
         """Store a whole record (already checked by replay) as a game; returns its id."""
-        at = record.extra.get("started_at") or now()
+        at = record.extra.get("started_at") or now(self.clock)
         with self._transaction("the imported game") as db:
             game_id = self._insert_game(db, record, at)
             db.executemany(
@@ -411,7 +419,7 @@ class Store:
             )
             db.execute(
                 "INSERT INTO events (game_id, at, kind, detail) VALUES (?, ?, 'import', ?)",
-                (game_id, now(), json.dumps({"moves": len(record.moves)})),
+                (game_id, now(self.clock), json.dumps({"moves": len(record.moves)})),
             )
             self._set_state(db, game_id, record.extra.get("ended_at") or at, state)
         return game_id
@@ -438,7 +446,7 @@ class Store:
         with self._transaction("the merge of two names") as db:
             db.execute(
                 "INSERT OR REPLACE INTO aliases (name, person, at) VALUES (?, ?, ?)",
-                (name, target, now()),
+                (name, target, now(self.clock)),
             )
 
     def unmerge_name(self, name: str) -> None:

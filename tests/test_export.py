@@ -74,6 +74,8 @@ def test_export_csv_has_a_row_per_move_with_points_after(
         "tokens",
         "noble",
         "points_after",
+        "played_at",
+        "turn_seconds",
     ]
     assert [int(r["move"]) for r in rows] == list(range(1, len(rows) + 1))
     assert rows[-1]["round"] == str(game.round)

@@ -1,0 +1,123 @@
+"""The game so far in words, newest first: what the table asks ("did I already take that?").
+
+Each move is told as a player would say it, in the current language, naming cards and
+nobles by what they look like (colour, level, points), never by their record ids, with its
+round and, from the table's log, when it was played and how long its turn took.
+
+>>> from companion.record import Record
+>>> from companion.simulate import simulate
+>>> log = move_log(Record.of(simulate(players=2, seed=3, max_moves=3)))
+>>> [(e.number, e.round) for e in log]
+[(3, 2), (2, 1), (1, 1)]
+>>> log[-1].words.startswith("P1 takes")
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, Noble
+from .i18n import localise
+from .i18n import translate as _
+from .moves import Buy, Pass, Reserve, Take
+from .playtime import MoveTime, move_times
+from .record import Record
+from .timeline import Step, timeline
+from .tokens import Colour, Tokens
+
+
+def _plural(singular: str, plural: str, n: int) -> str:
+    # English rules until the catalogs' plural forms land (ngettext): one, or more.
+    return _(singular if n == 1 else plural)
+
+
+def card_words(card: Card) -> str:
+    """``a blue level-1 card``: a card as players name it (one message per colour, so
+    that each language makes the colour agree with its word for card)."""
+    templates = {
+        Colour.WHITE: _("a white level-{level} card"),
+        Colour.BLUE: _("a blue level-{level} card"),
+        Colour.GREEN: _("a green level-{level} card"),
+        Colour.RED: _("a red level-{level} card"),
+        Colour.BLACK: _("a black level-{level} card"),
+    }
+    text = templates[card.bonus].format(level=card.level)
+    if card.points:
+        text += " " + _plural("({n} point)", "({n} points)", card.points).format(n=card.points)
+    return text
+
+
+def tell(step: Step) -> str:
+    """One move in a sentence: ``Ada buys a blue level-1 card (2 points), pays 2 red``."""
+    move, name = step.move, step.player
+    returned = move.returned or Tokens()
+    if isinstance(move, Take):
+        text = _("{player} takes {tokens}").format(player=name, tokens=localise(move.gems))
+    elif isinstance(move, Reserve):
+        if step.card is not None and move.deck is None:
+            text = _("{player} reserves {card}").format(player=name, card=card_words(step.card))
+        else:
+            text = _("{player} reserves an unseen level-{level} card from the deck").format(
+                player=name, level=move.deck
+            )
+        if step.gained.gold:
+            text += ", " + _("takes {tokens}").format(
+                tokens=localise(Tokens(gold=step.gained.gold))
+            )
+    elif isinstance(move, Buy):
+        what = card_words(step.card) if step.card is not None else move.card
+        text = _("{player} buys {card}").format(player=name, card=what)
+        paid = Tokens._make(max(0, s - r) for s, r in zip(step.spent, returned, strict=True))
+        if any(paid):
+            text += ", " + _("pays {tokens}").format(tokens=localise(paid))
+        else:
+            text += ", " + _("pays nothing (bonuses)")
+    else:
+        assert isinstance(move, Pass)
+        text = _("{player} passes: no move was possible").format(player=name)
+    if any(returned):
+        text += ", " + _("gives back {tokens}").format(tokens=localise(returned))
+    if step.noble is not None:
+        points = step.noble.points
+        text += ". " + _plural(
+            "A noble visits {player} ({n} point)", "A noble visits {player} ({n} points)", points
+        ).format(player=name, n=points)
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """A line of the move log."""
+
+    number: int  # 1-based move number
+    round: int
+    seat: int
+    player: str
+    words: str
+    card: Card | None  # the card bought or reserved face up, for its picture
+    noble: Noble | None  # the noble that visited
+    points_after: int
+    time: MoveTime | None  # when, and how long the turn took (from the table's log)
+
+
+def move_log(record: Record) -> list[LogEntry]:
+    """Every move of the record in words, the newest first."""
+    times = move_times(record)
+    entries = [
+        LogEntry(
+            number=step.number,
+            round=step.round,
+            seat=step.seat,
+            player=step.player,
+            words=tell(step),
+            card=step.card
+            if not (isinstance(step.move, Reserve) and step.move.deck is not None)
+            else None,
+            noble=step.noble,
+            points_after=step.points_after,
+            time=times.get(step.number),
+        )
+        for step in timeline(record)
+    ]
+    return entries[::-1]
