@@ -286,7 +286,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=i18n.LANGUAGES, help="language of messages")
     parser.add_argument("--fullscreen", action="store_true", help="app: fill the screen")
     parser.add_argument("--size", help="app: window size, like 800x480")
-    parser.add_argument("--demo", action="store_true", help="app: open a game in progress")
+    parser.add_argument(
+        "--demo",
+        nargs="?",
+        const=3,
+        type=int,
+        choices=(2, 3, 4),
+        metavar="PLAYERS",
+        help="app: open a game in progress (3 players, or 2 or 4)",
+    )
     parser.add_argument("--data-dir", help="where games are kept (or SPLENDOR_DATA_DIR)")
     parser.set_defaults(func=cmd_app)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -54,6 +54,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from .application import CompanionApp
 
-    app = CompanionApp(data_dir=args.data_dir, language=args.lang, demo=args.demo)
+    app = CompanionApp(data_dir=args.data_dir, language=args.lang, demo=args.demo or 0)
     app.run()
     return 0

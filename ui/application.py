@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import gc
 import os
-import random
 import tempfile
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +15,13 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.demo import demo_game
 from companion.export import ExportError, export_all, file_stem
 from companion.i18n import LANGUAGES
 from companion.paths import data_dir as resolve_data_dir
 from companion.session import Session
 from companion.setup import Setup
-from companion.simulate import Dealer, choose, random_setup
-from companion.store import Store, StoreError
+from companion.store import Store, StoreError, system_clock
 from companion.table import NewGame
 from companion.timeline import points_by_round
 
@@ -45,13 +46,16 @@ class CompanionApp(App):
         self,
         data_dir: str | None = None,
         language: str | None = None,
-        demo: bool = False,
+        demo: bool | int = False,
+        clock: Callable[[], datetime] = system_clock,
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
         self._data_dir_option = data_dir
         self._language_option = language
-        self.demo = demo
+        # ``--demo`` alone is the 3-player demo; ``--demo 4`` a 4-player one.
+        self.demo = 3 if demo is True else int(demo or 0)
+        self.clock = clock  # the journal's clock: a test fixes it, for the same pictures
         self.notices: list[str] = []
         self.store: Store
         self.hardware: Any = None
@@ -213,13 +217,15 @@ class CompanionApp(App):
         if self.demo:
             # The demo never touches the table's own games.
             folder = tempfile.mkdtemp(prefix="splendor-demo-")
-            return Store(Path(folder) / "games.sqlite3")
+            return Store(Path(folder) / "games.sqlite3", clock=self.clock)
         try:
-            store = Store(self.data_folder() / "games.sqlite3")
+            store = Store(self.data_folder() / "games.sqlite3", clock=self.clock)
         except StoreError as err:
             # Nothing is overwritten: play on in a temporary journal and say so.
             self.notices.append(err.message)
-            store = Store(Path(tempfile.mkdtemp(prefix="splendor-")) / "games.sqlite3")
+            store = Store(
+                Path(tempfile.mkdtemp(prefix="splendor-")) / "games.sqlite3", clock=self.clock
+            )
         self.notices.extend(store.notices)
         return store
 
@@ -228,13 +234,7 @@ class CompanionApp(App):
         return resolve_data_dir(self._data_dir_option or self.setting("data_dir") or None)
 
     def _demo_game(self) -> int:
-        rng = random.Random(2026)
-        setup = random_setup(rng, ["Ada", "Ben", "Cleo"])
-        session = Session.start(self.store, setup)
-        dealer = Dealer(session.game, rng)
-        for _ in range(27):
-            session.play(dealer.deal(choose(rng, list(session.game.legal_moves()))))
-        return session.game_id
+        return demo_game(self.store, self.demo)
 
     def refresh_all(self) -> None:
         for screen in self.manager.screens:

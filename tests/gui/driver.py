@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,19 +21,39 @@ from kivy.uix.widget import Widget
 from companion import i18n
 from ui.application import CompanionApp
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# The suite never writes into the repository: pictures go to a temporary folder, unless
+# SPLENDOR_SCREENSHOTS names one (``python tools/screenshots.py`` sets docs/screenshots).
+SCREENSHOTS = Path(
+    os.environ.get("SPLENDOR_SCREENSHOTS") or tempfile.mkdtemp(prefix="splendor-screenshots-")
+)
+# The journal's clock during the tests: a fixed evening, so every picture is the same.
+FIXED_TIME = datetime(2026, 11, 21, 20, 15, tzinfo=UTC)
+
+
+def fixed_clock() -> datetime:
+    return FIXED_TIME
 
 
 class Driver:
-    def __init__(self, data_dir: Path, language: str = "en", demo: bool = False) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        language: str = "en",
+        demo: bool | int = False,
+        clock: Callable[[], datetime] = fixed_clock,
+    ) -> None:
         self.data_dir = data_dir
+        self.clock = clock
+        self.taps = 0  # every tap, counted: a flow's cost in taps is what a player feels
         self.app = self.start(language, demo)
 
-    def start(self, language: str = "en", demo: bool = False) -> CompanionApp:
+    def start(self, language: str = "en", demo: bool | int = False) -> CompanionApp:
         # Kivy keeps the app's configuration by name for the whole process: a new app at
         # the table must read its own file, not the last test's settings.
         ConfigParser._named_configs.pop("app", None)
-        app = CompanionApp(data_dir=str(self.data_dir), language=language, demo=demo)
+        app = CompanionApp(
+            data_dir=str(self.data_dir), language=language, demo=demo, clock=self.clock
+        )
         app._run_prepare()
         self.app = app
         self.frames(3)
@@ -97,6 +120,7 @@ class Driver:
 
     def tap(self, widget: Widget) -> None:
         assert not widget.disabled, f"{widget} is disabled"
+        self.taps += 1
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
@@ -119,3 +143,25 @@ class Driver:
     def resize(self, width: int, height: int) -> None:
         Window.size = (width, height)
         self.frames(4)
+
+
+def lay_out_table(d: Driver, nobles: list[str], market: list[list[str]]) -> None:
+    """On the setup screen: each place's picker opens by itself; one tap a place.
+
+    ``market``: the face-up cards of levels 1, 2, 3. Places fill as they lie on the
+    table: the nobles, then levels 3, 2 and 1.
+    """
+    from ui.cardface import CardFace, NobleFace
+    from ui.setuppicker import LevelPicker, NobleGrid
+
+    d.frames(2)
+    for noble in nobles:
+        picker = d.top()
+        assert isinstance(picker, NobleGrid), picker
+        d.tap(d.find(NobleFace, lambda v, n=noble: v.noble is not None and v.noble.id == n))
+    for level in (3, 2, 1):
+        for card in market[level - 1]:
+            picker = d.top()
+            assert isinstance(picker, LevelPicker), picker
+            d.tap(d.find(CardFace, lambda v, c=card: v.card is not None and v.card.id == c))
+    d.frames(2)

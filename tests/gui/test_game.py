@@ -16,7 +16,7 @@ from companion.tokens import Colour
 from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
 from ui.widgets import CardView, NobleView, PlayerPanel, TokenButton
 
-from .driver import Driver
+from .driver import Driver, lay_out_table
 
 
 def new_game_through_taps(
@@ -31,18 +31,7 @@ def new_game_through_taps(
         for letter in name:
             d.press(letter.upper(), exact=True)
     d.press("Next")
-    screen = d.app.setup_screen
-    for noble in setup_nobles:
-        empty = d.find(NobleView, lambda v: v.noble is None)
-        d.tap(empty)
-        d.tap(d.find(NobleView, lambda v, n=noble: v.noble is not None and v.noble.id == n))
-    for level, cards in zip((1, 2, 3), market, strict=True):
-        for card in cards:
-            # The empty slots of a level sit in that level's row.
-            row = [w for w in d.walk(screen) if isinstance(w, CardView) and w.card is None]
-            slot = next(v for v in row if _row_level(d, v) == level)
-            d.tap(slot)
-            pick_card(d, card)
+    lay_out_table(d, setup_nobles, market)
     d.press("Start the game")
     assert d.app.manager.current == "table"
 

@@ -1,7 +1,10 @@
 """Every screen, at the 7-inch touchscreen's 800x480 and at 1280x720, in English and French.
 
-The pictures land in docs/screenshots/ for the README. Each test also checks what a person
-would notice: the screen's words are in the chosen language and nothing spills out.
+The pictures go to a temporary folder: the suite never rewrites tracked files.
+``python tools/screenshots.py`` runs this file with SPLENDOR_SCREENSHOTS=docs/screenshots
+to regenerate the README's pictures; the journal's clock is fixed (tests/gui/driver.py),
+so they are the same from run to run. Each test also checks what a person would notice:
+the screen's words are in the chosen language and nothing spills out.
 """
 
 from __future__ import annotations
@@ -16,11 +19,14 @@ import pytest
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 
+from companion.demo import demo_game
 from companion.record import Record
 from companion.simulate import simulate
 from companion.store import GameState
 from companion.table import NewGame
 from ui.dialogs import CardPicker
+from ui.movelog import open_move_log
+from ui.setuppicker import LevelPicker
 
 from .conftest import WINDOW
 from .driver import Driver
@@ -77,7 +83,7 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     finished = simulate(players=3, seed=4)
     app.store.import_record(Record.of(finished), GameState.of(finished))
     unfinished = simulate(players=4, seed=9, max_moves=40)
-    resumable = app.store.import_record(Record.of(unfinished), GameState.of(unfinished))
+    app.store.import_record(Record.of(unfinished), GameState.of(unfinished))
 
     app.show_start()
     d.frames(3)
@@ -92,15 +98,21 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     assert_fits(d)
     d.screenshot(f"new-game-{tag}")
 
-    draft = NewGame(["Ada", "Ben", "Cleo"])
-    for item in ["N1", "N5", "N7", "1W1", "1U3", "2R2", "3K1", "3G2"]:
+    draft = NewGame(["Ada", "Ben", "Cleo", "Dev"])
+    for item in ["N1", "N5", "N7", "N2", "N9", "3K1", "3G2", "3U1", "3W4", "2R2", "1W1"]:
         draft.declare(item)
     app.show_setup(draft)
     d.frames(3)
+    picker = d.top()
+    assert isinstance(picker, LevelPicker)  # the next empty place asks by itself
+    assert_fits(d)
+    d.screenshot(f"setup-picker-{tag}")
+    d.tap(picker.cancel)
     assert_fits(d)
     d.screenshot(f"setup-{tag}")
 
-    app.resume(resumable)
+    demo = demo_game(app.store, 4)
+    app.resume(demo)
     app.config.set("companion", "hints", "1")
     app.table_screen.refresh()
     d.frames(3)
@@ -112,6 +124,14 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     d.tap(card)
     d.screenshot(f"card-{tag}")
     d.press("Cancel" if language == "en" else "Annuler")
+
+    log = open_move_log(table.session)
+    assert log is not None
+    d.frames(3)
+    assert_fits(d)
+    d.screenshot(f"log-{tag}")
+    log.dismiss()
+    d.frames(2)
 
     game = table.session.game if table.session else None
     assert game is not None

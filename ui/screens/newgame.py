@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
@@ -30,7 +31,7 @@ class NewGameScreen(Screen):
         self.app = app
         self.names = ["", ""]
         self.editing = 0
-        self.root_box = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        self.root_box = BoxLayout(orientation="vertical", padding=6, spacing=6)
         self.add_widget(self.root_box)
 
     def on_pre_enter(self, *_: Any) -> None:
@@ -43,69 +44,95 @@ class NewGameScreen(Screen):
         for info in self.app.store.games():
             for name in info.players:
                 seen.setdefault(name, None)
-        return [n for n in seen if n not in self.names][:6]
+        return [n for n in seen if n not in self.names][:6]  # two rows of three
 
     def refresh(self) -> None:
         box = self.root_box
         box.clear_widgets()
-        box.add_widget(
+        # At 800x480 every button is at least 44 px high, every text at least 14 px.
+        unit = max(44.0, Window.height * 0.096)
+        top = BoxLayout(spacing=10)
+        slots = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.38)
+        slots.add_widget(
             text_label(
                 tr("Players, in the order of play (the youngest starts)"),
-                scale=0.5,
-                size_hint_y=0.08,
+                scale=0.28,
+                size_hint_y=None,
+                height=unit * 1.3,
                 halign="left",
                 valign="middle",
                 color=theme.ACCENT,
             )
         )
-        top = BoxLayout(size_hint_y=0.36, spacing=8)
-        slots = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.6)
         for i in range(4):
-            row = BoxLayout(spacing=4)
+            row = BoxLayout(spacing=4, size_hint_y=None, height=unit)
             if i < len(self.names):
                 label = f"{i + 1}. {self.names[i] or '…'}"
                 slot = big_button(label, partial(self.edit, i))
                 if i == self.editing:
                     slot.background_color = (0.95, 0.75, 0.2, 1)
                 row.add_widget(slot)
-                up = big_button("^", partial(self.move_up, i), size_hint_x=0.16, disabled=i == 0)
+                up = big_button(
+                    "^", partial(self.move_up, i), size_hint_x=None, width=unit, disabled=i == 0
+                )
                 remove = big_button(
-                    "X", partial(self.remove, i), size_hint_x=0.16, disabled=len(self.names) <= 2
+                    "X",
+                    partial(self.remove, i),
+                    size_hint_x=None,
+                    width=unit,
+                    disabled=len(self.names) <= 2,
                 )
                 row.add_widget(up)
                 row.add_widget(remove)
             elif i == len(self.names):
                 row.add_widget(big_button(tr("+ Add a player"), self.add_player))
             slots.add_widget(row)
+        self.message = text_label("", scale=0.3, halign="left", valign="top", color=theme.ERROR)
+        slots.add_widget(self.message)
         top.add_widget(slots)
-        side = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.4)
+        right = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.62)
         recent = self.recent_names()
         if recent:
-            side.add_widget(
-                text_label(tr("Recent players"), scale=0.5, size_hint_y=0.2, color=theme.TEXT_DIM)
+            right.add_widget(
+                text_label(
+                    tr("Recent players: one tap"),
+                    scale=0.55,
+                    size_hint_y=None,
+                    height=unit * 0.62,
+                    halign="left",
+                    valign="middle",
+                    color=theme.TEXT_DIM,
+                )
             )
-            grid = GridLayout(cols=2, spacing=4)
+            grid = GridLayout(
+                cols=3, spacing=4, size_hint_y=None, height=unit * 2 + 4, row_force_default=False
+            )
             for name in recent:
                 grid.add_widget(big_button(name, partial(self.use_name, name)))
-            side.add_widget(grid)
-        top.add_widget(side)
-        box.add_widget(top)
-        keyboard = BoxLayout(orientation="vertical", size_hint_y=0.44, spacing=3)
+            right.add_widget(grid)
+        keyboard = BoxLayout(orientation="vertical", spacing=3)
         for row_keys in KEYS:
             row = BoxLayout(spacing=3)
             for key in row_keys:
                 row.add_widget(big_button(key, partial(self.type, key)))
             keyboard.add_widget(row)
         last = BoxLayout(spacing=3)
-        last.add_widget(big_button(tr("Space"), lambda: self.type(" "), size_hint_x=0.5))
-        last.add_widget(big_button("<-", self.backspace, size_hint_x=0.2))
+        last.add_widget(big_button(tr("Space"), lambda: self.type(" "), size_hint_x=0.6))
+        last.add_widget(big_button("<-", self.backspace, size_hint_x=0.4))
         keyboard.add_widget(last)
-        box.add_widget(keyboard)
-        self.message = text_label("", scale=0.5, size_hint_y=0.06, color=theme.ERROR)
-        box.add_widget(self.message)
-        bar = BoxLayout(size_hint_y=0.1, spacing=8)
-        bar.add_widget(big_button(tr("Back"), self.app.show_start))
-        bar.add_widget(big_button(tr("Next: lay out the table"), self.next))
+        right.add_widget(keyboard)
+        top.add_widget(right)
+        box.add_widget(top)
+        bar = BoxLayout(size_hint_y=None, height=unit, spacing=8)
+        bar.add_widget(big_button(tr("Back"), self.app.show_start, size_hint_x=0.38))
+        bar.add_widget(
+            big_button(
+                tr("Next: lay out the table"),
+                self.next,
+                size_hint_x=0.62,
+                background_color=(0.3, 0.7, 0.4, 1),
+            )
+        )
         box.add_widget(bar)
 
     def edit(self, i: int) -> None:

@@ -1,24 +1,38 @@
-"""Lay out the table: declare the nobles and the 12 face-up cards (tap, or scan a card)."""
+"""Lay out the table: declare the nobles and the 12 face-up cards, in as few taps as can be.
+
+The places fill in the order they lie on the table (nobles, then levels 3, 2, 1): once a
+place is filled the picker of the next empty one opens by itself, and a picker shows all
+that can still lie there, so each place is one tap. A scanned card fills the next place of
+its level. Cancel stops the run; a tap on a place opens its picker again, and a tap on a
+filled place takes it back and asks again.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kivy.clock import Clock
+from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion.cards import CARDS, CARDS_BY_LEVEL, NOBLES
+from companion.cards import CARDS, CARDS_BY_LEVEL, NOBLES, Card, Noble
 from companion.errors import Refused
+from companion.setup import MARKET_SLOTS
 from companion.table import NewGame
 
 from .. import theme
-from ..dialogs import CardPicker, NoblePicker
+from ..cardface import CardFace, NobleFace
 from ..i18n import tr
-from ..widgets import CardView, NobleView, big_button, text_label
+from ..setuppicker import LevelPicker, NobleGrid, PlacePicker
+from ..widgets import big_button, text_label
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
+
+NOBLE = 0  # a place is (NOBLE, 0) or (a card's level, its index in the row)
+ORDER = (NOBLE, 3, 2, 1)  # as the places lie on the table, top to bottom
 
 
 class SetupScreen(Screen):
@@ -26,107 +40,184 @@ class SetupScreen(Screen):
         super().__init__(name="setup", **kw)
         self.app = app
         self.draft: NewGame | None = None
-        self.box = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        self.picker: PlacePicker | None = None
+        self.box = BoxLayout(orientation="vertical", padding=6, spacing=4)
         self.add_widget(self.box)
 
     def start(self, draft: NewGame) -> None:
         self.draft = draft
         self.refresh()
+        # The first empty place asks at once: the table is being laid out right now.
+        Clock.schedule_once(lambda dt: self.open_next(), 0)
+
+    # ------------------------------------------------------------------ drawing
 
     def refresh(self, message: str = "") -> None:
         draft = self.draft
         assert draft is not None
         box = self.box
         box.clear_widgets()
+        unit = max(44.0, Window.height * 0.1)
         left = sum(draft.cards_needed(lv) for lv in (1, 2, 3)) + draft.nobles_needed
         title = (
-            tr(
-                "Tap each empty place and choose what lies on the table ({n} to go), or scan "
-                "the cards"
-            ).format(n=left)
+            tr("Lay out the table: {n} places to fill. Tap a place, or scan the cards.").format(
+                n=left
+            )
             if left
             else tr("The table is laid out.")
         )
         box.add_widget(
             text_label(
                 title,
-                scale=0.42,
-                size_hint_y=0.08,
+                scale=0.4,
+                size_hint_y=None,
+                height=unit * 0.85,
                 halign="left",
                 valign="middle",
                 color=theme.ACCENT,
             )
         )
-        nobles = BoxLayout(size_hint_y=0.17, spacing=8, padding=[120, 0])
+        nobles = BoxLayout(spacing=10, padding=[unit * 1.1, 0])
         for i in range(len(draft.players) + 1):
             noble = NOBLES[draft.nobles[i]] if i < len(draft.nobles) else None
-            view = NobleView(noble=noble)
+            view = NobleFace(noble=noble)
             view.bind(on_release=lambda v, n=noble: self.tap_noble(n))
             nobles.add_widget(view)
+        for _ in range(5 - len(draft.players) - 1):
+            nobles.add_widget(Widget())
         box.add_widget(nobles)
         for level in (3, 2, 1):
-            row = BoxLayout(spacing=8, padding=[60, 0], size_hint_y=0.2)
-            row.add_widget(text_label("I" * level, scale=0.25, size_hint_x=0.2, bold=True))
+            row = BoxLayout(spacing=8)
+            row.add_widget(
+                text_label("I" * level, scale=0.4, size_hint_x=None, width=unit, bold=True)
+            )
             cards = draft.market[level]
-            for i in range(4):
+            for i in range(MARKET_SLOTS):
                 card = CARDS[cards[i]] if i < len(cards) else None
-                view = CardView(card=card)
-                view.bind(on_release=lambda v, c=card, lv=level: self.tap_card(lv, c))
-                row.add_widget(view)
-            row.add_widget(Widget(size_hint_x=0.2))
+                face = CardFace(card=card, level=level)
+                face.bind(on_release=lambda v, c=card, lv=level: self.tap_card(lv, c))
+                row.add_widget(face)
             box.add_widget(row)
-        box.add_widget(text_label(message, scale=0.5, size_hint_y=0.07, color=theme.ERROR))
-        bar = BoxLayout(size_hint_y=0.11, spacing=8)
-        bar.add_widget(big_button(tr("Back"), self.app.show_new_game))
-        start = big_button(
-            tr("Start the game"),
-            self.begin,
-            disabled=not draft.complete,
-            background_color=(0.3, 0.7, 0.4, 1),
+        bar = BoxLayout(size_hint_y=None, height=unit, spacing=8)
+        self.message = text_label(
+            message, scale=0.34, halign="left", valign="middle", color=theme.ERROR
         )
-        bar.add_widget(start)
+        bar.add_widget(big_button(tr("Back"), self.back, size_hint_x=0.22))
+        bar.add_widget(self.message)
+        bar.add_widget(
+            big_button(
+                tr("Start the game"),
+                self.begin,
+                disabled=not draft.complete,
+                size_hint_x=0.34,
+                background_color=(0.3, 0.7, 0.4, 1),
+            )
+        )
         box.add_widget(bar)
+        if self.picker is not None and message:
+            self.picker.message.text = message
 
-    def tap_noble(self, noble: Any) -> None:
+    # ------------------------------------------------------------------ places
+
+    def next_place(self) -> int | None:
+        """The next kind of place to fill (``NOBLE`` or a level), ``None`` when all are."""
+        draft = self.draft
+        assert draft is not None
+        for place in ORDER:
+            needed = draft.nobles_needed if place == NOBLE else draft.cards_needed(place)
+            if needed:
+                return place
+        return None
+
+    def open_next(self) -> None:
+        if self.manager is None or self.manager.current != self.name:
+            return  # the table went on without us (Back, or a game started)
+        place = self.next_place()
+        if place is not None:
+            self.open_place(place)
+
+    def open_place(self, place: int) -> None:
+        draft = self.draft
+        assert draft is not None
+        self.close_picker()
+        seen = draft.seen()
+        if place == NOBLE:
+            total = len(draft.players) + 1
+            title = tr("Noble {n} of {total}: which noble lies on the table?").format(
+                n=len(draft.nobles) + 1, total=total
+            )
+            free_nobles = [n for n in NOBLES.values() if n.id not in seen]
+            self.picker = NobleGrid(title, free_nobles, self.pick_noble, self.stop)
+        else:
+            title = tr("Level {level}, card {n} of 4: which card is face up? (or scan it)").format(
+                level=place, n=len(draft.market[place]) + 1
+            )
+            free_cards = [c for c in CARDS_BY_LEVEL[place] if c.id not in seen]
+            self.picker = LevelPicker(title, free_cards, self.pick_card, self.stop)
+        self.picker.open()
+
+    def close_picker(self) -> None:
+        if self.picker is not None:
+            self.picker.dismiss()
+            self.picker = None
+
+    def stop(self) -> None:
+        """Cancel in a picker: the run stops; the table is shown as it is."""
+        self.picker = None
+
+    def pick_noble(self, noble: Noble) -> None:
+        self.picker = None
+        self.declare(noble.id, go_on=True)
+
+    def pick_card(self, card: Card) -> None:
+        self.picker = None
+        self.declare(card.id, go_on=True)
+
+    # ------------------------------------------------------------------ taps
+
+    def tap_noble(self, noble: Noble | None) -> None:
         assert self.draft is not None
         if noble is not None:
-            self.draft.withdraw(noble.id)
+            self.draft.withdraw(noble.id)  # a mistake: take it back and ask again
             self.refresh()
-            return
-        free = [n for n in NOBLES.values() if n.id not in self.draft.nobles]
-        NoblePicker(
-            tr("Which noble is on the table?"),
-            free,
-            lambda n: self.declare(n.id),
-            on_cancel=lambda: None,
-        ).open()
+        self.open_place(NOBLE)
 
-    def tap_card(self, level: int, card: Any) -> None:
+    def tap_card(self, level: int, card: Card | None) -> None:
         assert self.draft is not None
         if card is not None:
             self.draft.withdraw(card.id)
             self.refresh()
-            return
-        seen = self.draft.seen()
-        free = [c for c in CARDS_BY_LEVEL[level] if c.id not in seen]
-        CardPicker(
-            tr("Level {level}: which card is face up?").format(level=level),
-            free,
-            lambda c: self.declare(c.id),
-        ).open()
+        self.open_place(level)
 
-    def declare(self, item: str) -> None:
-        """A tap in a picker or a scanned card."""
+    def declare(self, item: str, go_on: bool = False) -> None:
+        """A tap in a picker (``go_on``: then the next place asks), or a scanned card."""
         assert self.draft is not None
+        asking = go_on or self.picker is not None
         try:
             self.draft.declare(item)
         except Refused as err:
             self.app.feedback(False)
-            self.refresh(err.message)
+            # The engine's sentence names the card by its record id; players see the card.
+            said = (
+                tr("That card is already on the table.")
+                if err.code == "already-declared"
+                else err.message
+            )
+            self.refresh(said)
+            if go_on:
+                self.open_next()
             return
         self.app.feedback(True)
         self.refresh()
+        if asking:  # a scan while a picker asks: the picker moves on to the next place
+            self.close_picker()
+            self.open_next()
+
+    def back(self) -> None:
+        self.close_picker()
+        self.app.show_new_game()
 
     def begin(self) -> None:
         assert self.draft is not None
+        self.close_picker()
         self.app.start_game(self.draft.setup())

@@ -26,6 +26,7 @@ from companion.tokens import GEMS, Colour, Tokens
 from .. import theme
 from ..dialogs import CardPicker, Dialog, NoblePicker, ReturnPicker
 from ..i18n import tr
+from ..movelog import open_move_log
 from ..widgets import (
     CardView,
     NobleView,
@@ -553,6 +554,12 @@ class TableScreen(Screen):
         grid.add_widget(big_button(hints, then(dialog.dismiss, self.app.toggle_hints)))
         grid.add_widget(
             big_button(tr("Bank audit: count the bank"), then(dialog.dismiss, self.audit))
+        )
+        grid.add_widget(  # the move log and game clock (ui/movelog.py)
+            big_button(
+                tr("Moves so far, and the clock"),
+                then(dialog.dismiss, lambda: open_move_log(self.session)),
+            )
         )
         grid.add_widget(big_button(tr("Settings"), then(dialog.dismiss, self.app.open_settings)))
         grid.add_widget(

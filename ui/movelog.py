@@ -1,0 +1,157 @@
+"""The move log: every move of this game in words, with small pictures, newest first.
+
+At a real table the question is "did I already take that?": each line says who did what
+(``Ada buys a blue level-1 card (2 points), pays 2 red``), in which round, the card or the
+tokens as small pictures, and the game clock: how long that turn took and the game's time
+when it was played (breaks left out, as in the exports).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.core.window import Window
+from kivy.graphics import Color, RoundedRectangle
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+from companion.movelog import LogEntry, move_log
+from companion.moves import Reserve, Take
+from companion.playtime import clock_text, move_times
+from companion.record import Record
+from companion.tokens import Colour
+
+from . import theme
+from .cardface import SMALLEST_TEXT, CardFace, draw_gem
+from .i18n import tr
+from .widgets import big_button, text_label
+
+if TYPE_CHECKING:
+    from companion.session import Session
+
+
+class GemsFace(Widget):
+    """Tokens as gems with their counts (a take, a reserve's gold)."""
+
+    def __init__(self, counts: list[int], **kw: Any) -> None:
+        super().__init__(**kw)
+        self.counts = counts
+        self.bind(pos=self._draw, size=self._draw)
+
+    def _draw(self, *_: Any) -> None:
+        self.canvas.clear()
+        shown = [(Colour(i), n) for i, n in enumerate(self.counts) if n]
+        if not shown:
+            return
+        d = min(self.height * 0.8, self.width / len(shown) * 0.95)
+        x = self.x + (self.width - d * len(shown)) / 2
+        for i, (colour, n) in enumerate(shown):
+            draw_gem(self.canvas, colour, x + i * d, self.center_y - d / 2, d * 0.92, str(n))
+
+
+def _picture(entry: LogEntry, move: Any, height: float) -> Widget:
+    width = height * 1.5
+    if entry.card is not None:
+        return CardFace(card=entry.card, size_hint=(None, None), size=(width, height))
+    if isinstance(move, Take):
+        return GemsFace(list(move.gems), size_hint=(None, None), size=(width, height))
+    if isinstance(move, Reserve):  # blind: the deck's back
+        return CardFace(deck=move.deck or 0, size_hint=(None, None), size=(width, height))
+    return Widget(size_hint=(None, None), size=(width, height))
+
+
+class MoveLog(ModalView):
+    """The whole screen: the log of ``record``, the newest move on top; Close."""
+
+    def __init__(self, record: Record, **kw: Any) -> None:
+        super().__init__(
+            size_hint=(1, 1),
+            auto_dismiss=False,
+            overlay_color=(0, 0, 0, 0.85),
+            background_color=(0, 0, 0, 0),
+            **kw,
+        )
+        self._anim_duration = 0
+        unit = max(44.0, Window.height * 0.1)
+        font = max(SMALLEST_TEXT + 2, Window.height * 0.036)
+        entries = move_log(record)
+        times = move_times(record)
+        box = BoxLayout(orientation="vertical", padding=6, spacing=4)
+        with box.canvas.before:
+            Color(*theme.PANEL)
+            panel = RoundedRectangle(radius=[8])
+        box.bind(pos=lambda w, p: setattr(panel, "pos", p))
+        box.bind(size=lambda w, s: setattr(panel, "size", s))
+        head = BoxLayout(size_hint_y=None, height=unit, spacing=8)
+        title = tr("Moves so far: {n}").format(n=len(entries))
+        if times:
+            title += "  ·  " + tr("game time {time}").format(
+                time=clock_text(times[max(times)].elapsed)
+            )
+        head.add_widget(
+            text_label(
+                title, scale=0.42, bold=True, halign="left", valign="middle", color=theme.ACCENT
+            )
+        )
+        head.add_widget(big_button(tr("Close"), self.dismiss, size_hint_x=0.25))
+        box.add_widget(head)
+        self.lines = BoxLayout(orientation="vertical", spacing=4, size_hint_y=None, padding=[0, 2])
+        self.lines.bind(minimum_height=self.lines.setter("height"))
+        moves = record.moves
+        if not entries:
+            self.lines.add_widget(
+                text_label(tr("No move yet."), scale=0.4, size_hint_y=None, height=unit)
+            )
+        for entry in entries:
+            self.lines.add_widget(self._line(entry, moves[entry.number - 1], unit, font))
+        scroll = ScrollView(do_scroll_x=False, bar_width=8)
+        scroll.add_widget(self.lines)
+        box.add_widget(scroll)
+        self.add_widget(box)
+
+    def _line(self, entry: LogEntry, move: Any, unit: float, font: float) -> BoxLayout:
+        line = BoxLayout(spacing=8, size_hint_y=None, height=unit * 1.25, padding=[4, 2])
+        when = tr("Round {n}").format(n=entry.round)
+        line.add_widget(
+            Label(
+                text=when,
+                font_size=font,
+                size_hint_x=None,
+                width=unit * 2.1,
+                color=theme.TEXT_DIM,
+                halign="left",
+                valign="middle",
+                text_size=(unit * 2.1, None),
+            )
+        )
+        line.add_widget(_picture(entry, move, unit * 1.1))
+        words = Label(text=entry.words, font_size=font, halign="left", valign="middle")
+        words.bind(size=lambda w, s: setattr(w, "text_size", s))
+        line.add_widget(words)
+        if entry.time is not None:
+            clock = Label(
+                text=tr("{turn} turn\nat {time}").format(
+                    turn=clock_text(entry.time.turn), time=clock_text(entry.time.elapsed)
+                ),
+                font_size=font,
+                size_hint_x=None,
+                width=unit * 2.4,
+                color=theme.TEXT_DIM,
+                halign="right",
+                valign="middle",
+                text_size=(unit * 2.4, None),
+            )
+            line.add_widget(clock)
+        return line
+
+
+def open_move_log(session: Session | None) -> MoveLog | None:
+    """The log of the game at the table (the table screen's menu calls this)."""
+    if session is None:
+        return None
+    view = MoveLog(session.store.record(session.game_id, with_journal=True))
+    view.open()
+    return view
