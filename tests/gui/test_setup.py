@@ -126,8 +126,7 @@ def assert_legible(d: Driver, drawn: list[tuple[str, float]], where: str) -> Non
     faces = [
         w
         for w in d.walk()
-        if isinstance(w, CardFace | NobleFace)
-        and getattr(w, "card", None)
+        if (isinstance(w, CardFace | NobleFace) and getattr(w, "card", None))
         or getattr(w, "noble", None)
     ]
     assert drawn or not faces, f"{where}: the cards' text was not recorded"
