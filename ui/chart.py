@@ -1,4 +1,8 @@
-"""A chart of each player's points per round, drawn by the app (and saved as a PNG)."""
+"""A chart of each player's points per round, drawn by the app (and saved as a PNG).
+
+Each line carries its seat's number at every point, in the legend too, so a line is told
+apart without its colour; the axes say what they count (rounds, points).
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import ListProperty
 from kivy.uix.widget import Widget
 
 from companion.setup import WINNING_POINTS
 
 from . import theme
+from .i18n import tr
 from .widgets import draw_text
 
 # One colour per seat, distinct from each other and readable on the dark background.
@@ -37,13 +42,22 @@ class PointsChart(Widget):
         self.bind(pos=trigger, size=trigger, rounds=trigger, names=trigger)
 
     def _label(self, text: str, x: float, y: float, w: float, h: float, colour: Any) -> None:
-        draw_text(self.canvas, text, x, y, w, h, colour, max(11.0, self.height * 0.04), bold=False)
+        draw_text(self.canvas, text, x, y, w, h, colour, max(14.0, self.height * 0.05), bold=False)
+
+    def _marker(self, seat: int, x: float, y: float, d: float) -> None:
+        """The seat's number in a disc of its colour: the line's name without colour."""
+        c = self.canvas
+        c.add(Color(*SEAT_COLOURS[seat % len(SEAT_COLOURS)]))
+        c.add(Ellipse(pos=(x - d / 2, y - d / 2), size=(d, d)))
+        draw_text(c, str(seat + 1), x - d / 2, y - d / 2, d, d, (0.08, 0.08, 0.1, 1), d * 0.8)
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas
         c.clear()
-        x0, y0 = self.x + self.width * 0.08, self.y + self.height * 0.12
-        w, h = self.width * 0.88, self.height * 0.72
+        text = max(14.0, self.height * 0.05)
+        x0, y0 = self.x + max(self.width * 0.08, text * 2.2), self.y + text * 2.6
+        w = self.x + self.width * 0.97 - x0
+        h = self.y + self.height - text * 2.4 - y0
         c.add(Color(*theme.PANEL))
         c.add(Rectangle(pos=self.pos, size=self.size))
         rounds = self.rounds
@@ -54,7 +68,7 @@ class PointsChart(Widget):
             y = y0 + h * value / top
             c.add(Color(1, 1, 1, 0.12 if value != WINNING_POINTS else 0.5))
             c.add(Line(points=[x0, y, x0 + w, y], width=1))
-            self._label(str(value), self.x, y - 8, x0 - self.x - 4, 16, theme.TEXT_DIM)
+            self._label(str(value), self.x, y - text / 2, x0 - self.x - 4, text, theme.TEXT_DIM)
         y15 = y0 + h * WINNING_POINTS / top
         c.add(Color(*theme.ACCENT, 0.6))
         c.add(Line(points=[x0, y15, x0 + w, y15], width=1, dash_length=8, dash_offset=6))
@@ -65,21 +79,37 @@ class PointsChart(Widget):
                 points += [x0 + w * (i + 1) / n, y0 + h * r[seat] / top]
             c.add(Color(*colour))
             c.add(Line(points=points, width=2.2))
+            # A number on the line every few rounds, staggered by seat so they do not hide
+            # each other where lines cross.
+            every = max(1, n // 8)
+            for i in range(seat % every, len(rounds), every):
+                self._marker(seat, points[2 * i + 2], points[2 * i + 3], text * 1.1)
             lx = x0 + seat * w / max(1, len(self.names))
-            c.add(Rectangle(pos=(lx, self.y + self.height * 0.88), size=(14, 14)))
+            ly = self.y + self.height - text * 1.6
+            self._marker(seat, lx + text * 0.6, ly + text * 0.6, text * 1.2)
             score = rounds[-1][seat] if rounds else 0
+            legend = f"{name} ({score})"
+            room = w / max(1, len(self.names)) - text * 1.6
+            # About the text's own width, so it sits beside its marker (draw_text centres).
             self._label(
-                f"{name} ({score})",
-                lx + 18,
-                self.y + self.height * 0.86,
-                w / max(1, len(self.names)) - 22,
-                18,
+                legend,
+                lx + text * 1.4,
+                ly,
+                min(room, len(legend) * text * 0.6),
+                text * 1.2,
                 theme.TEXT,
             )
         for i in range(0, n + 1, max(1, n // 10)):
-            self._label(
-                str(i), x0 + w * i / n - 15, self.y + 2, 30, self.height * 0.08, theme.TEXT_DIM
-            )
+            self._label(str(i), x0 + w * i / n - 15, y0 - text * 1.3, 30, text, theme.TEXT_DIM)
+        self._label(tr("Round"), x0, self.y + 2, w, text * 1.1, theme.TEXT_DIM)
+        self._label(
+            tr("Points"),
+            self.x,
+            self.y + self.height - text * 1.6,
+            x0 - self.x - 4,
+            text * 1.2,
+            theme.TEXT_DIM,
+        )
 
     def save_png(self, path: Path) -> Path:
         """Render into ``path`` offscreen, whatever is on screen; atomically, like exports."""

@@ -145,7 +145,7 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     picker.dismiss()
     d.frames(2)
 
-    app.show_past_game(app.store.games()[-1].id)
+    app.show_past_game(next(g.id for g in app.store.games() if g.finished))
     d.frames(3)
     assert finished.winners()[0] in d.texts()
     d.screenshot(f"end-{tag}")

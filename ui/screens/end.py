@@ -3,6 +3,7 @@ the QR code that logs the play in BG Stats."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from kivy.core.window import Window
@@ -12,8 +13,10 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion import bgstats
-from companion.export import verdict_lines
-from companion.record import Record
+from companion.export import verdict
+from companion.playtime import clock_text, move_times
+from companion.record import Record, replay
+from companion.store import StoreError
 from companion.timeline import points_by_round
 
 from .. import theme
@@ -38,6 +41,8 @@ class EndScreen(Screen):
     def show(self, game_id: int, record: Record, from_history: bool = False) -> None:
         self.game_id = game_id
         self.record = record
+        with suppress(StoreError):  # the table's log, for the game's length
+            self.record = self.app.store.record(game_id, with_journal=True)
         self.from_history = from_history
         self.refresh()
 
@@ -63,7 +68,7 @@ class EndScreen(Screen):
             )
         )
         font = max(15.0, Window.height * 0.036)
-        for line in verdict_lines(record):
+        for line in self.standings(record):
             label = Label(text=line, font_size=font, size_hint_y=None, halign="left", valign="top")
             label.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
             label.bind(texture_size=lambda w, s: setattr(w, "height", s[1] + 4))
@@ -86,6 +91,27 @@ class EndScreen(Screen):
         bar.add_widget(big_button(tr("Export to USB"), self.export))
         bar.add_widget(big_button(tr("Home"), self.app.show_start))
         box.add_widget(bar)
+
+    @staticmethod
+    def standings(record: Record) -> list[str]:
+        """The standings in words (nobles counted, not named by id), then the verdict."""
+        game = replay(record).game
+        table = game.standings()
+        lines = [
+            tr("{rank}. {player}: {points} points, {cards} cards, {nobles} nobles").format(
+                rank=s.rank, player=s.player, points=s.points, cards=s.cards, nobles=len(s.nobles)
+            )
+            for s in table
+        ]
+        times = move_times(record)
+        if times:
+            lines.append(
+                tr("Played for {time} (breaks left out)").format(
+                    time=clock_text(times[max(times)].elapsed)
+                )
+            )
+        # After the standings, verdict() says who won and why (the tie-break): no ids.
+        return lines + verdict(game)[len(table) :]
 
     def _bgstats_panel(self) -> BoxLayout:
         """The play as a QR code: as tall as the screen allows, a tap shows it larger."""
