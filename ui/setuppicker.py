@@ -83,7 +83,7 @@ class PlacePicker(ModalView):
         self._panel.size = self.box.size
 
     def _cancel(self) -> None:
-        self.dismiss()
+        self.dismiss(animation=False)
         self.on_cancel()
 
 
@@ -115,7 +115,7 @@ class LevelPicker(PlacePicker):
             self.body.add_widget(row)
 
     def _pick(self, card: Card, on_pick: Callable[[Card], None]) -> None:
-        self.dismiss()
+        self.dismiss(animation=False)
         on_pick(card)
 
 
@@ -140,5 +140,5 @@ class NobleGrid(PlacePicker):
         self.body.add_widget(grid)
 
     def _pick(self, noble: Noble, on_pick: Callable[[Noble], None]) -> None:
-        self.dismiss()
+        self.dismiss(animation=False)
         on_pick(noble)

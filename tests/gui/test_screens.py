@@ -35,6 +35,22 @@ def test_demo_opens_a_three_player_game_in_progress(tmp_path: Path) -> None:
         d.close()
 
 
+def test_demo_4_opens_a_four_player_game_in_progress(tmp_path: Path) -> None:
+    from companion.cli import build_parser
+
+    assert build_parser().parse_args(["--demo", "4"]).demo == 4
+    assert build_parser().parse_args(["--demo"]).demo == 3
+    d = Driver(tmp_path / "data", demo=4)
+    try:
+        assert d.app.manager.current == "table"
+        session = d.app.table_screen.session
+        assert session is not None
+        assert session.game.names == ("Ada", "Ben", "Cleo", "Dev")
+        assert session.game.round > 3 and not session.game.over
+    finally:
+        d.close()
+
+
 def test_export_without_a_usb_stick_says_so_clearly(driver: Driver) -> None:
     d = driver
     store_finished(d, [1])

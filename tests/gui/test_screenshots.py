@@ -29,7 +29,7 @@ from ui.movelog import open_move_log
 from ui.setuppicker import LevelPicker
 
 from .conftest import WINDOW
-from .driver import Driver
+from .driver import SCREENSHOTS, Driver
 
 WORDS = {"en": ("New game", "Past games"), "fr": ("Nouvelle partie", "Parties")}
 
@@ -64,6 +64,13 @@ def test_every_screen_at_1280x720_too() -> None:
     )
     assert result.returncode == 0, result.stdout[-3000:]
     assert "2 passed" in result.stdout
+
+
+def test_the_suite_writes_no_picture_into_the_repository() -> None:
+    root = Path(__file__).resolve().parents[2]
+    if os.environ.get("SPLENDOR_SCREENSHOTS"):
+        pytest.skip("tools/screenshots.py names the folder")
+    assert root not in SCREENSHOTS.resolve().parents
 
 
 def assert_fits(d: Driver) -> None:

@@ -158,7 +158,7 @@ class SetupScreen(Screen):
 
     def close_picker(self) -> None:
         if self.picker is not None:
-            self.picker.dismiss()
+            self.picker.dismiss(animation=False)
             self.picker = None
 
     def stop(self) -> None:
