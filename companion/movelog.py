@@ -18,18 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card, Noble
-from .i18n import localise
+from .i18n import localise, ngettext
 from .i18n import translate as _
 from .moves import Buy, Pass, Reserve, Take
 from .playtime import MoveTime, move_times
 from .record import Record
 from .timeline import Step, timeline
 from .tokens import Colour, Tokens
-
-
-def _plural(singular: str, plural: str, n: int) -> str:
-    # English rules until the catalogs' plural forms land (ngettext): one, or more.
-    return _(singular if n == 1 else plural)
 
 
 def card_words(card: Card) -> str:
@@ -44,7 +39,7 @@ def card_words(card: Card) -> str:
     }
     text = templates[card.bonus].format(level=card.level)
     if card.points:
-        text += " " + _plural("({n} point)", "({n} points)", card.points).format(n=card.points)
+        text += " " + ngettext("({n} point)", "({n} points)", card.points).format(n=card.points)
     return text
 
 
@@ -80,7 +75,7 @@ def tell(step: Step) -> str:
         text += ", " + _("gives back {tokens}").format(tokens=localise(returned))
     if step.noble is not None:
         points = step.noble.points
-        text += ". " + _plural(
+        text += ". " + ngettext(
             "A noble visits {player} ({n} point)", "A noble visits {player} ({n} points)", points
         ).format(player=name, n=points)
     return text

@@ -14,6 +14,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion import bgstats
 from companion.export import verdict
+from companion.i18n import ngettext
 from companion.playtime import clock_text, move_times
 from companion.record import Record, replay
 from companion.store import StoreError
@@ -98,8 +99,13 @@ class EndScreen(Screen):
         game = replay(record).game
         table = game.standings()
         lines = [
-            tr("{rank}. {player}: {points} points, {cards} cards, {nobles} nobles").format(
-                rank=s.rank, player=s.player, points=s.points, cards=s.cards, nobles=len(s.nobles)
+            ", ".join(
+                (
+                    tr("{rank}. {player}").format(rank=s.rank, player=s.player),
+                    ngettext("{n} point", "{n} points", s.points).format(n=s.points),
+                    ngettext("{n} card", "{n} cards", s.cards).format(n=s.cards),
+                    ngettext("{n} noble", "{n} nobles", len(s.nobles)).format(n=len(s.nobles)),
+                )
             )
             for s in table
         ]

@@ -19,6 +19,7 @@ from kivy.uix.widget import Widget
 
 from companion.cards import CARDS, CARDS_BY_LEVEL, NOBLES, Card, Noble
 from companion.errors import Refused
+from companion.i18n import ngettext
 from companion.setup import MARKET_SLOTS
 from companion.table import NewGame
 
@@ -60,9 +61,11 @@ class SetupScreen(Screen):
         unit = max(44.0, Window.height * 0.1)
         left = sum(draft.cards_needed(lv) for lv in (1, 2, 3)) + draft.nobles_needed
         title = (
-            tr("Lay out the table: {n} places to fill. Tap a place, or scan the cards.").format(
-                n=left
-            )
+            ngettext(
+                "Lay out the table: {n} place to fill. Tap it, or scan the card.",
+                "Lay out the table: {n} places to fill. Tap a place, or scan the cards.",
+                left,
+            ).format(n=left)
             if left
             else tr("The table is laid out.")
         )
