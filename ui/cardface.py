@@ -24,20 +24,27 @@ DARK = (0.12, 0.12, 0.12, 1.0)
 
 
 def draw_gem(canvas: Any, colour: Colour, x: float, y: float, d: float, text: str = "") -> None:
-    """A gem of ``colour`` (diameter ``d``) with ``text`` on it, else its letter."""
+    """A gem of ``colour`` (diameter ``d``) with its letter, and ``text`` (a count) if any."""
     canvas.add(Color(*theme.TOKEN_FILL[colour]))
     canvas.add(Ellipse(pos=(x, y), size=(d, d)))
     canvas.add(Color(*theme.TOKEN_RING[colour]))
     canvas.add(Line(circle=(x + d / 2, y + d / 2, d / 2), width=1))
+    ink = theme.TOKEN_TEXT[colour]
+    if not text:
+        draw_text(canvas, colour.letter, x, y, d, d, ink, max(SMALLEST_TEXT, d * 0.62))
+        return
+    # A count and the colour's letter, smaller, beside it: "3G" reads as three green.
+    draw_text(canvas, text, x + d * 0.06, y, d * 0.5, d, ink, max(SMALLEST_TEXT, d * 0.58))
     draw_text(
         canvas,
-        text or colour.letter,
-        x,
-        y,
-        d,
-        d,
-        theme.TOKEN_TEXT[colour],
-        max(SMALLEST_TEXT, d * 0.62),
+        colour.letter,
+        x + d * 0.5,
+        y + d * 0.1,
+        d * 0.44,
+        d * 0.6,
+        ink,
+        max(SMALLEST_TEXT, d * 0.36),
+        bold=False,
     )
 
 
@@ -48,7 +55,7 @@ def draw_card(canvas: Any, card: Card, x: float, y: float, w: float, h: float) -
     canvas.add(Color(*theme.CARD_BODY))
     canvas.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
     fill = theme.TOKEN_FILL[card.bonus]
-    lw = min(w * 0.4, h * 0.62)
+    lw = min(w * 0.36, h * 0.52)
     canvas.add(Color(*(0.55 + 0.45 * v for v in fill[:3]), 1))  # a light tint of the bonus
     canvas.add(RoundedRectangle(pos=(x, y), size=(lw, h), radius=[r, 0, 0, r]))
     canvas.add(Color(*theme.CARD_BACK[card.level - 1]))
@@ -62,14 +69,18 @@ def draw_card(canvas: Any, card: Card, x: float, y: float, w: float, h: float) -
     else:
         draw_gem(canvas, card.bonus, x + (lw - gem) / 2, y + (h - gem) / 2, gem)
     costs = [(c, n) for c, n in zip(GEMS, card.cost, strict=True) if n]
-    area_w, area_h = w - lw - w * 0.04, h * 0.86
-    cols = 1 if len(costs) == 1 else 2
-    rows = (len(costs) + 1) // 2
-    d = min(area_h / max(rows, 1) * 0.94, area_w / cols * 0.94)
+    area_w, area_h = w - lw - w * 0.04, h * 0.88
+    # As many columns as make the gems largest: the cost is what a player reads.
+    cols = max(
+        range(1, len(costs) + 1),
+        key=lambda k: min(area_h / -(-len(costs) // k), area_w / k),
+    )
+    rows = -(-len(costs) // cols)
+    d = min(area_h / rows, area_w / cols)
     left = x + lw + (area_w - cols * d) / 2 + w * 0.02
     top = y + h * 0.07 + (area_h + rows * d) / 2
     for i, (colour, n) in enumerate(costs):
-        draw_gem(canvas, colour, left + (i % cols) * d, top - (i // cols + 1) * d, d * 0.94, str(n))
+        draw_gem(canvas, colour, left + (i % cols) * d, top - (i // cols + 1) * d, d * 0.95, str(n))
 
 
 def draw_noble(canvas: Any, noble: Noble, x: float, y: float, w: float, h: float) -> None:

@@ -34,26 +34,25 @@ if TYPE_CHECKING:
 
 
 class GemsFace(Widget):
-    """Tokens as gems with their counts (a take, a reserve's gold)."""
+    """Tokens as gems, one per token, each with its letter (a take of 2 red: two R)."""
 
     def __init__(self, counts: list[int], **kw: Any) -> None:
         super().__init__(**kw)
-        self.counts = counts
+        self.gems = [Colour(i) for i, n in enumerate(counts) for _ in range(n)]
         self.bind(pos=self._draw, size=self._draw)
 
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()
-        shown = [(Colour(i), n) for i, n in enumerate(self.counts) if n]
-        if not shown:
+        if not self.gems:
             return
-        d = min(self.height * 0.8, self.width / len(shown) * 0.95)
-        x = self.x + (self.width - d * len(shown)) / 2
-        for i, (colour, n) in enumerate(shown):
-            draw_gem(self.canvas, colour, x + i * d, self.center_y - d / 2, d * 0.92, str(n))
+        d = min(self.height * 0.7, self.width / len(self.gems) * 0.98)
+        x = self.x + (self.width - d * len(self.gems)) / 2
+        for i, colour in enumerate(self.gems):
+            draw_gem(self.canvas, colour, x + i * d, self.center_y - d / 2, d * 0.92)
 
 
 def _picture(entry: LogEntry, move: Any, height: float) -> Widget:
-    width = height * 1.5
+    width = height * 1.9
     if entry.card is not None:
         return CardFace(card=entry.card, size_hint=(None, None), size=(width, height))
     if isinstance(move, Take):
@@ -113,7 +112,7 @@ class MoveLog(ModalView):
         self.add_widget(box)
 
     def _line(self, entry: LogEntry, move: Any, unit: float, font: float) -> BoxLayout:
-        line = BoxLayout(spacing=8, size_hint_y=None, height=unit * 1.25, padding=[4, 2])
+        line = BoxLayout(spacing=8, size_hint_y=None, height=unit * 1.4, padding=[4, 2, 14, 2])
         when = tr("Round {n}").format(n=entry.round)
         line.add_widget(
             Label(
@@ -127,7 +126,7 @@ class MoveLog(ModalView):
                 text_size=(unit * 2.1, None),
             )
         )
-        line.add_widget(_picture(entry, move, unit * 1.1))
+        line.add_widget(_picture(entry, move, unit * 1.3))
         words = Label(text=entry.words, font_size=font, halign="left", valign="middle")
         words.bind(size=lambda w, s: setattr(w, "text_size", s))
         line.add_widget(words)
@@ -138,11 +137,11 @@ class MoveLog(ModalView):
                 ),
                 font_size=font,
                 size_hint_x=None,
-                width=unit * 2.4,
+                width=unit * 2.7,
                 color=theme.TEXT_DIM,
                 halign="right",
                 valign="middle",
-                text_size=(unit * 2.4, None),
+                text_size=(unit * 2.5, None),
             )
             line.add_widget(clock)
         return line

@@ -1,7 +1,7 @@
 """The setup's pickers: every card still to come of a level at once, one tap picks.
 
-The cards are grouped by bonus colour, a row per colour headed by its gem (with its
-letter), so the card lying on the table is found by its colour, then its cost and points,
+The cards are grouped by bonus colour, a row per colour (each card shows its bonus gem
+and letter), so the card lying on the table is found by its colour, then its cost and points,
 and picked with a single tap. Nobles: all of them, one tap.
 """
 
@@ -21,23 +21,9 @@ from companion.cards import Card, Noble
 from companion.tokens import GEMS
 
 from . import theme
-from .cardface import CardFace, NobleFace, draw_gem
+from .cardface import CardFace, NobleFace
 from .i18n import tr
 from .widgets import big_button, text_label
-
-
-class _Gem(Widget):
-    """A row's heading: the colour's gem and letter."""
-
-    def __init__(self, colour: Any, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.colour = colour
-        self.bind(pos=self._draw, size=self._draw)
-
-    def _draw(self, *_: Any) -> None:
-        self.canvas.clear()
-        d = min(self.width, self.height) * 0.8
-        draw_gem(self.canvas, self.colour, self.center_x - d / 2, self.center_y - d / 2, d)
 
 
 class PlacePicker(ModalView):
@@ -57,24 +43,22 @@ class PlacePicker(ModalView):
             Color(*theme.PANEL)
             self._panel = RoundedRectangle(radius=[8])
         self.box.bind(pos=self._place, size=self._place)
+        # The title and Cancel share the top row: the rest of the screen is the choices.
+        head = BoxLayout(size_hint_y=None, height=unit, spacing=8)
         self.title = text_label(
-            title,
-            scale=0.42,
-            size_hint_y=None,
-            height=unit * 0.9,
-            bold=True,
-            halign="left",
-            valign="middle",
-            color=theme.ACCENT,
+            title, scale=0.38, bold=True, halign="left", valign="middle", color=theme.ACCENT
         )
+        head.add_widget(self.title)
+        self.cancel = big_button(tr("Cancel"), self._cancel, size_hint_x=0.22)
+        head.add_widget(self.cancel)
         self.body = BoxLayout(orientation="vertical", spacing=4)
-        bottom = BoxLayout(size_hint_y=None, height=unit, spacing=8)
-        self.message = text_label("", scale=0.34, halign="left", valign="middle", color=theme.ERROR)
-        bottom.add_widget(self.message)
-        self.cancel = big_button(tr("Cancel"), self._cancel, size_hint_x=0.3)
-        bottom.add_widget(self.cancel)
+        # A refusal (a card scanned twice) shows between the title and the choices.
+        self.message = text_label(
+            "", size_hint_y=None, height=0, halign="left", valign="middle", color=theme.ERROR
+        )
+        self.message.bind(text=lambda w, t: setattr(w, "height", unit * 0.6 if t else 0))
         self.on_cancel = on_cancel
-        for part in (self.title, self.body, bottom):
+        for part in (head, self.message, self.body):
             self.box.add_widget(part)
         self.add_widget(self.box)
 
@@ -101,9 +85,8 @@ class LevelPicker(PlacePicker):
         self.cards = list(cards)
         by_colour = {c: [card for card in self.cards if card.bonus == c] for c in GEMS}
         cols = max(4, *(len(v) for v in by_colour.values()))
-        for colour, row_cards in by_colour.items():
-            row = BoxLayout(spacing=4)
-            row.add_widget(_Gem(colour, size_hint_x=None, width=Window.height * 0.11))
+        for row_cards in by_colour.values():
+            # Each card shows its bonus gem and letter: no heading needed for the row.
             grid = GridLayout(rows=1, cols=cols, spacing=4)
             for card in row_cards:
                 face = CardFace(card=card)
@@ -111,8 +94,7 @@ class LevelPicker(PlacePicker):
                 grid.add_widget(face)
             for _ in range(cols - len(row_cards)):
                 grid.add_widget(Widget())
-            row.add_widget(grid)
-            self.body.add_widget(row)
+            self.body.add_widget(grid)
 
     def _pick(self, card: Card, on_pick: Callable[[Card], None]) -> None:
         self.dismiss(animation=False)
