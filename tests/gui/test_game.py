@@ -36,12 +36,6 @@ def new_game_through_taps(
     assert d.app.manager.current == "table"
 
 
-def _row_level(d: Driver, view: CardView) -> int:
-    # Rows are laid out top to bottom as levels 3, 2, 1; the slot's height tells its row.
-    rows = sorted({round(v.y) for v in d.walk(d.app.setup_screen) if isinstance(v, CardView)})
-    return rows.index(round(view.y)) + 1
-
-
 def pick_card(d: Driver, card_id: str) -> None:
     """In an open card picker: the bonus colour, then the card (two taps)."""
     picker = d.top()
