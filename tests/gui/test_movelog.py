@@ -1,0 +1,64 @@
+"""The move log, opened from the table's menu by taps: every move in words, with the clock."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from companion.cards import CARDS, NOBLES
+from companion.simulate import simulate
+from ui.movelog import MoveLog
+
+from .driver import FIXED_TIME, Driver
+
+WORDS = {
+    "en": ("Menu", "Moves so far", "Round 1", "takes", "0:40 turn", "Close"),
+    "fr": ("Menu", "Coups joués", "Tour de table 1", "prend", "tour : 0:40", "Fermer"),
+}
+
+
+class Ticking:
+    def __init__(self) -> None:
+        self.moment = FIXED_TIME
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_log_tells_each_move_newest_first_with_its_turn_time(
+    tmp_path: Path, language: str
+) -> None:
+    clock = Ticking()
+    d = Driver(tmp_path / "data", language=language, clock=clock)
+    try:
+        game = simulate(players=3, seed=4, max_moves=7)
+        d.app.start_game(game.setup)
+        session = d.app.table_screen.session
+        assert session is not None
+        for move in game.moves:
+            clock.moment += timedelta(seconds=40)
+            session.play(move)
+        d.app.table_screen.refresh()
+        d.frames(2)
+        menu, button, first_round, takes, turn, close = WORDS[language]
+        d.press(menu)
+        d.press(button)
+        log = d.top()
+        assert isinstance(log, MoveLog)
+        lines = list(log.lines.children)  # Kivy lists children last first
+        assert len(lines) == 7
+        text = d.texts()
+        assert first_round in text and takes in text and turn in text
+        # Newest first: the top line is the last move, by its player.
+        top = lines[-1]
+        last_player = game.setup.players[game.moves[-1].player]
+        assert any(last_player in getattr(w, "text", "") for w in top.walk())
+        assert not (set(CARDS) | set(NOBLES)) & set(re.findall(r"\w+", text))
+        d.press(close, exact=True)
+        assert not d.modals()
+    finally:
+        d.close()
