@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import bgstats
+from .errors import ExportError as ExportError  # where callers have always found it
 from .files import write_atomic
 from .game import Game
 from .i18n import translate as _
@@ -34,24 +35,6 @@ CSV_COLUMNS = (
     "noble",
     "points_after",
 )
-
-
-class ExportError(Exception):
-    """An export that could not be written; nothing half-written was left behind."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        self.path = path
-        self.reason = reason
-        super().__init__(str(path))
-
-    @property
-    def message(self) -> str:
-        return _("cannot write {path}: {reason}. Nothing was written there.").format(
-            path=self.path, reason=self.reason
-        )
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def _tokens_text(step: Step) -> str:

@@ -30,6 +30,7 @@ from typing import Any
 
 from . import __version__
 from .errors import RecordError
+from .errors import StoreError as StoreError  # where callers have always found it
 from .game import Game
 from .i18n import translate
 from .moves import Move
@@ -84,22 +85,6 @@ MIGRATIONS: tuple[str, ...] = (
     );
     """,
 )
-
-
-class StoreError(Exception):
-    """The journal cannot do what was asked; ``message`` says why and what to do."""
-
-    def __init__(self, template: str, **params: Any) -> None:
-        self.template = template
-        self.params = params
-        super().__init__(template)
-
-    @property
-    def message(self) -> str:
-        return translate(self.template).format(**self.params)
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def now() -> str:

@@ -20,7 +20,10 @@ SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware"]
 LOCALE = ROOT / "companion" / "locale"
 LANGUAGES = ("it", "sv", "pt", "fr")
 CALLS_FIRST = {"_", "tr", "translate", "StoreError", "_transaction"}
-CALLS_SECOND = {"IllegalMove", "_illegal", "RecordError", "_fail", "Refused"}
+CALLS_SECOND = {
+    *("IllegalMove", "_illegal", "RecordError", "_fail", "Refused"),
+    *("HardwareError", "SerialPortError", "PinError", "TagMapError", "TagConflict"),
+}
 EXTRA = ["white", "blue", "green", "red", "black", "gold", "playing", "over", "stalled"]
 
 
