@@ -256,7 +256,7 @@ def cmd_names(args: argparse.Namespace) -> int:
             print(_("{name} counts as itself again.").format(name=args.unmerge))
         aliases = store.aliases()
     for name, person in aliases.items():
-        print(_("{name} counts as {person}").format(name=name, person=person))
+        print(printable(_("{name} counts as {person}").format(name=name, person=person)))
     return EXIT_OK
 
 

@@ -241,14 +241,14 @@ def read(text: str) -> Record:
             col=err.colno,
         ) from None
     except RecursionError:
-        raise _fail("", "not a game record: its JSON is nested too deeply") from None
-    except ValueError as err:
+        raise _fail("", "its JSON is nested too deeply for a game record") from None
+    except ValueError:
         # Python refuses integers of more than 4,300 digits (a guard against slow parsing).
-        raise _fail("", "not a game record: {reason}", reason=str(err)) from None
+        raise _fail("", "it holds a number of more than 4,300 digits") from None
     try:
         return read_document(doc)
     except RecursionError:
-        raise _fail("", "not a game record: its JSON is nested too deeply") from None
+        raise _fail("", "its JSON is nested too deeply for a game record") from None
 
 
 MAX_RECORD_BYTES = 4 * 1024 * 1024

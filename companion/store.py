@@ -45,6 +45,7 @@ from .i18n import translate
 from .moves import Move
 from .record import Record, document, move_document, read_document, read_move
 from .setup import Setup
+from .text import check_name
 
 APPLICATION_ID = 0x53504C44  # "SPLD": marks a file as ours, so a foreign one is recognised
 SCHEMA_VERSION = 3
@@ -580,6 +581,8 @@ class Store:
 
         Refused when it would make a person play against themselves, or go round in a circle.
         """
+        check_name(name)
+        check_name(person)
         people = self.aliases()
         target = resolve(people, person)
         if resolve(people, name) == target:
