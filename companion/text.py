@@ -44,12 +44,12 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 
 def _unwanted(char: str) -> str | None:
-    """The kind of an unwanted character in a name: a template, or ``None`` when fine."""
+    """Why a character has no place in a name (``surrogate``, ``control``), or ``None``."""
     category = unicodedata.category(char)
     if category == "Cs":
-        return "a name cannot hold {char} at position {at}: it is not a character"
+        return "surrogate"
     if category in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS:
-        return "a name cannot hold control characters ({char} at position {at})"
+        return "control"
     return None
 
 
@@ -70,9 +70,22 @@ def check_name(name: object, path: str = "") -> None:
             n=len(name),
         )
     for at, char in enumerate(name, start=1):
-        template = _unwanted(char)
-        if template is not None:
-            raise RecordError(path, template, char=f"U+{ord(char):04X}", at=at)
+        kind = _unwanted(char)
+        code = f"U+{ord(char):04X}"
+        if kind == "surrogate":
+            raise RecordError(
+                path,
+                "a name cannot hold {char} at position {at}: it is not a character",
+                char=code,
+                at=at,
+            )
+        if kind == "control":
+            raise RecordError(
+                path,
+                "a name cannot hold control characters ({char} at position {at})",
+                char=code,
+                at=at,
+            )
 
 
 def printable(line: str) -> str:
