@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -180,11 +181,21 @@ class Store:
     def lock_path(self) -> Path:
         return self.path.with_name(self.path.name + ".lock")
 
+    def _lock_file(self) -> int:
+        """The lock file beside the journal, opened (created when absent)."""
+        try:
+            return os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except PermissionError:
+            if not self.lock_path.exists():
+                raise
+            # Left by another user (an administrator's command): a lock needs no writing.
+            return os.open(self.lock_path, os.O_RDONLY | os.O_CLOEXEC)
+
     def _take_lock(self) -> None:
         """The one-writer lock, held until :meth:`close`. ``StoreError`` when another
         companion holds it or the folder cannot be written."""
         try:
-            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            fd = self._lock_file()
         except OSError as err:
             if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
                 raise StoreError(
@@ -203,7 +214,7 @@ class Store:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            holder = os.read(fd, 32).decode("ascii", "replace").strip() or "?"
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
             os.close(fd)
             raise StoreError(
                 "the games journal {path} is in use by another Splendor Companion "
@@ -212,9 +223,10 @@ class Store:
                 path=str(self.path),
                 pid=holder,
             ) from None
-        # Who holds it, for the message of the one refused.
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        # Who holds it, for the message of the one refused (not when opened read-only).
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._lock = fd
 
     def _unlock(self) -> None:
@@ -241,7 +253,14 @@ class Store:
             raise
         problem = self._check_existing()
         if problem is not None:
-            self._set_aside(problem)
+            try:
+                self._set_aside(problem)
+            except OSError as err:
+                raise StoreError(
+                    "cannot open the games journal {path}: {reason}",
+                    path=str(self.path),
+                    reason=err.strerror or str(err),
+                ) from None
         try:
             db = self._connect()
             self._migrate(db)
@@ -249,6 +268,11 @@ class Store:
             raise StoreError(
                 "cannot open the games journal {path}: {reason}", path=str(self.path), reason=err
             ) from None
+        if reader:
+            # Kept up to date, the journal is read without holding the lock: an app that
+            # starts meanwhile gets its journal.
+            self._unlock()
+            self.read_only = True
         return db
 
     def _uri(self, **options: str) -> str:
@@ -309,6 +333,12 @@ class Store:
                 check = db.execute("PRAGMA quick_check").fetchone()[0]
             finally:
                 db.close()
+        except sqlite3.OperationalError as err:
+            # Cannot be opened (a folder or a file we may not write, say): that is not
+            # damage, and nothing is set aside for it.
+            raise StoreError(
+                "cannot open the games journal {path}: {reason}", path=str(self.path), reason=err
+            ) from None
         except sqlite3.DatabaseError:
             return "damaged"
         if check != "ok":

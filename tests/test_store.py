@@ -414,6 +414,14 @@ def test_the_lock_goes_with_the_store(db: Path) -> None:
         assert store.games() == []
 
 
+def test_a_reader_alone_does_not_keep_the_app_out(db: Path) -> None:
+    game = simulate(players=2, seed=5)
+    with Store(db, reader=True) as reader:  # say, export --all on a slow stick
+        with Store(db) as app:  # the kiosk starts meanwhile: it gets its journal
+            game_id = app.import_record(Record.of(game), GameState.of(game))
+        assert reader.moves(game_id) == list(game.moves)
+
+
 def test_a_move_numbered_other_than_the_journals_is_refused(db: Path) -> None:
     with Store(db) as store:
         here = Session.start(store, SETUP)
