@@ -367,7 +367,10 @@ def _output_failed(err: OSError) -> int:
     keep Python from failing again on the same buffered text at exit."""
     with contextlib.suppress(OSError, ValueError):
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
     with contextlib.suppress(OSError, ValueError):
         print(
             _("cannot write the output: {reason}").format(reason=err.strerror or err),
@@ -382,7 +385,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         i18n.set_language(args.lang)
     try:
         code: int = args.func(args)
-        sys.stdout.flush()  # here, where a failure can still be said and counted
+        if sys.stdout is not None:  # None: started with standard output closed
+            sys.stdout.flush()  # here, where a failure can still be said and counted
     except (CompanionError, RecordError) as err:
         print(printable(err.message), file=sys.stderr)
         return EXIT_MALFORMED

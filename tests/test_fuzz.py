@@ -27,9 +27,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from companion.cli import main
-from companion.errors import RecordError
-from companion.record import Record, write
+from companion.errors import CompanionError, RecordError
+from companion.record import Record, read_move, write
+from companion.session import Session
 from companion.simulate import simulate
+from companion.store import Store
 from companion.text import MAX_NAME_LENGTH, check_name, printable
 
 BASE = json.loads(write(Record.of(simulate(players=3, seed=21))))
@@ -108,6 +110,30 @@ def _raw(doc: dict[str, Any], data: tuple[str, int]) -> str | None:
         return '{"format": "splendor-game-record", "version": ' + "7" * n + "}"
     return json.dumps(doc)[: n % 4000]
 
+
+# The words of a typed move, for texts that come close to one.
+MOVE_WORDS = [
+    "take",
+    "buy",
+    "reserve",
+    "pass",
+    "WUG",
+    "WW",
+    "RRK",
+    "1W1",
+    "2W1",
+    "3W1",
+    "deck",
+    "1",
+    "noble",
+    "N1",
+    "return",
+    "W",
+    "gold",
+    "9",
+    "-1",
+    "reveal",
+]
 
 Change = tuple[Callable[[dict[str, Any], Any], str | None], Any]
 CHANGES: st.SearchStrategy[Change] = st.one_of(
@@ -232,3 +258,50 @@ def test_a_name_is_accepted_exactly_when_it_shows_as_typed(name: str) -> None:
     else:
         assert printable(name) == name
         name.encode("utf-8")  # a file, a terminal can hold it
+
+
+@pytest.fixture(scope="module")
+def table() -> Iterator[tuple[Session, Path]]:
+    with tempfile.TemporaryDirectory() as name:
+        db = Path(name) / "games.sqlite3"
+        with Store(db) as store:
+            session = Session.start(store, simulate(players=2, seed=4).setup)
+            yield session, db
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    move=st.one_of(
+        st.text(max_size=30),
+        st.builds(" ".join, st.lists(st.sampled_from(MOVE_WORDS), min_size=1, max_size=5)),
+        MOVES,
+    )
+)
+@example(move="take WUG")
+@example(move={"player": 0, "action": "take", "gems": {"white": 1, "blue": 1, "green": 1}})
+@example(move={"player": 0, "action": ["take"]})
+@example(move={"player": 10**4000, "action": "pass"})
+def test_a_declared_move_is_played_or_refused_whole(
+    table: tuple[Session, Path], move: str | dict[str, Any]
+) -> None:
+    """Whatever is declared at the table (typed, or read as a record's move object), the
+    engine and the journal either take it whole or refuse it with a message."""
+    session, db = table
+    before = journal(db)
+    moves = session.game.moves
+    try:
+        if isinstance(move, dict):
+            session.play(read_move(move))
+        else:
+            session.play(move)
+    except (CompanionError, ValueError) as err:
+        # The text form is the developers' notation: its refusal is a ValueError naming
+        # the wrong word (documented); anything from a record or the table is ours.
+        assert str(err)
+        assert isinstance(err, CompanionError) or isinstance(move, str)
+        assert session.game.moves == moves
+        assert journal(db) == before
+    else:
+        assert len(session.game.moves) == len(moves) + 1
+        assert session.store.moves(session.game_id) == list(session.game.moves)
+        session.undo()  # keep the table where the next example expects it
