@@ -200,7 +200,7 @@ class PN532Protocol(Protocol):
         elif command == RF_CONFIGURATION:
             self.ready = True
             self._changes.append((True, self.firmware))
-            self._send(IN_LIST_PASSIVE_TARGET)
+            self.poll_at = self.clock()  # polled once the reader is said connected
         elif command == IN_LIST_PASSIVE_TARGET:
             uid = uid_of(data)
             if uid is not None:
@@ -215,6 +215,8 @@ class PN532Protocol(Protocol):
         """Send what is due; a change of the module's answering, if any: ``(True,
         firmware)`` when it answers again, ``(False, "")`` when it stopped answering."""
         with self._lock:
+            if self._changes:  # said before anything that follows it
+                return self._changes.pop(0)
             now = self.clock()
             if self.pending is not None and now - self.sent_at > self.TIMEOUT:
                 if not self.silent:
