@@ -73,9 +73,10 @@ from serial.threaded import FramedPacket, LineReader, Protocol, ReaderThread
 from companion.i18n import _
 
 from . import keyboard as keyboard_reader
+from . import ports
 from .exc import lost_error, serial_error
 from .pn532 import PN532Protocol, silent_message
-from .ports import CMDLINE, console_on
+from .ports import console_on
 from .readers import INPUT, NAMES, baud_of, kind
 
 log = logging.getLogger(__name__)
@@ -398,14 +399,14 @@ class RfidReader:
         away: float = 1.0,
         retry: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
-        cmdline: Path = CMDLINE,
+        cmdline: Path | None = None,
         events: Callable[[str], keyboard_reader.EventSource] | None = None,
     ) -> None:
         self.kind = kind(reader)  # ValueError naming the kinds
         self.reader = reader
         self.port = keyboard_reader.resolve(port) if self.kind.port == INPUT else port
         self.baudrate = baud_of(reader, baudrate) or 0
-        self.cmdline = cmdline
+        self.cmdline = cmdline or ports.CMDLINE  # the kernel's, where consoles are set
         self.events = events or keyboard_reader.EvdevSource
         """Opens a keyboard reader's device (tests give recorded events)."""
         self.on_tag = on_tag
