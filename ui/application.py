@@ -23,7 +23,7 @@ from companion.store import Store, StoreError
 from companion.table import NewGame
 from companion.timeline import points_by_round
 
-from . import theme
+from . import stick, theme
 from .chart import PointsChart
 from .i18n import set_language, tr
 from .media import removable_media
@@ -137,7 +137,22 @@ class CompanionApp(App):
             self.resume(self._demo_game())
         self.start_hardware()
         self._start_dimmer()
+        if stick.on_kiosk():
+            self.stick_watcher = stick.StickWatcher(
+                self.data_folder(), self.stick_said, self._finished_games
+            )
+            self._stick_check = Clock.schedule_interval(self.stick_watcher.check, 1)
         return self.manager
+
+    def _finished_games(self) -> int:
+        return sum(1 for info in self.store.games() if info.finished)
+
+    def stick_said(self, message: str, ok: bool) -> None:
+        """What the kiosk's USB export did, on the screen showing."""
+        if self.manager.current == "history":
+            self.history_screen.refresh(message, ok=ok)
+        else:
+            self.say(message, error=not ok)
 
     def _start_dimmer(self) -> None:
         """Dim the backlight after the idle time of the settings; a touch wakes it."""
@@ -248,6 +263,15 @@ class CompanionApp(App):
 
     def export_to_media(self, folder: Path | None = None) -> tuple[bool, str]:
         """Every finished game (and its chart) to the USB stick; a sentence for the table."""
+        if folder is None and stick.on_kiosk():
+            # The kiosk's helper mounts the stick and exports; its status comes back.
+            try:
+                stick.ask(self.data_folder())
+            except OSError as err:
+                return False, tr(
+                    "cannot write {path}: {reason}. Nothing was written there."
+                ).format(path=self.data_folder(), reason=err.strerror or err)
+            return True, tr("Looking for the USB stick...")
         if folder is None:
             media = removable_media()
             if not media:
@@ -335,6 +359,8 @@ class CompanionApp(App):
         if hasattr(self, "dimmer"):
             Window.unbind(on_touch_down=self.dimmer.touched)
             self._dim_check.cancel()
+        if hasattr(self, "_stick_check"):
+            self._stick_check.cancel()
         if self.hardware is not None:
             self.hardware.close()
         self.store.close()

@@ -352,3 +352,39 @@ def test_the_screen_dims_when_idle_and_the_waking_touch_presses_nothing(
     now[0] += 10_000
     dimmer.check()
     assert (light / "brightness").read_text() == "200\n"  # 0: never dimmed
+
+
+# ------------------------------------------------------------------ the USB stick
+
+
+def test_on_the_kiosk_export_asks_the_helper_and_says_what_it_did(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.record import Record
+    from companion.store import GameState
+
+    monkeypatch.setenv("SPLENDOR_USB_EXPORT", "yes")  # deploy.sh installed the helper
+    data = tmp_path / "data"
+    d = Driver(data)
+    try:
+        for seed in (1, 2):
+            game = simulate(players=2, seed=seed)
+            d.app.store.import_record(Record.of(game), GameState.of(game))
+        d.app.show_history()
+        d.frames(2)
+        d.press("Export all")
+        assert (data / "usb-export.request").exists()  # what the path unit waits for
+        assert "Looking for the USB stick" in d.texts()
+        # the helper, as root: found the stick, mounted it, exported, unmounted
+        (data / "usb-export.status").write_text("state=exported\ndevice=/dev/sda1\ngames=2\n")
+        wait_for(d, lambda: "2 games exported: you can pull the stick out" in d.texts())
+
+        d.app.start_game(simulate(players=2, seed=3, max_moves=0).setup)
+        d.frames(2)
+        # a stick plugged in during a game: exported by udev's helper, said at the table
+        (data / "usb-export.status").write_text("state=no-stick\n")
+        wait_for(d, lambda: "No USB stick found" in d.app.table_screen.status.text)
+        (data / "usb-export.status").write_text("state=exported\ngames=1\ntime=2\n")
+        wait_for(d, lambda: "1 game exported: you can pull" in d.app.table_screen.status.text)
+    finally:
+        d.close()
