@@ -388,3 +388,43 @@ def test_on_the_kiosk_export_asks_the_helper_and_says_what_it_did(
         wait_for(d, lambda: "1 game exported: you can pull" in d.app.table_screen.status.text)
     finally:
         d.close()
+
+
+def test_a_pn532_and_a_keyboard_reader_enroll_cards_in_the_app(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_hardware_readers import BY_ID, PN532Module, Recorded, UsbPort, typed
+    from test_hardware_rfid import Pty
+
+    import hardware.keyboard
+
+    d = driver
+    pty = Pty()
+    module = PN532Module(pty)
+    usb = UsbPort()
+    usb.device = Recorded()
+    monkeypatch.setattr(hardware.keyboard, "EvdevSource", usb)  # the recorded device
+    try:
+        configure(d, rfid_port=pty.path, rfid_reader="pn532")
+        wait_for(d, lambda: d.app.hardware.reader.state == "connected")
+        assert d.app.hardware.reader.baudrate == 115200
+        d.app.show_start()
+        d.frames(2)
+        d.press("RFID cards")
+        d.press("Level 3")
+        screen = d.app.enroll_screen
+        first, second, third = screen.queue[:3]
+        module.tag = "046B8A882C5E80"
+        wait_for(d, lambda: screen.current == second)
+
+        configure(d, rfid_port=BY_ID, rfid_reader="keyboard")
+        wait_for(d, lambda: d.app.hardware.reader.state == "connected")
+        assert usb.opened == [f"/dev/input/by-id/{BY_ID}"]
+        usb.device.play(typed("0004346362"))
+        wait_for(d, lambda: screen.current == third)
+        tags = TagMap.load(default_path(d.app.data_folder()))
+        assert tags.card("046B8A882C5E80") == first
+        assert tags.card("0004346362") == second
+    finally:
+        module.stop()
+        pty.unplug()
