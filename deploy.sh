@@ -498,6 +498,16 @@ display_notes() {
     fi
 }
 
+uart0_console() {
+    local config
+    for config in "$ROOT/boot/firmware/config.txt" "$ROOT/boot/config.txt"; do
+        [ -f "$config" ] || continue
+        grep -Eq '^[[:space:]]*dtparam=uart0_console(=on)?[[:space:]]*$' "$config"
+        return
+    done
+    return 1
+}
+
 # The reader's serial port: the board's own, and no console on it.
 serial_notes() {
     [ "$RFID_PORT" != none ] || return 0
@@ -514,7 +524,12 @@ serial_notes() {
         [ -f "$cmdline" ] || continue
         for console in $(tr ' ' '\n' <"$cmdline" | sed -n 's/^console=\([^,]*\).*/\1/p'); do
             device=/dev/$console
-            [ "$console" = serial0 ] && device=$uart  # the firmware gives serial0 to the GPIO UART
+            if [ "$console" = serial0 ]; then
+                # serial0 is the GPIO UART, except on a Pi 5 where it is the debug connector
+                # unless config.txt moves it (dtparam=uart0_console).
+                device=$uart
+                if [ "$uart" = /dev/ttyAMA0 ] && ! uart0_console; then device=/dev/ttyAMA10; fi
+            fi
             if [ "$device" = "$RFID_PORT" ] || [ "/dev/$console" = "$RFID_PORT" ]; then
                 note "a serial console is on the reader's port $RFID_PORT (console=$console in ${cmdline#"$ROOT"}): it takes the reader's bytes and changes its speed. Turn it off: sudo raspi-config nonint do_serial_cons 1 (or raspi-config: Interface Options, Serial Port, login shell No, hardware Yes), then reboot"
             fi

@@ -1,9 +1,9 @@
 """The kinds of RFID reader, in one place: the command line, the settings, the app and
 deploy.sh all take their list from :data:`READERS`.
 
-Pure standard library, so that ``deploy.sh`` can read it with any ``python3`` before the
-project is installed: ``python3 hardware/readers.py`` prints one kind a line (name,
-baud or ``-``, port kind).
+Pure standard library, and one ``ReaderKind("name", ...)`` a line: ``deploy.sh`` reads the
+names from those lines (it runs before any Python package is installed), and
+``python3 hardware/readers.py`` prints one kind a line (name, baud or ``-``, port kind).
 
 >>> [r.name for r in READERS.values()]
 ['rdm6300', 'lines', 'pn532', 'keyboard']

@@ -678,17 +678,19 @@ def test_a_pi_5_told_serial0_is_sent_to_ttyama0(root: Path, source: Path) -> Non
 
 
 @pytest.mark.parametrize(
-    ("model", "console", "port"),
+    ("model", "console", "port", "config"),
     [
-        ("Raspberry Pi 4 Model B", "serial0", "/dev/serial0"),
-        ("Raspberry Pi 5 Model B", "serial0", "uart"),
-        ("Raspberry Pi 4 Model B", "ttyS0", "/dev/ttyS0"),
+        ("Raspberry Pi 4 Model B", "serial0", "/dev/serial0", ""),
+        ("Raspberry Pi 4 Model B", "serial0", "uart", ""),
+        ("Raspberry Pi 5 Model B", "serial0", "uart", "dtparam=uart0_console\n"),
+        ("Raspberry Pi 4 Model B", "ttyS0", "/dev/ttyS0", ""),
     ],
 )
 def test_a_serial_console_on_the_readers_port_is_said_with_how_to_turn_it_off(
-    root: Path, source: Path, model: str, console: str, port: str
+    root: Path, source: Path, model: str, console: str, port: str, config: str
 ) -> None:
     put(root / "proc/device-tree/model", model + "\0")
+    put(root / "boot/firmware/config.txt", "dtoverlay=vc4-kms-v3d\n" + config)
     put(
         root / "boot/firmware/cmdline.txt",
         f"console={console},115200 console=tty1 root=PARTUUID=1234-02 rootwait\n",
@@ -700,6 +702,17 @@ def test_a_serial_console_on_the_readers_port_is_said_with_how_to_turn_it_off(
     assert "raspi-config nonint do_serial_cons 1" in note
     quiet = deploy(root, source, "--rfid-port", "/dev/ttyUSB0")
     assert not [line for line in quiet.lines if "serial console" in line]
+
+
+def test_a_pi_5_console_on_its_debug_connector_leaves_the_gpio_uart_alone(
+    root: Path, source: Path
+) -> None:
+    put(root / "proc/device-tree/model", "Raspberry Pi 5 Model B Rev 1.0\0")
+    put(root / "boot/firmware/config.txt", "dtoverlay=vc4-kms-v3d\n")
+    put(root / "boot/firmware/cmdline.txt", "console=serial0,115200 console=tty1 rootwait\n")
+    run = deploy(root, source, "--rfid-port", "uart")
+    assert run.code == 0, run.err
+    assert not [line for line in run.lines if "serial console" in line]
 
 
 # ---------------------------------------------------------------- the kiosk's command
