@@ -10,13 +10,13 @@ import queue
 import select
 import signal
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import pytest
 from evdev import InputEvent, ecodes
 from test_hardware_rfid import WAIT, Pty, Recorder, _command
+from test_hardware_rfid import readers as readers  # the fixture: no reader thread outlives a test
 
 from hardware.readers import NAMES, READERS
 from hardware.rfid import BLOCKED, CONNECTED, DISCONNECTED, STOPPED, LineTags, RfidReader
@@ -113,16 +113,6 @@ class PN532Module:
     def stop(self) -> None:
         self.running = False
         self.thread.join(WAIT)
-
-
-@pytest.fixture
-def readers() -> Iterator[list[RfidReader]]:
-    started: list[RfidReader] = []
-    yield started
-    for reader in started:
-        reader.stop()
-    left = [t.name for t in threading.enumerate() if t.name.startswith("rfid-")]
-    assert not left, f"threads left running: {left}"
 
 
 def started(readers: list[RfidReader], port: str, kind: str, **kw: Any) -> Recorder:
