@@ -601,7 +601,13 @@ def test_systemd_analyze_verify(tmp_path_factory: pytest.TempPathFactory, source
     # A template is verified through an instance, as udev starts it.
     instance = units / "splendor-companion-export@sda1.service"
     shutil.copy(units / "splendor-companion-export@.service", instance)
-    for unit in (units / "splendor-companion.service", instance):
+    request = units / "splendor-companion-export-request.service"
+    for unit in (
+        units / "splendor-companion.service",
+        instance,
+        request,
+        units / REQUEST_PATH_UNIT,
+    ):
         result = subprocess.run(
             [analyze, "verify", "--man=no", str(unit)], capture_output=True, text=True
         )
