@@ -424,3 +424,41 @@ def test_every_reader_kind_is_in_the_command_line_and_the_docs() -> None:
         for doc in ("docs/hardware.md", "docs/install-pi.md"):
             assert f"`{name}`" in (root / doc).read_text(), f"{name} missing from {doc}"
     assert READERS["pn532"].baud == 115200
+
+
+def test_rfid_enroll_with_a_pn532_records_its_tags(tmp_path: Path) -> None:
+    pty = Pty()
+    module = PN532Module(pty)
+    proc, out = _command(tmp_path, "enroll", "--port", pty.path, "--reader", "pn532")
+    try:
+        out.until("Scan card 1W1")
+        out.until("PN532 firmware 1.6")
+        module.tag = NTAG
+        out.until(f"tag {NTAG} is now card 1W1: saved")
+        out.until("Scan card 1W2")
+        module.tag = MIFARE
+        out.until(f"tag {MIFARE} is now card 1W2: saved")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=WAIT * 2) == 0
+    finally:
+        proc.kill()
+        out.rest()
+        module.stop()
+        pty.unplug()
+    tags = TagMap.load(tmp_path / FILE_NAME)
+    assert (tags.card(NTAG), tags.card(MIFARE)) == ("1W1", "1W2")
+
+
+def test_the_keyboard_reader_is_found_by_its_by_id_name(tmp_path: Path) -> None:
+    from hardware.keyboard import keyboard_devices
+
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    assert keyboard_devices(by_id) == []
+    (by_id / BY_ID).symlink_to("../event7")
+    (by_id / "usb-Logitech_USB_Receiver-if01-event-mouse").symlink_to("../event3")
+    assert keyboard_devices(by_id) == [str(by_id / BY_ID)]
+    if not Path("/dev/input/by-id").exists():  # this machine: no keyboard at all
+        proc, out = _command(tmp_path, "monitor", "--reader", "keyboard")
+        assert proc.wait(timeout=WAIT * 2) == 2
+        assert "no USB keyboard reader is plugged in" in out.rest()
