@@ -26,7 +26,8 @@ class KioskValue(SettingString):
         shown = kw.pop("shown", "")
         super().__init__(**kw)
         self.value = shown
-        self.disabled = True
+        self.disabled = True  # taps do nothing
+        self.opacity = 0.7  # and it looks it
 
 
 def origin(app: CompanionApp, key: str) -> str:
