@@ -33,7 +33,7 @@ from companion.i18n import _, localise, translate
 from companion.tokens import Tokens
 
 from .exc import HardwareError, TagConflict
-from .ports import gpio_uart
+from .ports import gpio_uart, keyboard_devices
 from .readers import DEFAULT, INPUT, NAMES, READERS, baud_of
 from .tagmap import TagMap, default_path
 
@@ -73,8 +73,6 @@ def default_port(reader: str) -> str:
     clear which (several keyboards, or none)."""
     if READERS[reader].port != INPUT:
         return gpio_uart()
-    from .keyboard import keyboard_devices
-
     found = keyboard_devices()
     if len(found) == 1:
         return found[0]

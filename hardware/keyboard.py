@@ -6,7 +6,7 @@ whatever has the focus; here the reader's input device is opened with python-evd
 
 The device is named by its stable link under ``/dev/input/by-id/`` (the ``event`` number
 changes at each plug), like ``usb-Sycreader_..._USB_Reader_08FF20140315-event-kbd``, or
-the whole path. :func:`keyboard_devices` lists the candidates.
+the whole path. :func:`hardware.ports.keyboard_devices` lists the candidates.
 
 The events come from an :class:`EventSource`: :class:`EvdevSource` for a real device,
 or any object with the same two methods (the tests play recorded events through one).
@@ -18,7 +18,6 @@ import contextlib
 import errno
 import select
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Protocol
 
 from evdev import InputEvent, ecodes
@@ -27,7 +26,6 @@ from companion.i18n import _
 
 from .exc import SerialPortError
 
-BY_ID = Path("/dev/input/by-id")
 MIN_DIGITS, MAX_DIGITS = 4, 32
 
 # Which key types which character. Readers type decimal (most 125 kHz ones: "0004346362")
@@ -79,23 +77,6 @@ class EvdevSource:
         with contextlib.suppress(OSError):  # unplugged: nothing to give back
             self.device.ungrab()
         self.device.close()
-
-
-def resolve(port: str, by_id: Path = BY_ID) -> str:
-    """A by-id name as a path; a path as it is.
-
-    >>> resolve("usb-reader-event-kbd"), resolve("/dev/input/event3")
-    ('/dev/input/by-id/usb-reader-event-kbd', '/dev/input/event3')
-    """
-    return port if "/" in port else str(by_id / port)
-
-
-def keyboard_devices(by_id: Path = BY_ID) -> list[str]:
-    """The keyboards plugged in, by their by-id paths (a reader is one of them)."""
-    try:
-        return sorted(str(p) for p in by_id.iterdir() if p.name.endswith("-event-kbd"))
-    except OSError:
-        return []
 
 
 def open_error(port: str, err: BaseException) -> SerialPortError:

@@ -18,6 +18,7 @@ import os
 from pathlib import Path
 
 MODEL_FILE = Path("/proc/device-tree/model")
+BY_ID = Path("/dev/input/by-id")
 CMDLINE = Path("/proc/cmdline")
 UART_PINS = (14, 15)
 """BCM numbers of the UART's TX and RX pins."""
@@ -86,3 +87,20 @@ def on_gpio_uart(port: str, model: str | None = None) -> bool:
     if is_pi5(model):
         return "ttyAMA0" in (name, real)
     return bool({name, real} & {"serial0", "ttyAMA0", "ttyS0"})
+
+
+def input_path(port: str, by_id: Path = BY_ID) -> str:
+    """A keyboard reader's port: a by-id name as a path, a path as it is.
+
+    >>> input_path("usb-reader-event-kbd"), input_path("/dev/input/event3")
+    ('/dev/input/by-id/usb-reader-event-kbd', '/dev/input/event3')
+    """
+    return port if "/" in port else str(by_id / port)
+
+
+def keyboard_devices(by_id: Path = BY_ID) -> list[str]:
+    """The keyboards plugged in, by their by-id paths (a keyboard reader is one of them)."""
+    try:
+        return sorted(str(p) for p in by_id.iterdir() if p.name.endswith("-event-kbd"))
+    except OSError:
+        return []

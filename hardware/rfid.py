@@ -65,19 +65,21 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import serial
 from serial.threaded import FramedPacket, LineReader, Protocol, ReaderThread
 
 from companion.i18n import _
 
-from . import keyboard as keyboard_reader
 from . import ports
 from .exc import lost_error, serial_error
 from .pn532 import PN532Protocol, silent_message
 from .ports import console_on
 from .readers import INPUT, NAMES, baud_of, kind
+
+if TYPE_CHECKING:
+    from .keyboard import EventSource
 
 log = logging.getLogger(__name__)
 
@@ -400,14 +402,14 @@ class RfidReader:
         retry: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
         cmdline: Path | None = None,
-        events: Callable[[str], keyboard_reader.EventSource] | None = None,
+        events: Callable[[str], EventSource] | None = None,
     ) -> None:
         self.kind = kind(reader)  # ValueError naming the kinds
         self.reader = reader
-        self.port = keyboard_reader.resolve(port) if self.kind.port == INPUT else port
+        self.port = ports.input_path(port) if self.kind.port == INPUT else port
         self.baudrate = baud_of(reader, baudrate) or 0
         self.cmdline = cmdline or ports.CMDLINE  # the kernel's, where consoles are set
-        self.events = events or keyboard_reader.EvdevSource
+        self.events = events
         """Opens a keyboard reader's device (tests give recorded events)."""
         self.on_tag = on_tag
         self.on_status = on_status
@@ -568,8 +570,16 @@ class RfidReader:
 
     def _supervise_input(self) -> None:
         """Open the keyboard reader's device (grabbed), read it until it goes away."""
+        try:  # python-evdev (Linux): imported only for a keyboard reader
+            from . import keyboard as keyboard_reader
+        except ImportError as err:
+            self._status(
+                DISCONNECTED, _("cannot open {port}: {reason}").format(port=self.port, reason=err)
+            )
+            self._stopping.wait(self.retry)
+            return
         try:
-            source = self.events(self.port)
+            source = (self.events or keyboard_reader.EvdevSource)(self.port)
         except OSError as err:
             self._status(DISCONNECTED, keyboard_reader.open_error(self.port, err).message)
             self._stopping.wait(self.retry)

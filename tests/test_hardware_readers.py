@@ -450,7 +450,7 @@ def test_rfid_enroll_with_a_pn532_records_its_tags(tmp_path: Path) -> None:
 
 
 def test_the_keyboard_reader_is_found_by_its_by_id_name(tmp_path: Path) -> None:
-    from hardware.keyboard import keyboard_devices
+    from hardware.ports import keyboard_devices
 
     by_id = tmp_path / "by-id"
     by_id.mkdir()
