@@ -106,7 +106,11 @@ class MoveLog(ModalView):
             )
         for entry in entries:
             self.lines.add_widget(self._line(entry, moves[entry.number - 1], unit, font))
-        scroll = ScrollView(do_scroll_x=False, bar_width=8)
+        # A steady bar (no fade): it says there is more below, and pictures are repeatable.
+        steady = (0.7, 0.7, 0.7, 0.9)
+        scroll = ScrollView(
+            do_scroll_x=False, bar_width=8, bar_color=steady, bar_inactive_color=steady
+        )
         scroll.add_widget(self.lines)
         box.add_widget(scroll)
         self.add_widget(box)
