@@ -7,6 +7,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from kivy.uix.button import Button
+from kivy.uix.label import Label
 
 from companion.cards import CARDS, NOBLES
 from companion.simulate import simulate
@@ -58,6 +60,11 @@ def test_the_log_tells_each_move_newest_first_with_its_turn_time(
         last_player = game.setup.players[game.moves[-1].player]
         assert any(last_player in getattr(w, "text", "") for w in top.walk())
         assert not (set(CARDS) | set(NOBLES)) & set(re.findall(r"\w+", text))
+        for widget in log.walk():  # legible from a chair, at 800x480 too
+            if isinstance(widget, Label) and widget.text:
+                assert widget.font_size >= 14, widget.text
+            if isinstance(widget, Button):
+                assert min(widget.size) >= 44, widget.text
         d.press(close, exact=True)
         assert not d.modals()
     finally:
