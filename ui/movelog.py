@@ -11,10 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kivy.core.window import Window
-from kivy.graphics import Color, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
@@ -26,8 +24,9 @@ from companion.tokens import Colour
 
 from . import theme
 from .cardface import SMALLEST_TEXT, CardFace, draw_gem
+from .dialogs import Dialog
 from .i18n import tr
-from .widgets import big_button, text_label
+from .widgets import text_label
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -62,41 +61,36 @@ def _picture(entry: LogEntry, move: Any, height: float) -> Widget:
     return Widget(size_hint=(None, None), size=(width, height))
 
 
-class MoveLog(ModalView):
-    """The whole screen: the log of ``record``, the newest move on top; Close."""
+class MoveLog(Dialog):
+    """The log of ``record``, the newest move on top, over (almost) the whole screen.
 
-    def __init__(self, record: Record, **kw: Any) -> None:
-        super().__init__(
-            size_hint=(1, 1),
-            auto_dismiss=False,
-            overlay_color=(0, 0, 0, 0.85),
-            background_color=(0, 0, 0, 0),
-            **kw,
-        )
-        self._anim_duration = 0
-        unit = max(44.0, Window.height * 0.1)
-        font = max(SMALLEST_TEXT + 2, Window.height * 0.036)
+    A :class:`Dialog` like the table's others, so the table opens it the same way (the
+    final-round banner, a refusal's message) and Close sits where Cancel does.
+    """
+
+    @classmethod
+    def of(cls, session: Session) -> MoveLog:
+        """The log of the game at the table, with the times from its journal."""
+        return cls(session.store.record(session.game_id, with_journal=True))
+
+    def __init__(self, record: Record) -> None:
         entries = move_log(record)
         times = move_times(record)
-        box = BoxLayout(orientation="vertical", padding=6, spacing=4)
-        with box.canvas.before:
-            Color(*theme.PANEL)
-            panel = RoundedRectangle(radius=[8])
-        box.bind(pos=lambda w, p: setattr(panel, "pos", p))
-        box.bind(size=lambda w, s: setattr(panel, "size", s))
-        head = BoxLayout(size_hint_y=None, height=unit, spacing=8)
         title = tr("Moves so far: {n}").format(n=len(entries))
         if times:
             title += "  ·  " + tr("game time {time}").format(
                 time=clock_text(times[max(times)].elapsed)
             )
-        head.add_widget(
-            text_label(
-                title, scale=0.42, bold=True, halign="left", valign="middle", color=theme.ACCENT
-            )
-        )
-        head.add_widget(big_button(tr("Close"), self.dismiss, size_hint_x=0.25))
-        box.add_widget(head)
+        super().__init__(title)
+        self.size_hint = (0.98, 0.97)  # the log needs the room; the table is a tap away
+        unit = max(44.0, Window.height * 0.1)
+        font = max(SMALLEST_TEXT + 2, Window.height * 0.036)
+        # The message line takes room only when there is something to say.
+        self.message.size_hint_y = None
+        self.message.height = 0
+        self.message.bind(text=lambda w, t: setattr(w, "height", unit * 0.8 if t else 0))
+        self.buttons.size_hint_y = None
+        self.buttons.height = unit
         self.lines = BoxLayout(orientation="vertical", spacing=4, size_hint_y=None, padding=[0, 2])
         self.lines.bind(minimum_height=self.lines.setter("height"))
         moves = record.moves
@@ -112,8 +106,8 @@ class MoveLog(ModalView):
             do_scroll_x=False, bar_width=8, bar_color=steady, bar_inactive_color=steady
         )
         scroll.add_widget(self.lines)
-        box.add_widget(scroll)
-        self.add_widget(box)
+        self.body.add_widget(scroll)
+        self.button(tr("Close"), self.dismiss)
 
     def _line(self, entry: LogEntry, move: Any, unit: float, font: float) -> BoxLayout:
         line = BoxLayout(spacing=8, size_hint_y=None, height=unit * 1.4, padding=[4, 2, 14, 2])
@@ -155,6 +149,6 @@ def open_move_log(session: Session | None) -> MoveLog | None:
     """The log of the game at the table (the table screen's menu calls this)."""
     if session is None:
         return None
-    view = MoveLog(session.store.record(session.game_id, with_journal=True))
+    view = MoveLog.of(session)
     view.open()
     return view
