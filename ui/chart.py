@@ -49,7 +49,9 @@ class PointsChart(Widget):
         c = self.canvas
         c.add(Color(*SEAT_COLOURS[seat % len(SEAT_COLOURS)]))
         c.add(Ellipse(pos=(x - d / 2, y - d / 2), size=(d, d)))
-        draw_text(c, str(seat + 1), x - d / 2, y - d / 2, d, d, (0.08, 0.08, 0.1, 1), d * 0.8)
+        draw_text(
+            c, str(seat + 1), x - d / 2, y - d / 2, d, d, (0.08, 0.08, 0.1, 1), max(14.0, d * 0.8)
+        )
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas

@@ -11,6 +11,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,6 +30,8 @@ from ui.app import prepare_kivy  # noqa: E402
 WINDOW = os.environ.get("SPLENDOR_TEST_WINDOW", "800x480")
 prepare_kivy(WINDOW, fullscreen=False)
 
+import kivy.core.text  # noqa: E402
+
 from .driver import Driver  # noqa: E402
 
 
@@ -37,3 +40,28 @@ def driver(tmp_path: Path) -> Iterator[Driver]:
     d = Driver(tmp_path / "data")
     yield d
     d.close()
+
+
+@pytest.fixture
+def drawn() -> Iterator[list[tuple[str, float]]]:
+    """Every text Kivy's text provider renders (labels and text drawn on a canvas)."""
+    seen: list[tuple[str, float]] = []
+    original = kivy.core.text.LabelBase.__init__
+
+    def record(self: Any, text: str = "", font_size: float = 12, **kw: Any) -> None:
+        seen.append((text, float(font_size)))
+        original(self, text=text, font_size=font_size, **kw)
+
+    kivy.core.text.LabelBase.__init__ = record  # type: ignore[method-assign]
+    yield seen
+    kivy.core.text.LabelBase.__init__ = original  # type: ignore[method-assign]
+
+
+def forget_drawn(drawn: list[tuple[str, float]]) -> None:
+    """Start recording afresh: text drawn before comes from a cache, so empty it too."""
+    from ui import widgets
+
+    drawn.clear()
+    cache_clear = getattr(getattr(widgets, "_texture", None), "cache_clear", None)
+    if cache_clear is not None:
+        cache_clear()

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
-import kivy.core.text
 import pytest
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
@@ -15,11 +13,10 @@ from companion.cards import CARDS, NOBLES
 from companion.session import Session
 from companion.simulate import simulate
 from companion.table import NewGame
-from ui import widgets
 from ui.cardface import CardFace, NobleFace
 from ui.setuppicker import LevelPicker, NobleGrid
 
-from .conftest import WINDOW
+from .conftest import WINDOW, forget_drawn
 from .driver import Driver, lay_out_table
 
 NAMES = ["Ada", "Ben", "Cleo", "Dev"]
@@ -93,26 +90,8 @@ def test_a_wrong_place_is_taken_back_with_one_tap_and_asked_again(driver: Driver
     assert isinstance(d.top(), NobleGrid)  # asked again at once
 
 
-@pytest.fixture
-def drawn() -> Iterator[list[tuple[str, float]]]:
-    """Every text Kivy's text provider renders (labels and text drawn on a canvas)."""
-    seen: list[tuple[str, float]] = []
-    original = kivy.core.text.LabelBase.__init__
-
-    def record(self: Any, text: str = "", font_size: float = 12, **kw: Any) -> None:
-        seen.append((text, float(font_size)))
-        original(self, text=text, font_size=font_size, **kw)
-
-    kivy.core.text.LabelBase.__init__ = record  # type: ignore[method-assign]
-    yield seen
-    kivy.core.text.LabelBase.__init__ = original  # type: ignore[method-assign]
-
-
 def assert_legible(d: Driver, drawn: list[tuple[str, float]], where: str) -> None:
-    drawn.clear()
-    cache_clear = getattr(getattr(widgets, "_texture", None), "cache_clear", None)
-    if cache_clear is not None:
-        cache_clear()  # text drawn before comes from a cache: draw it afresh, recorded
+    forget_drawn(drawn)
     for widget in d.walk():
         redraw = getattr(widget, "redraw", None)
         if callable(redraw):
