@@ -192,6 +192,13 @@ class SetupScreen(Screen):
             self.refresh()
         self.open_place(level)
 
+    def card_scanned(self, card_id: str) -> None:
+        """A card read by the RFID reader while this screen shows: laid out on the table."""
+        self.declare(card_id)
+
+    def say(self, message: str, error: bool = False) -> None:
+        self.refresh(message)
+
     def declare(self, item: str, go_on: bool = False) -> None:
         """A tap in a picker (``go_on``: then the next place asks), or a scanned card."""
         assert self.draft is not None
