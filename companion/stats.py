@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from .playtime import played_minutes
 from .record import replay
-from .store import GameInfo, Store, resolve
+from .store import GameInfo, Store, StoreError, resolve
 from .tokens import GEMS, Colour
 
 
@@ -107,15 +107,26 @@ def _played(store: Store, info: GameInfo) -> PlayedGame:
 
 
 def played_games(
-    store: Store, include: Callable[[PlayedGame], bool] | None = None
+    store: Store,
+    include: Callable[[PlayedGame], bool] | None = None,
+    unreadable: list[int] | None = None,
 ) -> list[PlayedGame]:
-    """Every finished game, most recent first, names counted as the persons they are."""
+    """Every finished game, most recent first, names counted as the persons they are.
+
+    A game whose journal cannot be read is left out rather than hiding every other
+    game; its id goes to ``unreadable`` when given, so the table can be told.
+    """
     aliases = store.aliases()
     lines = []
     for info in store.games():
         if not info.finished:
             continue
-        line = _played(store, info)
+        try:
+            line = _played(store, info)
+        except StoreError:
+            if unreadable is not None:
+                unreadable.append(info.id)
+            continue
         if aliases:
             persons = tuple(resolve(aliases, n) for n in line.names)
             winners = frozenset(resolve(aliases, n) for n in line.winners)

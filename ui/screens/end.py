@@ -80,6 +80,7 @@ class EndScreen(Screen):
         bar = BoxLayout(size_hint_y=0.14, spacing=6)
         if self.from_history:
             bar.add_widget(big_button(tr("Back"), self.app.show_history))
+            bar.add_widget(big_button(tr("Move by move"), self.review))
         else:
             bar.add_widget(big_button(tr("Undo the last move"), self.undo_last))
             bar.add_widget(big_button(tr("New game"), self.app.show_new_game))
@@ -117,6 +118,12 @@ class EndScreen(Screen):
         big.bind(on_release=lambda *_: view.dismiss())
         view.add_widget(big)
         view.open()
+
+    def review(self) -> None:
+        """The game move by move (``ui/screens/review.py``), back here after."""
+        assert self.record is not None
+        self.manager.get_screen("review").show(self.record, back_to="end")
+        self.manager.current = "review"
 
     def undo_last(self) -> None:
         """The last move was tapped wrongly: back to the table, the game not over."""
