@@ -313,6 +313,10 @@ def test_stepping_through_a_past_game_shows_what_replay_gives(
     assert shown(d) == replayed(record, total // 2)
     d.press(tr("Start"))
     assert shown(d) == replayed(record, 0)
+    # Every position of the game, forward then back, is the one replay gives.
+    for n in [*range(1, total + 1), *range(total - 1, -1, -7)]:
+        screen.go(n)
+        assert shown(d) == replayed(record, n), n
     d.press(tr("Back"))
     assert d.app.manager.current == "end"
 
