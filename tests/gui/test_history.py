@@ -26,6 +26,7 @@ from plays import LOWER_CASE_ZOE, SHARED_VICTORY, TWO_PLAYER_WIN, Known, import_
 from companion import bgstats, i18n
 from companion.record import Record, replay
 from companion.stats import player_stats
+from companion.store import GameState
 from ui.i18n import tr
 from ui.screens.listing import Row
 from ui.widgets import NobleView, PlayerPanel
@@ -343,3 +344,20 @@ def test_history_screens_at_1280x720_too() -> None:
     )
     assert result.returncode == 0, result.stdout[-3000:]
     assert "8 passed" in result.stdout
+
+
+def test_a_play_too_long_for_a_code_is_said_not_a_crash(driver: Driver) -> None:
+    """Names from a stranger's record can be longer than a QR code holds."""
+    d = driver
+    long = Known(TWO_PLAYER_WIN.seed, ("Zoé " + "x" * 1500, "Marc " + "y" * 1500), (16, 8), (), 35)
+    record = long.record()
+    game = replay(record).game
+    game_id = d.app.store.import_record(record, GameState.of(game))
+    d.app.show_history()
+    d.frames(2)
+    d.tap(d.app.history_screen.rows[game_id])
+    assert d.app.manager.current == "end"
+    assert not d.app.end_screen.qr.fits
+    assert "too long for a QR code" in d.texts()
+    d.tap(d.app.end_screen.qr)
+    assert not d.modals()

@@ -97,8 +97,14 @@ class EndScreen(Screen):
         self.qr = QRCode(text=self.link, size_hint_y=None, height=side)
         self.qr.bind(on_release=lambda *_: self.enlarge())
         panel.add_widget(self.qr)
+        said = tr("Scan with a phone to log this play in BG Stats. Tap the code to enlarge it.")
+        if not self.qr.fits:
+            said = tr(
+                "This play is too long for a QR code (very long names?): log it in BG Stats "
+                "by hand, or export it as a file."
+            )
         caption = Label(
-            text=tr("Scan with a phone to log this play in BG Stats. Tap the code to enlarge it."),
+            text=said,
             font_size=max(15.0, Window.height * 0.033),
             halign="center",
             valign="top",
@@ -110,6 +116,8 @@ class EndScreen(Screen):
 
     def enlarge(self) -> None:
         """The code over the whole screen, for a phone further away; a tap closes it."""
+        if not self.qr.fits:
+            return
         view = ModalView(
             size_hint=(1, 1), background_color=(1, 1, 1, 1), overlay_color=(1, 1, 1, 1)
         )
