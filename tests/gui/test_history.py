@@ -202,6 +202,16 @@ def test_statistics_head_to_head_and_merging_two_spellings(table: tuple[Driver, 
     said = d.texts()
     assert tr("Games together: {games}, tied: {level}").format(games=1, level=0) in said
     d.press(tr("Close"))
+    # Two who never met: said in words, not a row of zeros.
+    d.tap(screen.rows["Lin"])  # unchosen: Zoé is left
+    d.tap(screen.rows["zoé"])
+    d.press(tr("Head to head"))
+    never = tr("{a} and {b} have not played at the same table yet.").format(a="Zoé", b="zoé")
+    assert never in d.texts()
+    d.press(tr("Close"))
+    d.tap(screen.rows["zoé"])
+    d.tap(screen.rows["Lin"])
+    assert screen.chosen == ["Zoé", "Lin"]
 
     # Zoé and Marc sat at one table: never one person, and the reason names the evening.
     d.tap(screen.rows["Lin"])  # unchosen

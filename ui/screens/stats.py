@@ -209,6 +209,12 @@ class StatsScreen(Screen):
         a, b = self.chosen
         h = head_to_head(self.games, a, b)
         panel = Panel(tr("{a} against {b}").format(a=a, b=b))
+        panel.button(tr("Close"), self.close_panel)
+        if not h.games:  # zeros would read as a record of defeats
+            panel.text(tr("{a} and {b} have not played at the same table yet.").format(a=a, b=b))
+            panel.body.add_widget(BoxLayout())
+            self._open(panel)
+            return
         panel.text(
             tr("Games together: {games}, tied: {level}").format(games=h.games, level=h.level)
         )
@@ -225,7 +231,6 @@ class StatsScreen(Screen):
                     cell(text, 1, bold=i == 0 or j == 0, halign="left" if j == 0 else "center")
                 )
         panel.body.add_widget(grid)
-        panel.button(tr("Close"), self.close_panel)
         self._open(panel)
 
     def ask_merge(self) -> None:
