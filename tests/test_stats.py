@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from plays import KNOWN, import_known
+from plays import KNOWN, LOWER_CASE_ZOE, TWO_PLAYER_WIN, import_known
 
 from companion.cli import main
 from companion.record import write
@@ -131,3 +133,15 @@ def test_a_game_whose_journal_cannot_be_read_is_left_out_and_reported(store: Sto
     games = played_games(store, unreadable=unreadable)
     assert unreadable == [broken]
     assert len(games) == 2 and broken not in {g.id for g in games}
+
+
+def test_the_same_spelling_written_two_ways_is_one_player(tmp_path: Path) -> None:
+    """``Zoé`` typed at the kiosk (one é) and from a file written elsewhere (e + accent)."""
+    decomposed = unicodedata.normalize("NFD", "Zoé") + " "
+    assert decomposed != "Zoé"
+    elsewhere = replace(LOWER_CASE_ZOE, names=(decomposed, "Lin"))
+    with Store(tmp_path / "games.sqlite3") as store:
+        import_known(store, (TWO_PLAYER_WIN, elsewhere))
+        lines = {s.name: s for s in player_stats(store)}
+    assert set(lines) == {"Zoé", "Marc", "Lin"}
+    assert (lines["Zoé"].games, lines["Zoé"].wins, lines["Zoé"].average_points) == (2, 1, 13.0)
