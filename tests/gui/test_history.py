@@ -117,6 +117,14 @@ def assert_legible(d: Driver) -> None:
             assert min(widget.width, widget.height) >= 44, (widget, widget.size)
 
 
+def reach(d: Driver, shots: Path, button: str, screen: str) -> None:
+    """Tap ``button``; ``screen`` shows, legible, and is photographed."""
+    d.press(button)
+    assert d.app.manager.current == screen
+    assert_legible(d)
+    screenshot(d, shots, f"{screen}-{tag()}")
+
+
 def row_text(row: Row) -> list[str]:
     return [label.text for label in row.cells]
 
@@ -129,10 +137,7 @@ def test_history_lists_each_game_and_its_code_opens_the_play(table: tuple[Driver
     d, shots = table
     d.app.show_start()
     d.frames(2)
-    d.press(tr("Past games"))
-    assert d.app.manager.current == "history"
-    assert_legible(d)
-    screenshot(d, shots, f"history-{tag()}")
+    reach(d, shots, tr("Past games"), "history")
     rows = d.app.history_screen.rows
     lower, shared, first = (row_text(r) for r in rows.values())  # the most recent first
     # Date (local time), players, winner(s), rounds, length: a shared victory names both.
@@ -174,10 +179,7 @@ def test_statistics_head_to_head_and_merging_two_spellings(table: tuple[Driver, 
     d, shots = table
     d.app.show_history()
     d.frames(2)
-    d.press(tr("Statistics"))
-    assert d.app.manager.current == "stats"
-    assert_legible(d)
-    screenshot(d, shots, f"stats-{tag()}")
+    reach(d, shots, tr("Statistics"), "stats")
     screen = d.app.manager.get_screen("stats")
     rows = stats_rows(d)
     # What a player reads is the core's figures over the imported games (by hand in

@@ -7,17 +7,15 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 
 from companion.stats import PlayedGame, played_games
 from companion.store import GameInfo
 
 from .. import theme
 from ..i18n import tr
-from ..widgets import big_button, text_label
-from .listing import Row, cell, header, line_height, when
+from ..widgets import big_button
+from .listing import Row, cell, header, line_height, rows_view, title, when
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
@@ -52,39 +50,21 @@ class HistoryScreen(Screen):
     def refresh(self, message: str = "", ok: bool = True) -> None:
         box = self.box
         box.clear_widgets()
-        box.add_widget(
-            text_label(
-                tr("Past games"),
-                scale=0.55,
-                size_hint_y=None,
-                height=line_height(),
-                bold=True,
-                color=theme.ACCENT,
-                halign="left",
-                valign="middle",
-            )
-        )
+        box.add_widget(title(tr("Past games")))
         games = self.app.store.games()
         unreadable: list[int] = []
         played = {g.id: g for g in played_games(self.app.store, unreadable=unreadable)}
         titles = (tr("Date"), tr("Players"), tr("Winner"), tr("Rounds"), tr("Length"))
         box.add_widget(header(list(zip(titles, WIDTHS, strict=True))))
-        scroll = ScrollView(do_scroll_x=False)
-        grid = GridLayout(cols=1, spacing=4, size_hint_y=None)
-        grid.bind(minimum_height=grid.setter("height"))
-        if not games:
-            grid.add_widget(cell(tr("No games yet."), 1, size_hint_y=None, height=line_height()))
-        self.rows = {}
-        for info in games:
-            row = Row(
+        self.rows = {
+            info.id: Row(
                 self._columns(info, played.get(info.id)),
                 partial(self.app.show_past_game, info.id),
                 lines=2,
             )
-            self.rows[info.id] = row
-            grid.add_widget(row)
-        scroll.add_widget(grid)
-        box.add_widget(scroll)
+            for info in games
+        }
+        box.add_widget(rows_view(list(self.rows.values()), tr("No games yet.")))
         if unreadable and not message:
             message, ok = (
                 tr("A game whose journal cannot be read is left out of the figures."),

@@ -16,8 +16,11 @@ from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.properties import BooleanProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
 
 from .. import theme
 from ..widgets import big_button, text_label
@@ -49,6 +52,33 @@ def when(moment: str) -> str:
     if parsed.tzinfo is not None:
         parsed = parsed.astimezone()
     return parsed.strftime("%Y-%m-%d %H:%M")
+
+
+def title(text: str) -> Label:
+    """A screen's title, top left."""
+    return text_label(
+        text,
+        scale=0.55,
+        size_hint_y=None,
+        height=line_height(),
+        bold=True,
+        color=theme.ACCENT,
+        halign="left",
+        valign="middle",
+    )
+
+
+def rows_view(rows: Sequence[Widget], empty: str) -> ScrollView:
+    """Rows one under the other, scrolled when they outgrow the screen; ``empty`` if none."""
+    scroll = ScrollView(do_scroll_x=False)
+    grid = GridLayout(cols=1, spacing=4, size_hint_y=None)
+    grid.bind(minimum_height=grid.setter("height"))
+    for row in rows:
+        grid.add_widget(row)
+    if not rows:
+        grid.add_widget(cell(empty, 1, size_hint_y=None, height=line_height()))
+    scroll.add_widget(grid)
+    return scroll
 
 
 def cell(text: str, width: float, bold: bool = False, **kw: Any) -> Label:

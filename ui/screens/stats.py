@@ -15,7 +15,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 
 from companion.stats import PlayedGame, PlayerStats, head_to_head, played_games, stats_of
 from companion.store import StoreError, resolve
@@ -23,8 +22,8 @@ from companion.tokens import Colour
 
 from .. import theme
 from ..i18n import tr
-from ..widgets import big_button, text_label
-from .listing import Panel, Row, cell, header, line_height, when
+from ..widgets import big_button
+from .listing import Panel, Row, cell, header, line_height, rows_view, title, when
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
@@ -91,18 +90,7 @@ class StatsScreen(Screen):
         self.chosen = [n for n in self.chosen if n in {s.name for s in self.lines}]
         box = self.box
         box.clear_widgets()
-        box.add_widget(
-            text_label(
-                tr("Statistics"),
-                scale=0.55,
-                size_hint_y=None,
-                height=line_height(),
-                bold=True,
-                color=theme.ACCENT,
-                halign="left",
-                valign="middle",
-            )
-        )
+        box.add_widget(title(tr("Statistics")))
         titles = (
             tr("Player"),
             tr("Games"),
@@ -114,22 +102,13 @@ class StatsScreen(Screen):
             tr("Fastest win"),
         )
         box.add_widget(header(list(zip(titles, WIDTHS, strict=True))))
-        scroll = ScrollView(do_scroll_x=False)
-        grid = GridLayout(cols=1, spacing=4, size_hint_y=None)
-        grid.bind(minimum_height=grid.setter("height"))
-        if not self.lines:
-            grid.add_widget(
-                cell(tr("No finished games yet."), 1, size_hint_y=None, height=line_height())
-            )
         self.rows = {}
         for line in self.lines:
             spellings = sorted(n for n in aliases if resolve(aliases, n) == line.name)
             row = Row(self._columns(line, spellings), partial(self.choose, line.name), lines=2)
             pip(row.cells[6], line.favourite_bonus)
             self.rows[line.name] = row
-            grid.add_widget(row)
-        scroll.add_widget(grid)
-        box.add_widget(scroll)
+        box.add_widget(rows_view(list(self.rows.values()), tr("No finished games yet.")))
         self.note = cell("", 1, size_hint_y=None, height=line_height())
         box.add_widget(self.note)
         bar = BoxLayout(size_hint_y=None, height=line_height() * 1.2, spacing=8)
@@ -274,9 +253,7 @@ class StatsScreen(Screen):
         """Every merge, each with a button that separates the names again."""
         panel = Panel(tr("Merged names"))
         aliases = self.app.store.aliases()
-        scroll = ScrollView(do_scroll_x=False)
-        lines = GridLayout(cols=1, spacing=6, size_hint_y=None)
-        lines.bind(minimum_height=lines.setter("height"))
+        lines = []
         for name in aliases:
             line = BoxLayout(size_hint_y=None, height=line_height(), spacing=8)
             said = tr("{name} counts as {person}").format(name=name, person=resolve(aliases, name))
@@ -284,9 +261,8 @@ class StatsScreen(Screen):
             line.add_widget(
                 big_button(tr("Separate"), partial(self.separate, name), size_hint_x=0.3)
             )
-            lines.add_widget(line)
-        scroll.add_widget(lines)
-        panel.body.add_widget(scroll)
+            lines.append(line)
+        panel.body.add_widget(rows_view(lines, tr("No names merged yet.")))
         panel.button(tr("Close"), self.close_panel)
         self._open(panel)
 
