@@ -7,6 +7,7 @@ folder, or to ``SPLENDOR_SHOTS`` when set, to look at them.
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -373,3 +374,22 @@ def test_a_play_too_long_for_a_code_is_said_not_a_crash(driver: Driver) -> None:
     assert "too long for a QR code" in d.texts()
     d.tap(d.app.end_screen.qr)
     assert not d.modals()
+
+
+def test_a_game_whose_journal_cannot_be_read_is_listed_and_said(driver: Driver) -> None:
+    d = driver
+    first, shared = import_known(d.app.store, (TWO_PLAYER_WIN, SHARED_VICTORY))
+    with sqlite3.connect(d.app.store.path) as db:
+        db.execute("UPDATE moves SET move = '{' WHERE game_id = ? AND seq = 5", (shared,))
+    d.app.show_start()
+    d.frames(2)
+    d.press(tr("Past games"))
+    rows = d.app.history_screen.rows
+    assert row_text(rows[shared])[1:] == ["Zoé, Marc, Lin", "Zoé, Marc", "-", "-"]
+    assert row_text(rows[first])[3] == "35"  # the other games are still counted
+    assert "left out of the figures" in d.texts()
+    d.tap(rows[shared])
+    assert d.app.manager.current == "history"
+    assert "unreadable move 5" in d.texts()
+    d.press(tr("Statistics"))
+    assert set(d.app.manager.get_screen("stats").rows) == {"Zoé", "Marc"}
