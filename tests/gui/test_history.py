@@ -25,6 +25,7 @@ from PIL import Image
 from plays import LOWER_CASE_ZOE, SHARED_VICTORY, TWO_PLAYER_WIN, Known, import_known
 
 from companion import bgstats, i18n
+from companion.i18n import ngettext
 from companion.record import Record, replay
 from companion.stats import player_stats
 from companion.store import GameState
@@ -190,8 +191,10 @@ def test_statistics_head_to_head_and_merging_two_spellings(table: tuple[Driver, 
     assert zoe[6] == tr("black")
     minutes = tr("{minutes} min").format(minutes=52)
     day = local("2026-11-21T20:00:00Z")[:10]
-    assert zoe[7] == f"{tr('{rounds} rounds').format(rounds=33)}\n{minutes}, {day}"
-    assert rows["Lin"][7].split("\n")[0] == tr("{rounds} rounds").format(rounds=34)  # no times
+    assert zoe[7] == f"{ngettext('{n} round', '{n} rounds', 33).format(n=33)}\n{minutes}, {day}"
+    assert rows["Lin"][7].split("\n")[0] == ngettext("{n} round", "{n} rounds", 34).format(
+        n=34
+    )  # no times
     assert rows["zoé"][1:4] == ["1", "0", "0%"]
     assert d.button(tr("Head to head")).disabled
 

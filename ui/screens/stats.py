@@ -16,6 +16,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from companion.i18n import ngettext
 from companion.stats import PlayedGame, PlayerStats, head_to_head, played_games, stats_of
 from companion.store import StoreError, resolve
 from companion.tokens import Colour
@@ -35,8 +36,7 @@ def fastest_text(game: PlayedGame | None) -> str:
     """The fastest win, by its date (players know their evenings, not the journal's ids)."""
     if game is None:
         return "-"
-    # A win takes 15 points: always several rounds, so the plural form is the one needed.
-    rounds = tr("{rounds} rounds").format(rounds=game.rounds)
+    rounds = ngettext("{n} round", "{n} rounds", game.rounds).format(n=game.rounds)
     day = when(game.started_at)[:10]
     if game.minutes is not None:
         day = tr("{minutes} min").format(minutes=game.minutes) + ", " + day
