@@ -31,7 +31,8 @@ from companion.stats import player_stats
 from companion.store import GameState
 from ui.i18n import tr
 from ui.screens.listing import Row
-from ui.widgets import NobleView, PlayerPanel
+from ui.screens.tableau import SeatView
+from ui.widgets import NobleView
 
 from .conftest import WINDOW
 from .driver import Driver
@@ -253,7 +254,7 @@ def test_statistics_head_to_head_and_merging_two_spellings(table: tuple[Driver, 
 def shown(d: Driver) -> dict[str, Any]:
     """The review screen as a person reads it: bank, market, nobles, each tableau."""
     screen = d.app.manager.get_screen("review")
-    panels = [p for p in reversed(screen.players.children) if isinstance(p, PlayerPanel)]
+    seats = [p for p in reversed(screen.players.children) if isinstance(p, SeatView)]
     return {
         "bank": [t.count for t in screen.bank],
         "market": [[v.card.id if v.card else None for v in row] for row in screen.rows],
@@ -261,14 +262,14 @@ def shown(d: Driver) -> dict[str, Any]:
         "nobles": [w.noble.id for w in screen.nobles.children[::-1] if isinstance(w, NobleView)],
         "seats": [
             (
-                p.name_label.text,
-                int(p.points_label.text),
-                list(p.tokens.values),
-                list(p.bonuses.values),
-                [v.card.id for v in p.reserved.children[::-1] if getattr(v, "card", None)],
-                p.nobles_label.text.split(),
+                s.name_label.text,
+                int(s.points_label.text),
+                list(s.tokens.values),
+                list(s.bonuses.values)[:5],
+                [v.card.id for v in s.reserved.children[::-1] if getattr(v, "card", None)],
+                s.nobles_label.text,
             )
-            for p in panels
+            for s in seats
         ],
     }
 
@@ -288,7 +289,7 @@ def replayed(record: Record, moves: int) -> dict[str, Any]:
                 list(s.tokens),
                 list(s.bonuses),
                 [c.id for c in s.reserved],
-                [n.id for n in s.nobles],
+                tr("Nobles: {n}").format(n=len(s.nobles)) if s.nobles else "",
             )
             for s in game.seats
         ],

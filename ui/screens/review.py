@@ -15,18 +15,52 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.slider import Slider
 from kivy.uix.widget import Widget
 
+from companion.cards import CARDS, NOBLES, Card
 from companion.game import Game
+from companion.i18n import localise
+from companion.moves import Buy, Move, Reserve, Take
 from companion.record import Record, replay
-from companion.tokens import Colour
+from companion.tokens import Colour, Tokens
 
 from .. import theme
 from ..i18n import tr
-from ..widgets import CardView, NobleView, PlayerPanel, TokenButton, big_button
+from ..widgets import CardView, NobleView, TokenButton, big_button
 from .listing import cell, line_height
-from .table import describe
+from .tableau import SeatView
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
+
+
+def card_words(card: Card) -> str:
+    """``a blue level-1 card``: what players call a card (its id is the app's, not theirs)."""
+    return tr("a {colour} level-{level} card").format(colour=tr(card.bonus.key), level=card.level)
+
+
+def told(move: Move, name: str) -> str:
+    """What a move did, in words, for the line under the table."""
+    if isinstance(move, Take):
+        text = tr("{name} takes {tokens}").format(name=name, tokens=localise(move.gems))
+    elif isinstance(move, Reserve):
+        # A card reserved from a deck stays face down, as it did at the table.
+        what = (
+            card_words(CARDS[move.card])
+            if move.deck is None and move.card is not None
+            else tr("a level {n} card").format(n=move.deck)
+        )
+        text = tr("{name} reserves {card}").format(name=name, card=what)
+    elif isinstance(move, Buy):
+        text = tr("{name} buys {card}").format(name=name, card=card_words(CARDS[move.card]))
+    else:
+        text = tr("{name} passes").format(name=name)
+    if move.returned is not None and any(move.returned):
+        text += ", " + tr("gives back {tokens}").format(tokens=localise(move.returned))
+    if move.noble:
+        asks = localise(Tokens._make([*NOBLES[move.noble].requires, 0]))
+        text += ", " + tr("visited by {noble}").format(
+            noble=tr("the noble asking for {bonuses}").format(bonuses=asks)
+        )
+    return text
 
 
 class ReviewScreen(Screen):
@@ -103,7 +137,7 @@ class ReviewScreen(Screen):
         self.game = Game(record.setup)
         self.players.clear_widgets()
         for _ in record.players:
-            self.players.add_widget(PlayerPanel(on_reserved=lambda seat, card: None))
+            self.players.add_widget(SeatView())
         self.slider.max = max(1, len(self.moves))
         self.go(0)
 
@@ -152,7 +186,7 @@ class ReviewScreen(Screen):
         last = game.moves[-1] if game.moves else None
         for seat, panel in zip(game.seats, reversed(self.players.children), strict=True):
             # The player who made the move shown is framed; the line below names them too.
-            panel.show(seat, last is not None and last.player == seat.seat, set())
+            panel.show(seat, last is not None and last.player == seat.seat)
         self.status.text = self._told()
         if int(self.slider.value) != self.at:
             self.slider.value = self.at
@@ -171,7 +205,7 @@ class ReviewScreen(Screen):
         where = tr("Move {n} of {total}, round {round}").format(
             n=len(game.moves), total=total, round=(len(game.moves) - 1) // n + 1
         )
-        text = where + ": " + describe(last, game.names[last.player])
+        text = where + ": " + told(last, game.names[last.player])
         if len(game.moves) == total:
             winners = game.winners()
             if winners:
