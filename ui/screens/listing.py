@@ -96,6 +96,18 @@ def cell(text: str, width: float, bold: bool = False, **kw: Any) -> Label:
     return label
 
 
+def draw_panel(widget: Widget, framed: bool, radius: float = 8) -> None:
+    """A panel behind ``widget``'s content; ``framed``: lighter, with a frame of the accent."""
+    widget.canvas.before.clear()
+    with widget.canvas.before:
+        Color(*(theme.PANEL_ACTIVE if framed else theme.PANEL))
+        RoundedRectangle(pos=widget.pos, size=widget.size, radius=[radius])
+        if framed:
+            Color(*theme.ACCENT)
+            x, y, w, h = widget.x, widget.y, widget.width, widget.height
+            Line(rounded_rectangle=(x + 1, y + 1, w - 2, h - 2, radius), width=2)
+
+
 class Row(ButtonBehavior, BoxLayout):
     """A line of a list: columns of text on a panel; a tap does ``on_tap``.
 
@@ -123,16 +135,7 @@ class Row(ButtonBehavior, BoxLayout):
         self.bind(pos=self._draw, size=self._draw, selected=self._draw)
 
     def _draw(self, *_: Any) -> None:
-        self.canvas.before.clear()
-        with self.canvas.before:
-            Color(*(theme.PANEL_ACTIVE if self.selected else theme.PANEL))
-            RoundedRectangle(pos=self.pos, size=self.size, radius=[6])
-            if self.selected:
-                Color(*theme.ACCENT)
-                Line(
-                    rounded_rectangle=(self.x + 1, self.y + 1, self.width - 2, self.height - 2, 6),
-                    width=2,
-                )
+        draw_panel(self, self.selected, radius=6)
 
 
 def header(columns: Sequence[tuple[str, float]]) -> BoxLayout:

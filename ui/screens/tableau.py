@@ -20,7 +20,7 @@ from companion.tokens import Colour
 from .. import theme
 from ..i18n import tr
 from ..widgets import CardView, draw_text
-from .listing import font
+from .listing import draw_panel, font
 
 RESERVE = 3  # a player holds at most three reserved cards
 
@@ -98,16 +98,7 @@ class SeatView(BoxLayout):
         self.bind(pos=self._back, size=self._back, active=self._back)
 
     def _back(self, *_: Any) -> None:
-        self.canvas.before.clear()
-        with self.canvas.before:
-            Color(*(theme.PANEL_ACTIVE if self.active else theme.PANEL))
-            RoundedRectangle(pos=self.pos, size=self.size, radius=[8])
-            if self.active:
-                Color(*theme.ACCENT)
-                Line(
-                    rounded_rectangle=(self.x + 1, self.y + 1, self.width - 2, self.height - 2, 8),
-                    width=2,
-                )
+        draw_panel(self, self.active)
 
     def show(self, seat: Seat, active: bool) -> None:
         self.active = active
