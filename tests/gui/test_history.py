@@ -27,6 +27,8 @@ from plays import LOWER_CASE_ZOE, SHARED_VICTORY, TWO_PLAYER_WIN, Known, import_
 from companion import bgstats, i18n
 from companion.i18n import ngettext
 from companion.record import Record, replay
+from companion.setup import Setup
+from companion.simulate import simulate
 from companion.stats import player_stats
 from companion.store import GameState
 from ui.i18n import tr
@@ -364,10 +366,12 @@ def test_history_screens_at_1280x720_too() -> None:
 
 
 def test_a_play_too_long_for_a_code_is_said_not_a_crash(driver: Driver) -> None:
-    """Names from a stranger's record can be longer than a QR code holds."""
+    """Four names of 40 emoji each (a stranger's record): more than a QR code holds, once
+    url-encoded (12 characters an emoji, twice a player)."""
     d = driver
-    long = Known(TWO_PLAYER_WIN.seed, ("Zoé " + "x" * 1500, "Marc " + "y" * 1500), (16, 8), (), 35)
-    record = long.record()
+    game = simulate(players=4, seed=2)
+    names = tuple(chr(0x1F600 + i) * 40 for i in range(4))
+    record = Record(Setup(names, game.setup.nobles, game.setup.market), list(game.moves))
     game = replay(record).game
     game_id = d.app.store.import_record(record, GameState.of(game))
     d.app.show_history()
