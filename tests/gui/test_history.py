@@ -333,6 +333,15 @@ def test_stepping_through_a_past_game_shows_what_replay_gives(
     assert shown(d) == replayed(record, total // 2)
     d.press(tr("Start"))
     assert shown(d) == replayed(record, 0)
+    # A language chosen in the settings meanwhile: the screen speaks it at once.
+    language = i18n.language()
+    d.app.switch_language("it")
+    d.frames(2)
+    assert screen.previous_button.text == "Precedente"
+    assert "Mossa" not in screen.status.text  # at the start: the setup is told
+    screen.go(1)
+    assert screen.status.text.startswith("Mossa 1 di ")
+    d.app.switch_language(language)
     # Every position of the game, forward then back, is the one replay gives.
     for n in [*range(1, total + 1), *range(total - 1, -1, -7)]:
         screen.go(n)

@@ -69,7 +69,7 @@ class ReviewScreen(Screen):
         self.app = app
         self.record: Record | None = None
         self.game: Game | None = None
-        self.moves: list[Any] = []
+        self.moves: list[Move] = []
         self.back_to = "end"
         self._build()
 
@@ -107,7 +107,8 @@ class ReviewScreen(Screen):
         self.status = cell("", 1, size_hint_y=None, height=line_height(2), color=theme.TEXT)
         root.add_widget(self.status)
         bar = BoxLayout(size_hint_y=None, height=line_height() * 1.15, spacing=6)
-        bar.add_widget(big_button(tr("Back"), self.back, size_hint_x=0.14))
+        self.back_button = big_button(tr("Back"), self.back, size_hint_x=0.14)
+        bar.add_widget(self.back_button)
         self.first_button = big_button(tr("Start"), lambda: self.go(0), size_hint_x=0.13)
         self.previous_button = big_button(tr("Previous"), self.previous, size_hint_x=0.16)
         # A slider to travel far at once; the buttons step one move.
@@ -188,6 +189,15 @@ class ReviewScreen(Screen):
             # The player who made the move shown is framed; the line below names them too.
             panel.show(seat, last is not None and last.player == seat.seat)
         self.status.text = self._told()
+        # The language may have changed in the settings since the buttons were made.
+        for button, word in (
+            (self.back_button, tr("Back")),
+            (self.first_button, tr("Start")),
+            (self.previous_button, tr("Previous")),
+            (self.next_button, tr("Next")),
+            (self.last_button, tr("End")),
+        ):
+            button.text = word
         if int(self.slider.value) != self.at:
             self.slider.value = self.at
         self.first_button.disabled = self.previous_button.disabled = self.at == 0
