@@ -268,7 +268,7 @@ def shown(d: Driver) -> dict[str, Any]:
                 int(s.points_label.text),
                 list(s.tokens.values),
                 list(s.bonuses.values)[:5],
-                [v.card.id for v in s.reserved.children[::-1] if getattr(v, "card", None)],
+                [v.children[0].card.id for v in s.reserved.children[::-1] if v.children],
                 s.nobles_label.text,
             )
             for s in seats

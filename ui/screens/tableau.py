@@ -10,6 +10,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
 from kivy.properties import BooleanProperty, ListProperty
+from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
@@ -67,6 +68,23 @@ class Gems(Widget):
             draw_text(c, str(value), x, y, d, d, theme.TOKEN_TEXT[colour], max(14.0, d * 0.62))
 
 
+CARD_RATIO = 1.4  # a card's height over its width, as on the table
+
+
+def card_slot(view: CardView) -> AnchorLayout:
+    """``view`` in its slot at a card's proportions, however tall the panel is."""
+    slot = AnchorLayout(anchor_x="center", anchor_y="center")
+    view.size_hint = (None, None)
+
+    def fit(*_: Any) -> None:
+        width = min(slot.width, slot.height / CARD_RATIO)
+        view.size = (width, width * CARD_RATIO)
+
+    slot.bind(size=fit)
+    slot.add_widget(view)
+    return slot
+
+
 class SeatView(BoxLayout):
     """One player at one moment; ``active``: the player who made the move shown (framed,
     and named in the line below the table)."""
@@ -92,7 +110,7 @@ class SeatView(BoxLayout):
         self.bonuses = Gems(size_hint_y=0.3, square=True)
         for part in (top, self.tokens, self.bonuses):
             left.add_widget(part)
-        self.reserved = BoxLayout(size_hint_x=0.36, spacing=2)
+        self.reserved = BoxLayout(size_hint_x=0.42, spacing=3)
         self.add_widget(left)
         self.add_widget(self.reserved)
         self.bind(pos=self._back, size=self._back, active=self._back)
@@ -109,6 +127,6 @@ class SeatView(BoxLayout):
         self.bonuses.values = [*seat.bonuses, 0]  # no gold card: the slot stays empty
         self.reserved.clear_widgets()
         for card in seat.reserved:
-            self.reserved.add_widget(CardView(card=card))
+            self.reserved.add_widget(card_slot(CardView(card=card)))
         for _ in range(RESERVE - len(seat.reserved)):
             self.reserved.add_widget(Widget())
