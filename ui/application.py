@@ -32,8 +32,10 @@ from .screens.end import EndScreen
 from .screens.enroll import EnrollScreen
 from .screens.history import HistoryScreen
 from .screens.newgame import NewGameScreen
+from .screens.review import ReviewScreen
 from .screens.setup import SetupScreen
 from .screens.start import StartScreen
+from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .settings import DEFAULTS, SETTINGS_SECTION, from_kiosk
 
@@ -135,6 +137,8 @@ class CompanionApp(App):
             self.end_screen,
             self.history_screen,
             self.enroll_screen,
+            StatsScreen(self),
+            ReviewScreen(self),
         ):
             self.manager.add_widget(screen)
         if self.demo:
