@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from companion.cards import CARDS
 from companion.errors import ErrorCode, IllegalMove, Refused
 from companion.moves import Buy, Reserve, Take
 from companion.session import Session
 from companion.setup import Setup
 from companion.store import Store
-from companion.cards import CARDS
 from companion.table import CONFIRM, NOBLE, RETURN, REVEAL, Declared, NewGame, Picked, Step, Turn
 from companion.tokens import Colour, Tokens
 
