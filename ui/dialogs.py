@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from kivy.core.window import Window
 from kivy.graphics import Color, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -16,7 +17,15 @@ from companion.tokens import GEMS, Colour, Tokens
 
 from . import theme
 from .i18n import tr
-from .widgets import CardView, NobleView, TokenButton, big_button, text_label, then
+from .widgets import (
+    CardView,
+    NobleView,
+    TokenButton,
+    big_button,
+    text_label,
+    then,
+    wrapping_label,
+)
 
 
 class Dialog(ModalView):
@@ -32,20 +41,12 @@ class Dialog(ModalView):
         )
         self._anim_duration = 0  # at the table a dialog is there or gone, at once
         self.box = BoxLayout(orientation="vertical", padding=8, spacing=6)
-        self.title = text_label(
-            title,
-            scale=0.5,
-            size_hint_y=0.11,
-            bold=True,
-            halign="left",
-            valign="middle",
-            color=theme.ACCENT,
-        )
+        self.title = wrapping_label(title, font=22, bold=True, color=theme.ACCENT)
         self.body = BoxLayout(orientation="vertical", spacing=6)
-        self.message = text_label(
-            "", scale=0.34, size_hint_y=0.13, halign="left", valign="middle", color=theme.ERROR
-        )
-        self.buttons = BoxLayout(size_hint_y=0.14, spacing=8)
+        # A refusal is said in full, wrapped, never cut: the label grows with its text.
+        self.message = wrapping_label("", font=19, color=theme.ERROR)
+        # Buttons a finger can hit: 56 px at 800x480, growing with the window.
+        self.buttons = BoxLayout(size_hint_y=None, height=max(56, Window.height * 0.12), spacing=8)
         with self.box.canvas.before:  # an opaque panel: the table must not show through
             Color(*theme.PANEL)
             self._panel = RoundedRectangle(radius=[10])
@@ -75,11 +76,13 @@ class CardPicker(Dialog):
         cards: Sequence[Card],
         on_pick: Callable[[Card], None],
         on_cancel: Callable[[], None] | None = None,
+        dimmed: Collection[str] = (),
     ) -> None:
         super().__init__(title)
         self.cards = list(cards)
+        self.dimmed = set(dimmed)  # cards shown but not possible now (say, too dear)
         self.on_pick = on_pick
-        self.colours = BoxLayout(size_hint_y=0.24, spacing=8)
+        self.colours = BoxLayout(size_hint_y=None, height=max(60, Window.height * 0.13), spacing=8)
         self.grid = GridLayout(rows=1, spacing=6)
         self.body.add_widget(self.colours)
         self.body.add_widget(self.grid)
@@ -105,7 +108,7 @@ class CardPicker(Dialog):
         chosen = [c for c in self.cards if c.bonus == colour]
         self.grid.cols = max(4, len(chosen))
         for card in chosen:
-            view = CardView(card=card)
+            view = CardView(card=card, dimmed=card.id in self.dimmed)
             view.bind(on_release=lambda v, c=card: self.pick(c))
             self.grid.add_widget(view)
         for _ in range(4 - len(chosen)):
@@ -145,7 +148,12 @@ class ReturnPicker(Dialog):
     """Give back ``count`` tokens from ``hand`` (tokens just taken included)."""
 
     def __init__(
-        self, title: str, hand: Tokens, count: int, on_done: Callable[[Tokens], None]
+        self,
+        title: str,
+        hand: Tokens,
+        count: int,
+        on_done: Callable[[Tokens], None],
+        on_cancel: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(title)
         self.hand = hand
@@ -154,15 +162,21 @@ class ReturnPicker(Dialog):
         row = BoxLayout(spacing=8, size_hint_y=0.5)
         self.tokens: list[TokenButton] = []
         for colour in Colour:
-            token = TokenButton(colour=colour, count=hand[colour], dimmed=hand[colour] == 0)
+            token = TokenButton(
+                colour=colour, count=hand[colour], dimmed=hand[colour] == 0, sign="-"
+            )
             token.bind(on_release=lambda t, col=colour: self.tap(col))
             self.tokens.append(token)
             row.add_widget(token)
         self.body.add_widget(row)
         self.status = text_label("", scale=0.45, size_hint_y=0.2)
         self.body.add_widget(self.status)
+        if on_cancel is not None:
+            self.button(tr("Cancel"), then(self.dismiss, on_cancel))
         self.button(tr("Start again"), self.clear)
-        self.done = self.button(tr("Give back"), lambda: self.finish(on_done))
+        self.done = self.button(
+            tr("Give back"), lambda: self.finish(on_done), background_color=theme.BUTTON_GO
+        )
         self.update()
 
     def tap(self, colour: Colour) -> None:

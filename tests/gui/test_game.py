@@ -14,7 +14,8 @@ from companion.moves import Buy, Move, Pass, Reserve, Take
 from companion.simulate import simulate
 from companion.tokens import Colour
 from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
-from ui.widgets import CardView, NobleView, PlayerPanel, TokenButton
+from ui.screens.table.players import PlayerPanel
+from ui.widgets import CardView, NobleView, TokenButton
 
 from .driver import Driver
 
@@ -113,7 +114,8 @@ def play_through_taps(d: Driver, move: Move) -> None:
                 d.tap(
                     next(v for v in views if isinstance(v.card, Hidden) and v.card.level == level)
                 )
-                pick_card(d, move.card)
+                pick_card(d, move.card)  # which card it is, then the same buy dialog
+                d.press("Buy", exact=True)
     elif isinstance(move, Pass):
         d.press("Pass")
     finish_turn(d, move)
@@ -167,13 +169,20 @@ def test_illegal_take_is_refused_with_the_engine_reason(driver: Driver) -> None:
     d.tap(table.bank[Colour.RED])
     d.tap(table.bank[Colour.BLUE])
     d.tap(table.bank[Colour.BLUE])  # red + two blue: not a take
-    assert "take 3 tokens of 3 different colours" in table.status.text
+    assert "take 3 tokens of 3 different colours" in table.status.text.lower()
     assert table.session is not None
     assert table.session.game.position() == position
     d.tap(table.bank[Colour.GOLD])
-    assert "Gold cannot be taken" in table.status.text
+    assert "gold cannot be taken" in table.status.text.lower()
     d.press("Clear")
     assert not any(table.selection)
+    # A bounced double tap on one pile takes nothing: two of one colour wait for Take.
+    d.tap(table.bank[Colour.GREEN])
+    d.tap(table.bank[Colour.GREEN])
+    assert table.session.game.position() == position
+    assert "Two green tokens: tap Take to confirm" in table.status.text
+    d.press("Take 2 green")
+    assert str(table.session.game.moves[-1]) == "take GG"
 
 
 def test_undo_is_one_tap_and_survives_a_restart(driver: Driver) -> None:
