@@ -249,3 +249,12 @@ def test_E1_the_final_round_says_who_still_plays(turn: Turn) -> None:
 def test_declare_kinds_are_named_values(turn: Turn) -> None:
     assert turn.declare_card("1W1") == Declared.RESERVE  # Ada cannot pay yet
     assert Declared.RESERVE == "reserve" and turn.step == Step.REVEAL  # A6: refill the gap
+
+
+@pytest.mark.parametrize("language", ["en", "it", "sv", "pt", "fr"])
+def test_undo_and_cancel_are_different_words(language: str) -> None:
+    # Cancelling a take must never read like undoing the previous move (fr had "Annuler").
+    from companion import i18n
+
+    i18n.set_language(language)
+    assert i18n.translate("Undo") != i18n.translate("Cancel")

@@ -195,7 +195,7 @@ class PlayerDialog(Dialog):
     """Everything about one player, large: tokens, bonuses, reserved cards, nobles."""
 
     def __init__(self, seat: Seat) -> None:
-        super().__init__(tr("{name}: {points} points").format(name=seat.name, points=seat.points))
+        super().__init__(tr("{name}, points: {points}").format(name=seat.name, points=seat.points))
         holdings = Holdings(size_hint_y=0.45)
         holdings.tokens = list(seat.tokens)
         holdings.bonuses = list(seat.bonuses)

@@ -177,8 +177,8 @@ class TableScreen(Screen):
         if len(still) == 1:
             rest = tr("{name} plays the last turn.").format(name=still[0])
         else:
-            rest = tr("{names} still play: {n} turns left.").format(
-                names=tr(" and ").join([", ".join(still[:-1]), still[-1]]), n=len(still)
+            rest = tr("{names} and {last} still play: {n} turns left.").format(
+                names=", ".join(still[:-1]), last=still[-1], n=len(still)
             )
         return f"{lead} {rest}"
 

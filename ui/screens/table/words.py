@@ -42,7 +42,7 @@ def _said(value: Any) -> Any:
         if value in NOBLES:
             return noble_words(NOBLES[value])
     if isinstance(value, list | tuple) and value and all(isinstance(v, str) for v in value):
-        return tr(" or ").join(str(_said(v)) for v in value)
+        return ", ".join(str(_said(v)) for v in value)
     return value
 
 
