@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from kivy.core.window import Window
-from kivy.graphics import Color, RoundedRectangle
+from kivy.graphics import Color, Rectangle, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
@@ -41,10 +41,11 @@ class Dialog(ModalView):
         )
         self._anim_duration = 0  # at the table a dialog is there or gone, at once
         self.box = BoxLayout(orientation="vertical", padding=8, spacing=6)
-        self.title = wrapping_label(title, font=22, bold=True, color=theme.ACCENT)
+        unit = Window.height / 480  # 1 on the 7-inch screen
+        self.title = wrapping_label(title, font=22 * unit, bold=True, color=theme.ACCENT)
         self.body = BoxLayout(orientation="vertical", spacing=6)
         # A refusal is said in full, wrapped, never cut: the label grows with its text.
-        self.message = wrapping_label("", font=19, color=theme.ERROR)
+        self.message = wrapping_label("", font=19 * unit, color=theme.ERROR)
         # Buttons a finger can hit: 56 px at 800x480, growing with the window.
         self.buttons = BoxLayout(size_hint_y=None, height=max(56, Window.height * 0.12), spacing=8)
         with self.box.canvas.before:  # an opaque panel: the table must not show through
@@ -60,6 +61,20 @@ class Dialog(ModalView):
     def _place(self, *_: Any) -> None:
         self._panel.pos = self.box.pos
         self._panel.size = self.box.size
+
+    def ribbon(self, text: str) -> None:
+        """A line kept in sight above the dialog's title (the final round's banner)."""
+        unit = Window.height / 480
+        label = wrapping_label(text, font=18 * unit, bold=True, color=theme.BANNER_TEXT)
+        with label.canvas.before:
+            Color(*theme.BANNER)
+            band = Rectangle()
+
+        def place(*_: Any) -> None:
+            band.pos, band.size = label.pos, label.size
+
+        label.bind(pos=place, size=place)
+        self.box.add_widget(label, index=len(self.box.children))
 
     def button(self, text: str, action: Callable[[], object], **kw: Any) -> Any:
         b = big_button(text, action, **kw)

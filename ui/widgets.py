@@ -126,12 +126,13 @@ def draw_gem(
     d: float,
     count: str = "",
     digit: float = 0.56,
+    alpha: float = 1.0,
 ) -> None:
     """A gem of ``colour`` in a ``d``-sized box, its shape telling the colour, and a count
     whose font is ``digit`` times the box (larger for the numbers read across a table)."""
     fill, ring = theme.TOKEN_FILL[colour], theme.TOKEN_RING[colour]
     outline = _SHAPES.get(colour)
-    canvas.add(Color(*fill))
+    canvas.add(Color(*fill[:3], alpha))
     if outline is None:
         canvas.add(Ellipse(pos=(x, y), size=(d, d), segments=36))
     else:
@@ -144,7 +145,7 @@ def draw_gem(
         canvas.add(
             Mesh(vertices=vertices, indices=list(range(len(points) + 2)), mode="triangle_fan")
         )
-    canvas.add(Color(*ring))
+    canvas.add(Color(*ring[:3], alpha))
     if outline is None:
         canvas.add(Line(circle=(x + d / 2, y + d / 2, d / 2, 0, 360, 36), width=1))
         if colour == Colour.GOLD:
@@ -154,7 +155,8 @@ def draw_gem(
     if count:
         size = d * digit
         cy = y + d * _DIGIT_Y.get(colour, 0.5) - size * 0.6
-        draw_text(canvas, count, x, cy, d, size * 1.2, theme.TOKEN_TEXT[colour], size)
+        ink = theme.TOKEN_TEXT[colour]
+        draw_text(canvas, count, x, cy, d, size * 1.2, (*ink[:3], max(alpha, 0.6)), size)
 
 
 class CardView(Tappable):
@@ -167,10 +169,12 @@ class CardView(Tappable):
     card = ObjectProperty(None, allownone=True)
     deck_level = NumericProperty(0)  # a deck: its level
     deck_count = NumericProperty(0)
+    small = BooleanProperty(False)  # a reserve slot: bonus, points and level only
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.bind(card=self.redraw_soon, deck_count=self.redraw_soon, deck_level=self.redraw_soon)
+        self.bind(small=self.redraw_soon)
 
     def _text(self, text: str, x: float, y: float, w: float, h: float, colour: Any) -> None:
         draw_text(self.canvas, text, x, y, w, h, colour, h)
@@ -205,12 +209,12 @@ class CardView(Tappable):
             c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
             c.add(Color(1, 1, 1, 0.6))
             c.add(Line(rounded_rectangle=(x + 2, y + 2, w - 4, h - 4, r), width=1))
-            if h < 60:  # a reserve slot: the level and a question mark side by side
+            if self.small or h < 60:  # a reserve slot: the level and a question mark
                 self._text(ROMAN[card.level] + " ?", x, y + h * 0.2, w, h * 0.6, theme.TEXT)
             else:
                 self._text("?", x, y + h * 0.25, w, h * 0.45, theme.TEXT)
                 self._text(ROMAN[card.level], x, y + h * 0.72, w, h * 0.2, theme.TEXT)
-        elif h < 60:
+        elif self.small or h < 60:
             self._draw_small(card, x, y, w, h, r)
         else:
             self._draw_card(card, x, y, w, h, r)
@@ -237,12 +241,18 @@ class CardView(Tappable):
         c.add(RoundedRectangle(pos=(x, y), size=(w, band), radius=[r, r, 0, 0]))
 
     def _draw_small(self, card: Card, x: float, y: float, w: float, h: float, r: float) -> None:
+        """A reserve slot: the bonus gem and the points on top, the level below."""
         self._body(card, x, y, w, h, r)
-        self._band(card, x, y + h * 0.55, w, h * 0.45, r)
-        gem = h * 0.62
-        draw_gem(self.canvas, card.bonus, x + w - gem - w * 0.08, y + (h - gem) / 2, gem)
+        self._band(card, x, y + h * 0.5, w, h * 0.5, r)
+        c = self.canvas
+        gem = min(h * 0.46, w * 0.44)
+        draw_gem(c, card.bonus, x + w - gem - w * 0.06, y + h * 0.52, gem)
         if card.points:
-            self._text(str(card.points), x + w * 0.06, y, w * 0.45, h, theme.CARD_INK)
+            draw_text(
+                c, str(card.points), x, y + h * 0.5, w * 0.5, h * 0.5, theme.CARD_INK, h * 0.4
+            )
+        level = ROMAN[card.level]
+        draw_text(c, level, x, y + h * 0.04, w, h * 0.44, theme.CARD_BACK[card.level - 1], h * 0.36)
 
     def _draw_card(self, card: Card, x: float, y: float, w: float, h: float, r: float) -> None:
         self._body(card, x, y, w, h, r)
@@ -336,13 +346,16 @@ class TokenButton(Tappable):
         d = min(self.width, self.height) * 0.94
         x = self.center_x - d / 2
         y = self.center_y - d / 2
-        draw_gem(c, self.colour, x, y, d, "?" if self.blank else str(self.count))
-        if self.dimmed or self.locked:
-            c.add(Color(*theme.BACKGROUND[:3], 0.6 if self.dimmed else 0.35))
-            c.add(Ellipse(pos=(x - 1, y - 1), size=(d + 2, d + 2)))
-        if self.locked:  # not takable: a bar across, as on a no-entry sign
-            c.add(Color(*theme.TEXT_DIM))
-            c.add(Line(points=[x + d * 0.15, y + d * 0.15, x + d * 0.85, y + d * 0.85], width=2))
+        alpha = 0.3 if self.dimmed else 0.55 if self.locked else 1.0
+        draw_gem(c, self.colour, x, y, d, "?" if self.blank else str(self.count), alpha=alpha)
+        if self.locked:  # not takable: a no-entry sign on the pile's corner
+            b = max(d * 0.42, 22.0)
+            bx, by = x + d - b * 0.8, y - b * 0.1
+            c.add(Color(*theme.PANEL))
+            c.add(Ellipse(pos=(bx, by), size=(b, b), segments=24))
+            c.add(Color(*theme.ERROR))
+            c.add(Line(circle=(bx + b / 2, by + b / 2, b / 2 - 1, 0, 360, 24), width=1.5))
+            c.add(Line(points=[bx + b * 0.25, by + b / 2, bx + b * 0.75, by + b / 2], width=2))
         if self.chosen:
             b = max(d * 0.5, 30.0)
             bx, by = x + d - b * 0.75, y + d - b * 0.75

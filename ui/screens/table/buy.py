@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import localise
@@ -41,10 +42,10 @@ class BuyDialog(Dialog):
                 tr("With the bonuses, it costs {name} {cost}.").format(name=name, cost=cost)
                 if cost
                 else tr("The bonuses pay for it all: it is free for {name}.").format(name=name),
-                font=20,
+                font=20 * Window.height / 480,
             )
         )
-        self.pay_label = wrapping_label("", font=20, color=theme.ACCENT)
+        self.pay_label = wrapping_label("", font=20 * Window.height / 480, color=theme.ACCENT)
         info.add_widget(self.pay_label)
         self.swaps = BoxLayout(spacing=6, size_hint_y=None, height=56)
         info.add_widget(self.swaps)

@@ -11,10 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.core.window import Window
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.properties import BooleanProperty, ListProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.cards import Card
@@ -92,14 +94,15 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         self.seat_index = 0
         self.bind(on_release=lambda *_: on_open(self.seat_index))
         self.top_row = BoxLayout(spacing=4)
-        self.name_label = text_label(
-            scale=0.5, halign="left", valign="middle", bold=True, shorten=True
+        # Fonts follow the window, not the panel: a compact panel with room to spare must
+        # not grow its words over each other.
+        self.name_label = Label(halign="left", valign="middle", bold=True, shorten=True)
+        self.summary = Label(size_hint_x=0.6, halign="right", valign="middle")
+        self.points_label = Label(
+            size_hint_x=None, halign="center", valign="middle", bold=True, color=theme.ACCENT
         )
-        self.summary = text_label(scale=0.4, size_hint_x=0.55, halign="center", valign="middle")
-        self.points_label = text_label(
-            scale=0.62, size_hint_x=None, width=48, halign="center", valign="middle", bold=True
-        )
-        self.points_label.color = theme.ACCENT
+        for label in (self.name_label, self.summary):
+            label.bind(size=lambda w, size: setattr(w, "text_size", size))
         self.reserved = BoxLayout(spacing=4, size_hint_x=None)
         self.holdings = Holdings(size_hint_y=0.58)
         # The reserve's slots are square, as tall as the top line: a finger-sized target.
@@ -130,6 +133,11 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         self._bg()
 
     def _bg(self, *_: Any) -> None:
+        unit = Window.height / 480  # 1 on the 7-inch screen
+        self.name_label.font_size = 21 * unit
+        self.summary.font_size = 18 * unit
+        self.points_label.font_size = 30 * unit
+        self.points_label.width = 52 * unit
         self.canvas.before.clear()
         with self.canvas.before:
             Color(*(theme.PANEL_ACTIVE if self.active else theme.PANEL))
@@ -152,7 +160,9 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         self.holdings.bonuses = list(seat.bonuses)
         self.reserved.clear_widgets()
         for item in seat.reserved:
-            view = CardView(card=item, highlight=isinstance(item, Card) and item.id in affordable)
+            view = CardView(
+                card=item, small=True, highlight=isinstance(item, Card) and item.id in affordable
+            )
             view.bind(on_release=lambda v, it=item: self.on_reserved(self.seat_index, it))
             self.reserved.add_widget(view)
         for _ in range(RESERVE_SLOTS - len(seat.reserved)):

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from kivy.core.window import Window
 from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.cards import Card, Noble
@@ -42,14 +42,17 @@ if TYPE_CHECKING:
 
 
 class Banner(BoxLayout):
-    """The final round, across the top until the game ends: who still plays, turns left."""
+    """The final round, across the top until the game ends: who still plays, turns left.
+
+    As tall as its wrapped words, so a long language never cuts it.
+    """
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(size_hint_y=None, height=0, padding=[10, 2], **kw)
-        self.label = Label(
-            bold=True, color=theme.BANNER_TEXT, halign="left", valign="middle", font_size=19
+        self.label = wrapping_label(
+            "", font=19 * Window.height / 480, bold=True, color=theme.BANNER_TEXT
         )
-        self.label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.label.bind(height=self._fit)
         self.add_widget(self.label)
         with self.canvas.before:
             Color(*theme.BANNER)
@@ -59,10 +62,13 @@ class Banner(BoxLayout):
     def _place(self, *_: Any) -> None:
         self._rect.pos, self._rect.size = self.pos, self.size
 
+    def _fit(self, *_: Any) -> None:
+        self.height = self.label.height + 4 if self.label.text else 0
+
     def show(self, text: str) -> None:
         self.label.text = text
-        self.height = max(34.0, self.label.font_size * 1.8) if text else 0
         self.opacity = 1 if text else 0
+        self._fit()
 
 
 class TableScreen(Screen):
@@ -84,7 +90,7 @@ class TableScreen(Screen):
         left = BoxLayout(orientation="vertical", size_hint_x=0.57, spacing=4)
         self.board = Board(on_card=self.tap_card, on_deck=self.tap_deck)
         left.add_widget(self.board)
-        self.status = wrapping_label("", font=18)
+        self.status = wrapping_label("", font=18 * Window.height / 480)
         left.add_widget(self.status)
 
         right = BoxLayout(orientation="vertical", size_hint_x=0.43, spacing=4)
@@ -302,6 +308,8 @@ class TableScreen(Screen):
         if self.dialog is not None:
             self.dialog.dismiss()
         self.dialog = dialog
+        if self.banner.label.text:  # the final round stays in sight, dialogs or not
+            dialog.ribbon(self.banner.label.text)
         dialog.bind(
             on_dismiss=lambda d: setattr(self, "dialog", None) if self.dialog is d else None
         )
