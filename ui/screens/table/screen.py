@@ -20,6 +20,7 @@ from kivy.uix.screenmanager import Screen
 from companion.cards import Card, Noble
 from companion.errors import IllegalMove, Refused
 from companion.game import Game, Hidden
+from companion.i18n import ngettext
 from companion.moves import Move, Pass, Reserve
 from companion.session import Session
 from companion.store import StoreError
@@ -183,8 +184,11 @@ class TableScreen(Screen):
         if len(still) == 1:
             rest = tr("{name} plays the last turn.").format(name=still[0])
         else:
-            rest = tr("{names} and {last} still play: {n} turns left.").format(
-                names=", ".join(still[:-1]), last=still[-1], n=len(still)
+            rest = tr("{names} and {last} still play:").format(
+                names=", ".join(still[:-1]), last=still[-1]
+            )
+            rest += " " + ngettext("{n} turn left.", "{n} turns left.", len(still)).format(
+                n=len(still)
             )
         return f"{lead} {rest}"
 
