@@ -179,3 +179,21 @@ def test_every_dialog_of_the_table_reads_from_a_chair(four: Driver) -> None:
         picker.dismiss()
     d.frames(2)
     assert isinstance(table.players.panels[0], PlayerPanel)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_table_reads_from_a_chair_with_fewer_players(players: int, tmp_path: Any) -> None:
+    d = Driver(tmp_path / "data")
+    try:
+        game = simulate(players=players, seed=6, max_moves=30)
+        gid = d.app.store.import_record(Record.of(game), GameState.of(game))
+        d.app.resume(gid)
+        d.frames(3)
+        table = d.app.table_screen
+        faults, across = measure(table)
+        assert not faults, "; ".join(faults)
+        assert min(size for _, size in across) >= ACROSS_THE_TABLE, across
+        full = [p.full for p in table.players.panels]
+        assert all(full) if players == 2 else full.count(True) == 1
+    finally:
+        d.close()
