@@ -79,6 +79,7 @@ def wrapping_label(text: str = "", font: float = 18, **kw: Any) -> Label:
     label = Label(text=text, font_size=font, size_hint_y=None, halign="left", valign="middle", **kw)
     label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
     label.bind(texture_size=lambda w, ts: setattr(w, "height", max(ts[1], w.font_size * 1.4)))
+    label.height = font * 1.4  # until its text is rendered (an empty one never is)
     return label
 
 
