@@ -334,3 +334,17 @@ def _turn_dialogs(d: Driver) -> None:
     d.press(tr("Buy"), exact=True)
     assert game.moves[-1] == Buy(affordable[0].id, player=1)
     assert not game.seat(1).reserved
+
+
+def test_the_confirm_button_plays_the_take_of_two_chosen_on_screen(driver: Driver) -> None:
+    d = driver
+    d.app.start_game(simulate(players=2, seed=1, max_moves=0).setup)
+    d.frames(2)
+    table = d.app.table_screen
+    d.tap(table.bank[Colour.BLUE])
+    d.app.confirm_pressed()  # one blue is not a take: the button does nothing
+    assert table.session is not None and not table.session.game.moves
+    d.tap(table.bank[Colour.BLUE])
+    d.app.confirm_pressed()  # the GPIO button and the screen share the core's selection
+    assert str(table.session.game.moves[-1]) == "take UU"
+    assert not any(table.selection)
