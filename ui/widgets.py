@@ -303,12 +303,15 @@ class NobleView(Tappable):
         c.add(Line(rounded_rectangle=(x, y, w, h, 6), width=1.2))
         needs = [(col, n) for col, n in zip(GEMS, noble.requires, strict=True) if n]
         strip = w * 0.22  # the points, on the left as on the tile
-        draw_text(c, str(noble.points), x, y + h * 0.45, strip, h * 0.5, theme.NOBLE_INK, h * 0.4)
         pad = min(w, h) * 0.05
         d = min((h - 3 * pad) / 2, (w - strip - 3 * pad) / 2)
+        rows = (len(needs) + 1) // 2
+        block = rows * d + (rows - 1) * pad
+        top = y + (h + block) / 2  # a tall tile keeps its content in the middle
+        draw_text(c, str(noble.points), x, top - d * 1.2, strip, d * 1.2, theme.NOBLE_INK, d * 0.9)
         for i, (colour, n) in enumerate(needs):
             px = x + strip + pad + (i % 2) * (d + pad)
-            py = y + h - pad - d - (i // 2) * (d + pad)
+            py = top - d - (i // 2) * (d + pad)
             draw_gem(c, colour, px, py, d, str(n))
         if self.highlight or self.selected:
             c.add(Color(*(theme.ACCENT if self.selected else theme.HINT)))

@@ -97,7 +97,7 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         # Fonts follow the window, not the panel: a compact panel with room to spare must
         # not grow its words over each other.
         self.name_label = Label(halign="left", valign="middle", bold=True, shorten=True)
-        self.summary = Label(size_hint_x=0.6, halign="right", valign="middle")
+        self.summary = Label(size_hint_x=0.8, halign="right", valign="middle")
         self.points_label = Label(
             size_hint_x=None, halign="center", valign="middle", bold=True, color=theme.ACCENT
         )

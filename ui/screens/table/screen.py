@@ -8,71 +8,39 @@ engine's own reason, told in words (never in record ids).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.core.window import Window
-from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.cards import Card, Noble
+from companion.cards import Card
 from companion.errors import IllegalMove, Refused
-from companion.game import Game, Hidden
-from companion.i18n import ngettext
-from companion.moves import Move, Pass, Reserve
+from companion.game import Hidden
+from companion.moves import Pass, Reserve
 from companion.session import Session
 from companion.store import StoreError
-from companion.table import Declared, Picked, Step, Turn
+from companion.table import Picked, Turn
 from companion.tokens import Colour, Tokens
 
 from ... import theme
-from ...dialogs import CardPicker, Dialog, NoblePicker, ReturnPicker
+from ...dialogs import CardPicker, Dialog
 from ...i18n import tr
 from ...widgets import CardView, TokenButton, big_button, wrapping_label
 from .bank import BankRow, TakeBar
+from .banner import Banner, final_round
 from .board import Board
 from .buy import BuyDialog, DeckDialog
 from .menu import AuditDialog, LogDialog, MenuDialog
 from .players import PlayerDialog, PlayersColumn
+from .steps import TurnSteps
 from .words import describe, reason
 
 if TYPE_CHECKING:
     from ...application import CompanionApp
 
 
-class Banner(BoxLayout):
-    """The final round, across the top until the game ends: who still plays, turns left.
-
-    As tall as its wrapped words, so a long language never cuts it.
-    """
-
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(size_hint_y=None, height=0, padding=[10, 2], **kw)
-        self.label = wrapping_label(
-            "", font=19 * Window.height / 480, bold=True, color=theme.BANNER_TEXT
-        )
-        self.label.bind(height=self._fit)
-        self.add_widget(self.label)
-        with self.canvas.before:
-            Color(*theme.BANNER)
-            self._rect = Rectangle()
-        self.bind(pos=self._place, size=self._place)
-
-    def _place(self, *_: Any) -> None:
-        self._rect.pos, self._rect.size = self.pos, self.size
-
-    def _fit(self, *_: Any) -> None:
-        self.height = self.label.height + 4 if self.label.text else 0
-
-    def show(self, text: str) -> None:
-        self.label.text = text
-        self.opacity = 1 if text else 0
-        self._fit()
-
-
-class TableScreen(Screen):
+class TableScreen(TurnSteps, Screen):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="table", **kw)
         self.app = app
@@ -146,11 +114,6 @@ class TableScreen(Screen):
         self.turn = Turn(session)
         self.refresh(tr("{name} to play").format(name=session.game.names[session.game.to_act]))
 
-    @property
-    def game(self) -> Game:
-        assert self.session is not None
-        return self.session.game
-
     def refresh(self, message: str = "", error: bool = False) -> None:
         """Redraw everything from the engine's state."""
         if self.session is None:
@@ -169,28 +132,9 @@ class TableScreen(Screen):
         self.players.show(game.seats, seat if playing else None, affordable)
         self.undo_button.disabled = not self.session.can_undo
         self.redo_button.disabled = not self.session.can_redo
-        self.banner.show(self._final_round(game))
-        self.say(message, error)
-
-    def _final_round(self, game: Game) -> str:
         assert self.turn is not None
-        still = self.turn.still_to_play()
-        if not still:
-            return ""
-        leader = max(game.seats, key=lambda s: s.points)
-        lead = tr("Final round: {name} has {points} points.").format(
-            name=leader.name, points=leader.points
-        )
-        if len(still) == 1:
-            rest = tr("{name} plays the last turn.").format(name=still[0])
-        else:
-            rest = tr("{names} and {last} still play:").format(
-                names=", ".join(still[:-1]), last=still[-1]
-            )
-            rest += " " + ngettext("{n} turn left.", "{n} turns left.", len(still)).format(
-                n=len(still)
-            )
-        return f"{lead} {rest}"
+        self.banner.show(final_round(game, self.turn.still_to_play()))
+        self.say(message, error)
 
     def say(self, message: str, error: bool = False) -> None:
         self.status.color = theme.ERROR if error else theme.TEXT
@@ -318,129 +262,6 @@ class TableScreen(Screen):
             on_dismiss=lambda d: setattr(self, "dialog", None) if self.dialog is d else None
         )
         dialog.open()
-
-    # ------------------------------------------------------------------ a turn
-
-    def start(self, move: Move) -> None:
-        assert self.turn is not None
-        try:
-            self.turn.start(move)
-        except IllegalMove as err:
-            self.refuse(err)
-            return
-        self.advance()
-
-    def advance(self) -> None:
-        """Ask for what is due next, or play the move once it is whole."""
-        turn = self.turn
-        assert turn is not None and turn.due is not None
-        game = self.game
-        name = game.names[game.to_act]
-        step = turn.step
-        self.refresh()
-        if step == Step.REVEAL:
-            level = turn.due.reveal
-            assert level is not None
-            self._open(
-                CardPicker(
-                    tr("Level {level}: which card was turned face up? (or scan it)").format(
-                        level=level
-                    ),
-                    game.unseen(level),
-                    self.reveal,
-                    on_cancel=self.cancel_turn,
-                )
-            )
-        elif step == Step.RETURN:
-            self._open(
-                ReturnPicker(
-                    tr("{name} holds {n} tokens: give back {k}").format(
-                        name=name, n=turn.due.hand.total, k=turn.due.returns
-                    ),
-                    turn.due.hand,
-                    turn.due.returns,
-                    self.give_back,
-                    on_cancel=self.cancel_turn,
-                )
-            )
-        elif step == Step.NOBLE:
-            self._open(
-                NoblePicker(
-                    tr("Which noble visits {name}?").format(name=name),
-                    turn.due.nobles,
-                    self.choose_noble,
-                    on_cancel=self.cancel_turn,
-                )
-            )
-        elif step == Step.CONFIRM:
-            self.commit()
-
-    def reveal(self, card: Card) -> None:
-        assert self.turn is not None
-        self._answer(partial(self.turn.declare_reveal, card.id))
-
-    def give_back(self, tokens: Tokens) -> None:
-        assert self.turn is not None
-        self._answer(partial(self.turn.give_back, tokens))
-
-    def choose_noble(self, noble: Noble) -> None:
-        assert self.turn is not None
-        self._answer(partial(self.turn.choose_noble, noble.id))
-
-    def _answer(self, declare: Callable[[], None]) -> None:
-        """One answer to what the turn asked; a refused one is asked again, with why."""
-        try:
-            declare()
-        except (IllegalMove, Refused) as err:
-            self.refuse(err)
-            self.advance()
-            if self.dialog is not None:  # the question again, with the reason on it
-                self.dialog.message.text = reason(err)
-            return
-        self.advance()
-
-    def cancel_turn(self) -> None:
-        assert self.turn is not None
-        self.turn.cancel()
-        self.refresh(tr("Cancelled: nothing changed."))
-
-    def commit(self) -> None:
-        assert self.turn is not None and self.session is not None
-        name = self.game.names[self.game.to_act]
-        try:
-            move = self.turn.commit()
-        except (IllegalMove, StoreError, Refused) as err:
-            self.turn.cancel()
-            self.refuse(err)
-            return
-        self.app.feedback(True)
-        if self.game.over:
-            self.app.show_end(self.session)
-            return
-        nxt = self.game.names[self.game.to_act]
-        self.refresh(describe(move, name) + ". " + tr("{name} to play").format(name=nxt))
-
-    # ------------------------------------------------------------------ scans, undo
-
-    def declare_card(self, card_id: str) -> None:
-        """A scanned card: the reveal that is due, or the card a player buys or reserves."""
-        if not self._playing():
-            return
-        assert self.turn is not None
-        if self.dialog is not None and not isinstance(self.dialog, CardPicker):
-            self.dialog.dismiss()
-        try:
-            result = self.turn.declare_card(card_id)
-        except (IllegalMove, Refused) as err:
-            self.refuse(err)
-            return
-        if self.dialog is not None:
-            self.dialog.dismiss()
-        if result == Declared.CHOOSE:
-            card = next(c for row in self.game.market for c in row if c and c.id == card_id)
-            self.buy_dialog(card, face_up=True)
-            return
-        self.advance()
 
     # The hardware's events (see CompanionApp.say and on_card_scanned).
     def card_scanned(self, card_id: str) -> None:
