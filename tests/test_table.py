@@ -161,7 +161,7 @@ def test_A3_take_choices_offered_are_only_legal_ones(turn: Turn) -> None:
     assert not turn.passes_only()
 
 
-def test_A4_a_take_of_two_is_never_whole_by_taps_alone(turn: Turn) -> None:
+def test_A2_a_take_of_two_is_never_whole_by_taps_alone(turn: Turn) -> None:
     assert turn.pick_token(Colour.RED) == Picked.MORE
     # A second tap on the same pile (or a bounce of the first) asks for a confirm.
     assert turn.pick_token(Colour.RED) == Picked.CONFIRM
@@ -170,14 +170,14 @@ def test_A4_a_take_of_two_is_never_whole_by_taps_alone(turn: Turn) -> None:
     assert turn.commit().gems == Tokens(red=2)
 
 
-def test_A3_three_colours_are_whole_on_the_last_tap(turn: Turn) -> None:
+def test_A1_three_colours_are_whole_on_the_last_tap(turn: Turn) -> None:
     assert turn.pick_token(Colour.WHITE) == Picked.MORE
     assert turn.pick_token(Colour.BLUE) == Picked.MORE  # two colours: not a take while 5 remain
     assert turn.pick_token(Colour.GREEN) == Picked.COMPLETE
     assert turn.selection == Tokens(white=1, blue=1, green=1)
 
 
-def test_T2_gold_is_refused_with_the_engines_reason_and_the_selection_kept(turn: Turn) -> None:
+def test_A1_gold_is_refused_with_the_engines_reason_and_the_selection_kept(turn: Turn) -> None:
     turn.pick_token(Colour.RED)
     with pytest.raises(IllegalMove) as err:
         turn.pick_token(Colour.GOLD)
@@ -199,7 +199,7 @@ def test_the_legal_takes_are_listed_once_per_position(turn: Turn) -> None:
     assert Tokens(white=2) not in turn.offer.takes  # T3: white is down to 3
 
 
-def test_B2_gold_swaps_pay_gold_in_place_of_a_colour(turn: Turn) -> None:
+def test_A5_gold_swaps_pay_gold_in_place_of_a_colour(turn: Turn) -> None:
     for text in ["reserve L1", "reserve L1", "take RKU", "take RKW", "take UGR", "take WUG"]:
         turn.session.play(text)
     game = turn.game
