@@ -29,7 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware"]
 LOCALE = ROOT / "companion" / "locale"
 CALLS_FIRST = {"_", "tr", "translate", "StoreError", "_transaction"}
-CALLS_SECOND = {"IllegalMove", "_illegal", "RecordError", "_fail", "Refused"}
+CALLS_SECOND = {
+    *("IllegalMove", "_illegal", "RecordError", "_fail", "Refused"),
+    *("HardwareError", "SerialPortError", "PinError", "TagMapError", "TagConflict"),
+}
 CALLS_PLURAL = {"ngettext"}
 EXTRA = ["white", "blue", "green", "red", "black", "gold", "playing", "over", "stalled"]
 
