@@ -348,3 +348,45 @@ def test_the_confirm_button_plays_the_take_of_two_chosen_on_screen(driver: Drive
     d.app.confirm_pressed()  # the GPIO button and the screen share the core's selection
     assert str(table.session.game.moves[-1]) == "take UU"
     assert not any(table.selection)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_give_back_has_cancel_and_marks_tokens_minus_one(language: str, tmp_path: Path) -> None:
+    d = Driver(tmp_path / "data", language=language)
+    try:
+        setup = Setup.of(
+            ["Ada", "Ben", "Cleo", "Dan"],
+            ["N1", "N2", "N3", "N4", "N5"],
+            ["1W1 1W2 1W3 1W4", "2W1 2W2 2W3 2W4", "3W1 3W2 3W3 3W4"],
+        )
+        d.app.start_game(setup)
+        d.frames(2)
+        table = d.app.table_screen
+        session = table.session
+        assert session is not None
+        for take in ["take WUG", "take RKW", "take UGR"]:  # Ada to 9 tokens
+            session.play(take)
+            for _ in range(3):
+                session.play("reserve L1")
+        table.refresh()
+        played = len(session.game.moves)
+        for colour in (Colour.RED, Colour.BLACK, Colour.GREEN):
+            d.tap(table.bank[colour])
+        picker = d.top()
+        assert isinstance(picker, ReturnPicker)
+        d.tap(picker.tokens[Colour.RED])
+        assert picker.tokens[Colour.RED].chosen == 1 and picker.tokens[Colour.RED].sign == "-"
+        d.press(tr("Cancel"), exact=True)
+        assert len(session.game.moves) == played  # nothing was played
+        assert tr("Cancelled: nothing changed.") in table.status.text
+        for colour in (Colour.RED, Colour.BLACK, Colour.GREEN):
+            d.tap(table.bank[colour])
+        picker = d.top()
+        assert isinstance(picker, ReturnPicker)
+        d.tap(picker.tokens[Colour.RED])
+        d.tap(picker.tokens[Colour.GREEN])
+        d.press(tr("Give back"), exact=True)
+        assert session.game.moves[-1].returned == Tokens(red=1, green=1)
+        assert session.game.seat(0).tokens.total == 10
+    finally:
+        d.close()
