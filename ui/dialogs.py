@@ -143,14 +143,19 @@ class NoblePicker(Dialog):
         on_cancel: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(title)
-        grid = GridLayout(cols=5, spacing=10, padding=[20, 0])
+        grid = GridLayout(cols=5, spacing=10, padding=[20, 0], size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
         for noble in nobles:
-            view = NobleView(noble=noble)
+            # Tiles keep a tile's shape (a little wider than tall), centred in the body.
+            view = NobleView(noble=noble, size_hint_y=None, pos_hint={"center_y": 0.5})
+            view.bind(width=lambda v, w: setattr(v, "height", w * 0.8))
             view.bind(on_release=lambda v, n=noble: self.pick(n, on_pick))
             grid.add_widget(view)
         for _ in range((-len(nobles)) % 5):
             grid.add_widget(Widget())
+        self.body.add_widget(Widget())
         self.body.add_widget(grid)
+        self.body.add_widget(Widget())
         if on_cancel is not None:
             self.button(tr("Cancel"), then(self.dismiss, on_cancel))
 
