@@ -13,7 +13,13 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle
-from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -366,6 +372,27 @@ class TokenButton(Tappable):
             c.add(Color(*(theme.ACCENT if self.sign == "+" else theme.ERROR)))
             c.add(Ellipse(pos=(bx, by), size=(b, b)))
             draw_text(c, f"{self.sign}{self.chosen}", bx, by, b, b, (0.1, 0.1, 0.1, 1), b * 0.55)
+
+
+class GemRow(Widget):
+    """Tokens as a row of gems with their counts (a payment, a cost): shapes, not words."""
+
+    values = ListProperty([0] * 6)
+
+    def __init__(self, **kw: Any) -> None:
+        self.redraw_soon = Clock.create_trigger(lambda dt: self.redraw(), -1)
+        super().__init__(**kw)
+        self.bind(pos=self.redraw_soon, size=self.redraw_soon, values=self.redraw_soon)
+
+    def redraw(self, *_: Any) -> None:
+        c = self.canvas
+        c.clear()
+        d = self.height
+        x = self.x
+        for colour, n in zip(Colour, self.values, strict=True):
+            if n:
+                draw_gem(c, colour, x, self.y, d, str(n), digit=0.6)
+                x += d * 1.15
 
 
 def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:

@@ -8,6 +8,7 @@ from functools import partial
 
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
 from companion.i18n import localise
 from companion.moves import Move, Reserve
@@ -17,7 +18,7 @@ from companion.tokens import Colour
 from ... import theme
 from ...dialogs import Dialog
 from ...i18n import tr
-from ...widgets import CardView, big_button, then, wrapping_label
+from ...widgets import CardView, GemRow, big_button, then, wrapping_label
 from .words import card_words, reason
 
 
@@ -47,6 +48,8 @@ class BuyDialog(Dialog):
         )
         self.pay_label = wrapping_label("", font=20 * Window.height / 480, color=theme.ACCENT)
         info.add_widget(self.pay_label)
+        self.pay_gems = GemRow(size_hint_y=None, height=44 * Window.height / 480)
+        info.add_widget(self.pay_gems)
         self.swaps = BoxLayout(spacing=6, size_hint_y=None, height=56)
         info.add_widget(self.swaps)
         info.add_widget(BoxLayout())  # the rest of the height
@@ -79,7 +82,9 @@ class BuyDialog(Dialog):
         self.swaps.clear_widgets()
         if pay is None:
             self.pay_label.text = ""
+            self.pay_gems.values = [0] * 6
             return
+        self.pay_gems.values = list(pay)
         self.pay_label.text = tr("{name} pays {tokens}.").format(
             name=self.name, tokens=localise(pay) or "0"
         )
@@ -92,6 +97,8 @@ class BuyDialog(Dialog):
             )
         if pay != purchase.default:
             self.swaps.add_widget(big_button(tr("No gold"), self.reset))
+        for _ in range(3 - len(self.swaps.children)):
+            self.swaps.add_widget(Widget())  # a lone button keeps a button's width
 
     def swap(self, colour: Colour) -> None:
         self.purchase.swap(colour)
