@@ -68,7 +68,8 @@ class TurnSteps:
         game = self.game
         name = game.names[game.to_act]
         step = turn.step
-        self.refresh()
+        if step != Step.CONFIRM:
+            self.refresh()  # the bank as the action left it, behind the question
         if step == Step.REVEAL:
             level = turn.due.reveal
             assert level is not None
