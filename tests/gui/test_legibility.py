@@ -1,6 +1,6 @@
 """Read from a chair: at 800x480 with four players, no text on the table screen or in its
 dialogs is drawn under 14 px, the numbers read across the table (points, token and bonus
-counts) are larger, and nothing tappable is under 44x44 px.
+counts) are larger, nothing tappable is under 44x44 px, and no record id is shown.
 
 Text comes two ways: Label widgets, and numbers drawn straight on a canvas. Both go
 through Kivy's text provider, so the test records what the provider renders (its text and
@@ -9,6 +9,7 @@ font size) while each drawn widget draws itself again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -69,8 +70,12 @@ def shown(widget: Widget) -> bool:
     return x < Window.width and y < Window.height and x + widget.width > 0 and y + widget.height > 0
 
 
+RECORD_ID = re.compile(r"\b([123][WUGRK]\d{1,2}|N(10|[1-9]))\b")
+
+
 def measure(root: Widget) -> tuple[list[str], list[tuple[str, float]]]:
-    """What is too small under ``root``: a list of faults, and the numbers drawn across."""
+    """What is too small under ``root``, and any record id (``1U5``, ``N8``) shown to the
+    players: a list of faults; and the numbers drawn across the table."""
     faults: list[str] = []
     across: list[tuple[str, float]] = []
     for w in root.walk(restrict=True):
@@ -82,6 +87,8 @@ def measure(root: Widget) -> tuple[list[str], list[tuple[str, float]]]:
             faults.append(f"target {type(w).__name__} {getattr(w, 'text', '')!r} {w.size}")
         if isinstance(w, Label) and w.text.strip() and w.font_size < MIN_TEXT:
             faults.append(f"label {w.text!r} at {w.font_size:.1f} px")
+        if isinstance(w, Label) and RECORD_ID.search(w.text):
+            faults.append(f"a record id in {w.text!r}")
         redraw = getattr(w, "redraw", None)
         if redraw is not None:
             with rendered() as seen:
@@ -89,6 +96,8 @@ def measure(root: Widget) -> tuple[list[str], list[tuple[str, float]]]:
             for text, size in seen:
                 if text.strip() and size < MIN_TEXT:
                     faults.append(f"drawn {text!r} at {size:.1f} px in {type(w).__name__}")
+                if RECORD_ID.search(text):
+                    faults.append(f"a record id drawn: {text!r}")
                 if isinstance(w, Holdings) and text.isdigit():
                     across.append((text, size))
     return faults, across
