@@ -1,16 +1,17 @@
 """A card drawn small but legible: for the setup's places and pickers, and the move log.
 
 A wide, short picture (the setup picker shows up to 8 cards a row, the log one a line): the
-points and the bonus gem on the left, the cost as numbered gems on the right. Every gem
-carries its letter (W U G R K, * for gold, the letters of the game record) so that colour
-is never the only cue, and no id is drawn: players know a card by what it shows.
+points and the bonus gem on the left, the cost as numbered gems on the right. Every gem has
+the table's shape for its colour and carries its letter (W U G R K, * for gold, the
+letters of the game record), so that colour is never the only cue, and no id is drawn:
+players know a card by what it shows.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
+from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
 from kivy.properties import NumericProperty, ObjectProperty
 
 from companion.cards import Card, Noble
@@ -18,17 +19,16 @@ from companion.tokens import GEMS, Colour
 
 from . import theme
 from .widgets import Tappable, draw_text
+from .widgets import draw_gem as table_gem
 
 SMALLEST_TEXT = 14.0  # px: nothing a player reads is drawn smaller (issue 9)
 DARK = (0.12, 0.12, 0.12, 1.0)
 
 
 def draw_gem(canvas: Any, colour: Colour, x: float, y: float, d: float, text: str = "") -> None:
-    """A gem of ``colour`` (diameter ``d``) with its letter, and ``text`` (a count) if any."""
-    canvas.add(Color(*theme.TOKEN_FILL[colour]))
-    canvas.add(Ellipse(pos=(x, y), size=(d, d)))
-    canvas.add(Color(*theme.TOKEN_RING[colour]))
-    canvas.add(Line(circle=(x + d / 2, y + d / 2, d / 2), width=1))
+    """A gem of ``colour`` (size ``d``) in the table's shape for it, with its letter, and
+    ``text`` (a count) if any: shape and letter both tell the colour without it."""
+    table_gem(canvas, colour, x, y, d)
     ink = theme.TOKEN_TEXT[colour]
     if not text:
         draw_text(canvas, colour.letter, x, y, d, d, ink, max(SMALLEST_TEXT, d * 0.62))

@@ -143,12 +143,3 @@ class MoveLog(Dialog):
             )
             line.add_widget(clock)
         return line
-
-
-def open_move_log(session: Session | None) -> MoveLog | None:
-    """The log of the game at the table (the table screen's menu calls this)."""
-    if session is None:
-        return None
-    view = MoveLog.of(session)
-    view.open()
-    return view

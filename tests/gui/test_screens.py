@@ -159,8 +159,15 @@ def test_bank_audit_says_which_colour_differs_and_changes_nothing(driver: Driver
     position = session.game.position()
     d.press("Menu")
     d.press("Bank audit")
+    # Every pile starts blank: the table counts it, tap by tap (one red fewer than expected).
+    plus = [b for b in d.walk() if getattr(b, "text", None) == "+"]
     minus = [b for b in d.walk() if getattr(b, "text", None) == "-"]
-    d.tap(minus[3])  # one red token fewer than the companion expects
+    by_x = sorted(range(len(plus)), key=lambda i: plus[i].x)
+    for colour, i in enumerate(by_x):
+        for _ in range(session.game.bank[colour] - (1 if colour == 3 else 0)):
+            d.tap(plus[i])
+        if not session.game.bank[colour] - (1 if colour == 3 else 0):
+            d.tap(sorted(minus, key=lambda b: b.x)[colour])  # counted: none
     d.press("Check")
     assert "red: 1 missing from the bank" in d.texts()
     assert session.game.position() == position

@@ -25,7 +25,7 @@ from companion.simulate import simulate
 from companion.store import GameState
 from companion.table import NewGame
 from ui.dialogs import CardPicker
-from ui.movelog import open_move_log
+from ui.movelog import MoveLog
 from ui.setuppicker import LevelPicker
 
 from .conftest import WINDOW
@@ -132,8 +132,9 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     d.screenshot(f"card-{tag}")
     d.press("Cancel" if language == "en" else "Annuler")
 
-    log = open_move_log(table.session)
-    assert log is not None
+    d.tap(table.log_button)
+    log = d.top()
+    assert isinstance(log, MoveLog)
     d.frames(3)
     assert_fits(d)
     d.screenshot(f"log-{tag}")
