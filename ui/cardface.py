@@ -2,8 +2,8 @@
 
 A wide, short picture (the setup picker shows up to 8 cards a row, the log one a line): the
 points and the bonus gem on the left, the cost as numbered gems on the right. Every gem has
-the table's shape for its colour and carries its letter (W U G R K, * for gold, the
-letters of the game record), so that colour is never the only cue, and no id is drawn:
+the table's shape for its colour, and a bonus gem its letter too (W U G R K, the letters
+of the game record), so that colour is never the only cue, and no id is drawn:
 players know a card by what it shows.
 """
 
@@ -26,26 +26,15 @@ DARK = (0.12, 0.12, 0.12, 1.0)
 
 
 def draw_gem(canvas: Any, colour: Colour, x: float, y: float, d: float, text: str = "") -> None:
-    """A gem of ``colour`` (size ``d``) in the table's shape for it, with its letter, and
-    ``text`` (a count) if any: shape and letter both tell the colour without it."""
+    """A gem of ``colour`` (size ``d``) in the table's shape for that colour, with ``text``
+    (a count) on it, or else its letter: the shape, and the letter where there is room,
+    tell the colour without it."""
+    if text:
+        table_gem(canvas, colour, x, y, d, text, digit=max(0.6, (SMALLEST_TEXT + 0.5) / max(d, 1.0)))
+        return
     table_gem(canvas, colour, x, y, d)
     ink = theme.TOKEN_TEXT[colour]
-    if not text:
-        draw_text(canvas, colour.letter, x, y, d, d, ink, max(SMALLEST_TEXT, d * 0.62))
-        return
-    # A count and the colour's letter, smaller, beside it: "3G" reads as three green.
-    draw_text(canvas, text, x + d * 0.06, y, d * 0.5, d, ink, max(SMALLEST_TEXT, d * 0.58))
-    draw_text(
-        canvas,
-        colour.letter,
-        x + d * 0.5,
-        y + d * 0.1,
-        d * 0.44,
-        d * 0.6,
-        ink,
-        max(SMALLEST_TEXT, d * 0.36),
-        bold=False,
-    )
+    draw_text(canvas, colour.letter, x, y, d, d, ink, max(SMALLEST_TEXT, d * 0.56))
 
 
 def draw_card(canvas: Any, card: Card, x: float, y: float, w: float, h: float) -> None:

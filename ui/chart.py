@@ -57,7 +57,7 @@ class PointsChart(Widget):
         c = self.canvas
         c.clear()
         text = max(14.0, self.height * 0.05)
-        x0, y0 = self.x + max(self.width * 0.08, text * 2.2), self.y + text * 2.6
+        x0, y0 = self.x + max(self.width * 0.08, text * 4), self.y + text * 2.6
         w = self.x + self.width * 0.97 - x0
         h = self.y + self.height - text * 2.4 - y0
         c.add(Color(*theme.PANEL))
