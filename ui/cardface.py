@@ -30,7 +30,9 @@ def draw_gem(canvas: Any, colour: Colour, x: float, y: float, d: float, text: st
     (a count) on it, or else its letter: the shape, and the letter where there is room,
     tell the colour without it."""
     if text:
-        table_gem(canvas, colour, x, y, d, text, digit=max(0.6, (SMALLEST_TEXT + 0.5) / max(d, 1.0)))
+        table_gem(
+            canvas, colour, x, y, d, text, digit=max(0.6, (SMALLEST_TEXT + 0.5) / max(d, 1.0))
+        )
         return
     table_gem(canvas, colour, x, y, d)
     ink = theme.TOKEN_TEXT[colour]
