@@ -56,8 +56,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import chain, combinations, combinations_with_replacement
-from typing import NamedTuple
+from itertools import combinations, combinations_with_replacement, product
+from typing import NamedTuple, overload
 
 from .cards import Card, Noble
 from .errors import ErrorCode, IllegalMove
@@ -67,7 +67,17 @@ from .rules import BASE, Rules
 from .setup import Setup
 from .tokens import GEMS, Colour, Tokens
 
-__all__ = ["Due", "Game", "Hidden", "Position", "Seat", "SeatState", "Standing", "Status"]
+__all__ = [
+    "Completions",
+    "Due",
+    "Game",
+    "Hidden",
+    "Position",
+    "Seat",
+    "SeatState",
+    "Standing",
+    "Status",
+]
 
 _GEM_RANGE = range(5)
 
@@ -274,7 +284,7 @@ class Game:
     def unseen(self, level: int) -> list[Card]:
         """Cards of a level not seen anywhere yet: what a reveal or a blind reserve may be."""
         seen = self._state.seen_bits
-        return [c for c in self.rules.cards_by_level[level] if not seen >> c.index & 1]
+        return [c for bit, c in self._tables.unseen[level - 1] if not seen & bit]
 
     def seat(self, seat: int) -> Seat:
         p = self._state.seats[seat]
@@ -422,94 +432,72 @@ class Game:
         t = p.tokens
         bank = s.bank
         tables = self._tables
-        b0, b1, b2, b3, b4, _ = bank
-        # The takes depend only on which colours the bank has none, some, or 4+ of.
-        key = (
-            (b0 > 0)
-            + (b0 > 3)
-            + 3 * ((b1 > 0) + (b1 > 3))
-            + 9 * ((b2 > 0) + (b2 > 3))
-            + 27 * ((b3 > 0) + (b3 > 3))
-            + 81 * ((b4 > 0) + (b4 > 3))
-        )
-        moves = list(tables.takes[seat][key])
-        if len(p.reserved) < self.rules.reserve_limit:
+        moves = list(tables.takes[seat][_signature(bank)])
+        offers = [c for row in s.market for c in row if c is not None]
+        reserved = p.reserved
+        if len(reserved) < self.rules.reserve_limit:
             reserve = tables.reserve[seat]
-            for row in s.market:
-                for card in row:
-                    if card is not None:
-                        moves.append(reserve[card.index])
+            moves += [reserve[c.index] for c in offers]
             decks = tables.reserve_deck[seat]
-            for i, size in enumerate(s.deck_sizes):
-                if size:
-                    moves.append(decks[i])
+            moves += [decks[i] for i, size in enumerate(s.deck_sizes) if size]
+        offers += [c for c in reserved if isinstance(c, Card)]
         buy = tables.buy[seat]
-        b = p.bonuses
-        gold_held = t[5]
+        b0, b1, b2, b3, b4 = p.bonuses
+        t0, t1, t2, t3, t4, gold = t
         # What each colour is paid with, bonus and token together: the card loop below runs
         # for every card on every call, so it is written out rather than looped.
-        e0, e1, e2, e3, e4 = b[0] + t[0], b[1] + t[1], b[2] + t[2], b[3] + t[3], b[4] + t[4]
-        offered: Iterator[Card | Hidden | None] = chain(*s.market, p.reserved)
-        for offer in offered:
-            if offer is None or isinstance(offer, Hidden):
-                continue
-            c0, c1, c2, c3, c4 = offer.cost
-            short = (
+        e0, e1, e2, e3, e4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
+        for card in offers:
+            c0, c1, c2, c3, c4 = card.cost
+            if (
                 (c0 - e0 if c0 > e0 else 0)
                 + (c1 - e1 if c1 > e1 else 0)
                 + (c2 - e2 if c2 > e2 else 0)
                 + (c3 - e3 if c3 > e3 else 0)
                 + (c4 - e4 if c4 > e4 else 0)
-            )
-            if short <= gold_held:
-                moves.append(buy[offer.index])
+            ) <= gold:
+                moves.append(buy[card.index])
         if not moves:
             return (tables.passes[seat],)
         return tuple(moves)
 
-    def completions(self, action: Move) -> tuple[Move, ...]:
+    def completions(self, action: Move) -> Sequence[Move]:
         """The whole moves that finish a legal ``action`` (as :meth:`actions` lists it).
 
-        ``action`` itself when nothing is due; else one move per way to return the tokens
-        above 10 (T1) and per noble to choose when several qualify (N1), returns outer.
-        The reveal stays unset. For an action that is not legal the result means nothing
+        ``(action,)`` when nothing is due; else one move per way to return the tokens above
+        10 (T1) and per noble to choose when several qualify (N1), returns outer: a lazy
+        :class:`Completions` sequence, each move built only when taken from it. The reveal
+        stays unset. For an action that is not legal the result means nothing
         (:meth:`push` refuses it anyway).
         """
         s = self._state
         p = s.seats[s.to_act]
+        tokens = p.tokens
+        excess = sum(tokens) - self.rules.token_limit
+        gems = _NONE
         bonuses: Sequence[int] = p.bonuses
-        excess = sum(p.tokens) - self.rules.token_limit
         if isinstance(action, Take):
             gems = action.gems
             excess += sum(gems)
         elif isinstance(action, Reserve):
-            gems = _GOLD if s.bank[5] else _NONE
-            excess += gems[5]
-        else:
-            gems = _NONE
-            if isinstance(action, Buy):
-                card = self.rules.cards.get(action.card)
-                if card is not None:
-                    more = list(bonuses)
-                    more[card.bonus] += 1
-                    bonuses = more
-        met = _met(s.nobles, bonuses)
+            if s.bank[5]:
+                gems = _GOLD
+                excess += 1
+        elif isinstance(action, Buy):
+            card = self._tables.cards.get(action.card)
+            if card is not None:
+                more = list(bonuses)
+                more[card.bonus] += 1
+                bonuses = more
+        nobles = s.nobles
+        met = _met(nobles, bonuses) if nobles and sum(bonuses) >= self._tables.noble_floor else ()
         if excess <= 0 and len(met) < 2:
             return (action,)
-        returns: list[Tokens | None] = [None]
+        returns: tuple[Tokens | None, ...] = (None,)
         if excess > 0:
-            hand = p.tokens
-            returns = [
-                r
-                for r in _RETURN_CHOICES.get(excess, ())
-                if all(r[c] <= hand[c] + gems[c] for c in range(6))
-            ]
-        nobles: list[str | None] = [n.id for n in met] if len(met) > 1 else [None]
-        return tuple(
-            with_parts(action, returned=r, noble=n) if r is not None or n is not None else action
-            for r in returns
-            for n in nobles
-        )
+            returns = _returns(excess, *(min(excess, tokens[c] + gems[c]) for c in range(6)))
+        choice: tuple[str | None, ...] = tuple(n.id for n in met) if len(met) > 1 else (None,)
+        return Completions(action, returns, choice)
 
     def legal_moves(self) -> Iterator[Move]:
         """Every whole legal move of the player to act, lazily.
@@ -527,6 +515,174 @@ class Game:
 
     def _next(self, s: Position, move: Move) -> Position:
         """The position after ``move``, raising at the first rule it breaks (changes nothing)."""
+        quick = self._quick(s, move)
+        if quick is not None:
+            return quick
+        return self._checked(s, move)
+
+    def _quick(self, s: Position, move: Move) -> Position | None:
+        """The position after ``move`` when it is an ordinary legal move, else ``None``.
+
+        The fast path of :meth:`_next`: it accepts only what it fully checks (every rule
+        :meth:`_checked` applies) and leaves anything unusual or illegal to that method,
+        which finds the exact error. Written flat because it runs for every move played.
+        """
+        if s.over or move.player != s.to_act:
+            return None
+        seat = s.to_act
+        p = s.seats[seat]
+        bank = s.bank
+        tokens = p.tokens
+        bonuses = p.bonuses
+        points = p.points
+        cards = p.cards
+        reserved = p.reserved
+        market = s.market
+        deck_sizes = s.deck_sizes
+        seen = s.seen_bits
+        slot: tuple[int, int] | None = None
+        tables = self._tables
+        if isinstance(move, Take):
+            gems = move.gems
+            if gems not in tables.take_sets[_signature(bank)]:
+                return None
+            bank = _minus(bank, gems)
+            tokens = _plus(tokens, gems)
+        elif isinstance(move, Buy):
+            if move.payment is not None:
+                return None
+            card = tables.cards.get(move.card)
+            if card is None:
+                return None
+            slot = _find_face_up(s, card)
+            if slot is None:
+                for i, item in enumerate(reserved):
+                    if item is card:
+                        reserved = reserved[:i] + reserved[i + 1 :]
+                        break
+                else:
+                    return None
+            pay = _default_payment(tokens, bonuses, card)
+            if pay is None:
+                return None
+            bank = _plus(bank, pay)
+            tokens = _minus(tokens, pay)
+            more = list(bonuses)
+            more[card.bonus] += 1
+            bonuses = (more[0], more[1], more[2], more[3], more[4])
+            points += card.points
+            cards = (*cards, card)
+        elif isinstance(move, Reserve):
+            if len(reserved) >= self.rules.reserve_limit:
+                return None
+            held: Card | Hidden
+            if move.deck is None:
+                card = tables.cards.get(move.card or "")
+                if card is None:
+                    return None
+                slot = _find_face_up(s, card)
+                if slot is None:
+                    return None
+                held = card
+            else:
+                level = move.deck
+                if not 0 < level <= len(deck_sizes) or not deck_sizes[level - 1]:
+                    return None
+                if move.card is None:
+                    held = Hidden(level)
+                else:
+                    card = tables.cards.get(move.card)
+                    if card is None or card.level != level or seen >> card.index & 1:
+                        return None
+                    held = card
+                    seen |= 1 << card.index
+                sizes = list(deck_sizes)
+                sizes[level - 1] -= 1
+                deck_sizes = tuple(sizes)
+            reserved = (*reserved, held)
+            if bank[5]:
+                bank = _minus(bank, _GOLD)
+                tokens = _plus(tokens, _GOLD)
+        else:
+            return None
+
+        reveal = move.reveal
+        if slot is None:
+            if reveal is not None:
+                return None
+        else:
+            row, index = slot
+            if deck_sizes[row]:
+                card = tables.cards.get(reveal or "")
+                if card is None or card.level != row + 1 or seen >> card.index & 1:
+                    return None
+                seen |= 1 << card.index
+                sizes = list(deck_sizes)
+                sizes[row] -= 1
+                deck_sizes = tuple(sizes)
+            elif reveal is not None:
+                return None
+            else:
+                card = None
+            cards_row = market[row]
+            market = (
+                *market[:row],
+                (*cards_row[:index], card, *cards_row[index + 1 :]),
+                *market[row + 1 :],
+            )
+
+        excess = sum(tokens) - self.rules.token_limit
+        returned = move.returned
+        if excess > 0:
+            if returned is None or sum(returned) != excess or min(returned) < 0:
+                return None
+            tokens = _minus(tokens, returned)
+            if min(tokens) < 0:
+                return None
+            bank = _plus(bank, returned)
+        elif returned is not None and any(returned):
+            return None
+
+        nobles = s.nobles
+        held_nobles = p.nobles
+        noble_id = move.noble
+        if nobles and sum(bonuses) >= tables.noble_floor:
+            met = _met(nobles, bonuses)
+            if noble_id is None:
+                if len(met) > 1:
+                    return None
+                visit = met[0] if met else None
+            else:
+                for visit in met:
+                    if visit.id == noble_id:
+                        break
+                else:
+                    return None
+            if visit is not None:
+                nobles = tuple(n for n in nobles if n is not visit)
+                held_nobles = (*held_nobles, visit)
+                points += visit.points
+        elif noble_id is not None:
+            return None
+
+        seats = list(s.seats)
+        seats[seat] = _new(SeatState, (tokens, bonuses, points, cards, reserved, held_nobles))
+        following = seat + 1
+        round_ = s.round
+        over = False
+        if following == len(seats):
+            following = 0
+            target = self.rules.winning_points
+            over = any(q.points >= target for q in seats)
+            if not over:
+                round_ += 1
+        return _new(
+            Position,
+            (bank, tuple(seats), market, deck_sizes, nobles, following, 0, round_, over, seen),
+        )
+
+    def _checked(self, s: Position, move: Move) -> Position:
+        """:meth:`_next` step by step, raising at the first rule ``move`` breaks."""
         after = self._act(s, move)
         market, deck_sizes, seen = self._refill(after, move.reveal)
         return self._end_turn(s, after, market, deck_sizes, seen, move)
@@ -963,10 +1119,14 @@ def _emptied(
 
 def _stand_in(position: Position, players: tuple[str, ...], rules: Rules) -> Setup:
     """A valid setup for a game built from a position: its face-up cards and nobles, each
-    gap filled with a card or noble found nowhere in the position."""
+    gap filled with a card or noble found nowhere else in the position when there is one."""
     market = []
     for level, row in zip(rules.levels, position.market, strict=True):
-        spare = (c.id for c in rules.cards_by_level[level] if not position.seen_bits >> c.index & 1)
+        # Unseen cards first; once the deck is spent, any card the row does not show.
+        ranked = sorted(
+            rules.cards_by_level[level], key=lambda c: position.seen_bits >> c.index & 1
+        )
+        spare = (c.id for c in ranked if c not in row)
         market.append([c.id if c is not None else next(spare) for c in row])
     held = {n.id for s in position.seats for n in s.nobles}
     table = [n.id for n in position.nobles]
@@ -983,6 +1143,19 @@ def _stand_in(position: Position, players: tuple[str, ...], rules: Rules) -> Set
 
 _NONE = Tokens()
 _GOLD = Tokens(gold=1)
+_new = tuple.__new__  # builds a named tuple from its fields without the checks of _make
+
+
+def _plus(a: Tokens, b: Tokens) -> Tokens:
+    a0, a1, a2, a3, a4, a5 = a
+    b0, b1, b2, b3, b4, b5 = b
+    return _new(Tokens, (a0 + b0, a1 + b1, a2 + b2, a3 + b3, a4 + b4, a5 + b5))
+
+
+def _minus(a: Tokens, b: Tokens) -> Tokens:
+    a0, a1, a2, a3, a4, a5 = a
+    b0, b1, b2, b3, b4, b5 = b
+    return _new(Tokens, (a0 - b0, a1 - b1, a2 - b2, a3 - b3, a4 - b4, a5 - b5))
 
 
 def _return_choices(excess: int) -> tuple[Tokens, ...]:
@@ -997,6 +1170,77 @@ def _return_choices(excess: int) -> tuple[Tokens, ...]:
 
 # A turn ends at most 3 tokens above 10 (a take of 3 from 10), so these are all the shapes.
 _RETURN_CHOICES = {k: _return_choices(k) for k in (1, 2, 3)}
+
+
+@cache
+def _return_table() -> dict[tuple[int, ...], tuple[Tokens | None, ...]]:
+    """Every way to give back ``excess`` tokens from a hand, for every hand: keyed by
+    ``(excess, *hand)`` with each count capped at ``excess`` (4,889 keys, built once in a
+    few milliseconds), so nothing is cached as games are played."""
+    table: dict[tuple[int, ...], list[Tokens]] = {}
+    for excess, vectors in _RETURN_CHOICES.items():
+        for hand in product(range(excess + 1), repeat=6):
+            table[(excess, *hand)] = []
+        for r in vectors:
+            for hand in product(*(range(n, excess + 1) for n in r)):
+                table[(excess, *hand)].append(r)
+    return {key: tuple(vectors) for key, vectors in table.items()}
+
+
+def _returns(excess: int, *hand: int) -> tuple[Tokens | None, ...]:
+    """Every way to give back ``excess`` tokens from ``hand`` (counts capped at ``excess``)."""
+    return _return_table()[(excess, *hand)]
+
+
+class Completions(Sequence[Move]):
+    """The whole moves finishing one action (:meth:`Game.completions`), built on demand:
+    ``len`` and indexing cost nothing, so a random choice among hundreds builds one."""
+
+    __slots__ = ("action", "nobles", "returns")
+
+    def __init__(
+        self, action: Move, returns: tuple[Tokens | None, ...], nobles: tuple[str | None, ...]
+    ) -> None:
+        self.action = action
+        self.returns = returns
+        self.nobles = nobles
+
+    def __len__(self) -> int:
+        return len(self.returns) * len(self.nobles)
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Move]: ...
+
+    def __getitem__(self, index: int | slice) -> Move | Sequence[Move]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("completion index out of range")
+        returned, noble = divmod(index, len(self.nobles))
+        return with_parts(self.action, returned=self.returns[returned], noble=self.nobles[noble])
+
+    def __repr__(self) -> str:
+        return f"Completions({[str(m) for m in self]})"
+
+
+def _weights(colour: int) -> tuple[int, ...]:
+    return tuple(3**colour * (0 if n == 0 else 1 if n < 4 else 2) for n in range(64))
+
+
+_SIGNATURE = tuple(_weights(c) for c in _GEM_RANGE)
+
+
+def _signature(bank: Tokens) -> int:
+    """Which colours the bank has none (0), some (1) or 4+ (2) of, as one number below
+    3**5: all the takes depend on (A1-A3)."""
+    w, u, g, r, k = _SIGNATURE
+    return w[bank[0]] + u[bank[1]] + g[bank[2]] + r[bank[3]] + k[bank[4]]
 
 
 def _takes(signature: int) -> tuple[Tokens, ...]:
@@ -1026,6 +1270,10 @@ class _Tables(NamedTuple):
     reserve_deck: tuple[tuple[Move, ...], ...]  # [seat][level - 1]
     buy: tuple[tuple[Move, ...], ...]  # [seat][card index]
     passes: tuple[Move, ...]  # [seat]
+    take_sets: tuple[frozenset[Tokens], ...]  # [bank signature]: the legal takes
+    cards: dict[str, Card]  # by id: a plain dict, faster than the rules' read-only view
+    noble_floor: int  # the fewest bonuses any noble asks for: below it, none can visit
+    unseen: tuple[tuple[tuple[int, Card], ...], ...]  # [level - 1]: (bit, card) pairs
 
 
 @cache
@@ -1042,4 +1290,10 @@ def _tables(rules: Rules) -> _Tables:
         ),
         buy=tuple(tuple(Buy(c.id, player=s) for c in cards) for s in seats),
         passes=tuple(Pass(player=s) for s in seats),
+        take_sets=tuple(frozenset(row) for row in gems),
+        cards=dict(rules.cards),
+        noble_floor=min((sum(n.requires) for n in rules.nobles.values()), default=0),
+        unseen=tuple(
+            tuple((1 << c.index, c) for c in rules.cards_by_level[level]) for level in rules.levels
+        ),
     )
