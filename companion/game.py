@@ -54,14 +54,14 @@ keeps one per move, which is how undo works); :meth:`Game.text` its one-line tex
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 from typing import NamedTuple, overload
 
 from .cards import Card, Noble
 from .errors import ErrorCode, IllegalMove
-from .moves import Buy, Move, Pass, Reserve, Take, parse_move, with_parts
+from .moves import Buy, Move, Pass, Reserve, Take, parse_move
 from .position import EMPTY_SEAT, Hidden, Position, SeatState, Status, seen_bits
 from .rules import BASE, Rules
 from .setup import Setup
@@ -508,8 +508,46 @@ class Game:
         qualify. A move that empties a market slot leaves ``reveal`` unset: the table
         declares it (:meth:`reveal_due`, :meth:`unseen`).
         """
+        s = self._state
+        p = s.seats[s.to_act]
+        tokens = p.tokens
+        base = sum(tokens) - self.rules.token_limit
+        tables = self._tables
+        nobles = s.nobles
+        floor = tables.noble_floor
+        bonuses = p.bonuses
+        # The nobles a move may carry: all the same for takes and reserves, by colour for
+        # buys. Computed once here rather than once per move (this lists hundreds).
+        met = _met(nobles, bonuses) if nobles and sum(bonuses) >= floor else []
+        choice_now: tuple[str | None, ...] = tuple(n.id for n in met) if len(met) > 1 else (None,)
+        after_buy: dict[int, tuple[str | None, ...]] = {}
+        gold = _GOLD if s.bank[5] else _NONE
         for action in self.actions():
-            yield from self.completions(action)
+            if isinstance(action, Buy):
+                card = tables.cards[action.card]
+                choice = after_buy.get(card.bonus)
+                if choice is None:
+                    more = list(bonuses)
+                    more[card.bonus] += 1
+                    met = _met(nobles, more) if nobles and sum(more) >= floor else []
+                    choice = tuple(n.id for n in met) if len(met) > 1 else (None,)
+                    after_buy[card.bonus] = choice
+                excess = 0
+                gems = _NONE
+            else:
+                choice = choice_now
+                gems = action.gems if isinstance(action, Take) else gold
+                excess = base + sum(gems) if not isinstance(action, Pass) else 0
+            if excess <= 0:
+                if choice[0] is None:
+                    yield action
+                else:
+                    for noble in choice:
+                        yield _complete(action, None, noble)
+                continue
+            for r in _returns(excess, *(min(excess, tokens[c] + gems[c]) for c in range(6))):
+                for noble in choice:
+                    yield _complete(action, r, noble)
 
     # ------------------------------------------------------------ applying
 
@@ -1192,6 +1230,28 @@ def _returns(excess: int, *hand: int) -> tuple[Tokens | None, ...]:
     return _return_table()[(excess, *hand)]
 
 
+_set = object.__setattr__
+
+
+def _complete(action: Move, returned: Tokens | None, noble: str | None) -> Move:
+    """``action`` with its ``returned`` and ``noble`` set: :func:`with_parts` written out
+    for the two fields (it builds every move :meth:`Game.legal_moves` lists)."""
+    if returned is None and noble is None:
+        return action
+    move = object.__new__(action.__class__)
+    for name in _KEPT[action.__class__]:
+        _set(move, name, getattr(action, name))
+    _set(move, "returned", returned)
+    _set(move, "noble", noble)
+    return move
+
+
+_KEPT = {
+    cls: tuple(f.name for f in fields(cls) if f.name not in ("returned", "noble"))
+    for cls in (Take, Reserve, Buy, Pass)
+}
+
+
 class Completions(Sequence[Move]):
     """The whole moves finishing one action (:meth:`Game.completions`), built on demand:
     ``len`` and indexing cost nothing, so a random choice among hundreds builds one."""
@@ -1223,7 +1283,7 @@ class Completions(Sequence[Move]):
         if not 0 <= index < size:
             raise IndexError("completion index out of range")
         returned, noble = divmod(index, len(self.nobles))
-        return with_parts(self.action, returned=self.returns[returned], noble=self.nobles[noble])
+        return _complete(self.action, self.returns[returned], self.nobles[noble])
 
     def __repr__(self) -> str:
         return f"Completions({[str(m) for m in self]})"

@@ -72,6 +72,8 @@ def test_every_position_of_a_game_round_trips_through_its_text(seed: int) -> Non
         assert again.position() == game.position()
         assert again.text() == text
         assert again.actions() == game.actions()
+        whole = [m for a in game.actions() for m in game.completions(a)]
+        assert list(game.legal_moves()) == whole
         assert again.status == game.status
         step(game, dealer, rng)
     assert game.text().endswith(f" {game.round} {game.status.value}")
