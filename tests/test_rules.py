@@ -1,6 +1,6 @@
 """One or more tests per clause of ``docs/rules.md``, each named ``test_<clause>_<what>``.
 
-Each illegal move is checked for its exact error code (``spec/game-record.md``), for
+Each illegal move is checked for its exact error code (``docs/game-record.md``), for
 leaving the game unchanged, and for not being listed by ``legal_moves()``; each legal
 move for being listed (reveal and payment aside: the table declares them).
 """
