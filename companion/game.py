@@ -187,6 +187,7 @@ class Game:
         self.start = start
         self._tables = _tables(rules)
         self._state = start
+        self._plain: Position | None = None  # a position where nothing is ever due
         self._history: list[Position] = []
         self._moves: list[Move] = []
 
@@ -350,15 +351,17 @@ class Game:
     def reveal_due(self, move: Move) -> int | None:
         """The level whose next card the table must declare after ``move`` (A6), if any."""
         if isinstance(move, Buy) or (isinstance(move, Reserve) and move.deck is None):
-            card = self.rules.cards.get(move.card or "")
+            card = self._tables.cards.get(move.card or "")
         else:
             return None
         if card is None:
             return None
         s = self._state
         row = card.level - 1
-        if any(c is card for c in s.market[row]) and s.deck_sizes[row] > 0:
-            return card.level
+        if s.deck_sizes[row]:
+            for c in s.market[row]:
+                if c is card:
+                    return card.level
         return None
 
     def due(self, action: Move) -> Due:
@@ -398,8 +401,9 @@ class Game:
         :class:`IllegalMove` (and change nothing) when it is not legal."""
         if isinstance(move, str):
             move = self.parse(move)
-        state = self._next(self._state, move)
-        self._history.append(self._state)
+        before = self._state
+        state = self._quick(before, move) or self._checked(before, move)
+        self._history.append(before)
         self._state = state
         self._moves.append(move)
         return move
@@ -457,6 +461,12 @@ class Game:
                 + (c4 - e4 if c4 > e4 else 0)
             ) <= gold:
                 moves.append(buy[card.index])
+        # Below 8 tokens and a noble's requirement, no action can have anything due: say so
+        # to completions(), which is then free (it follows actions() in every turn).
+        if t0 + t1 + t2 + t3 + t4 + gold + 3 <= self.rules.token_limit and (
+            not s.nobles or b0 + b1 + b2 + b3 + b4 + 1 < tables.noble_floor
+        ):
+            self._plain = s
         if not moves:
             return (tables.passes[seat],)
         return tuple(moves)
@@ -471,6 +481,8 @@ class Game:
         (:meth:`push` refuses it anyway).
         """
         s = self._state
+        if self._plain is s:
+            return (action,)
         p = s.seats[s.to_act]
         tokens = p.tokens
         excess = sum(tokens) - self.rules.token_limit
