@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .errors import RecordError
 from .rules import BASE, Rules
+from .text import check_name
 from .tokens import Tokens
 
 # The base game's figures under their old names; a variant reads its own Rules instead.
@@ -61,8 +62,7 @@ class Setup:
         if len(names) not in rules.players:
             raise RecordError("players", "a game has 2 to 4 players, not {n}", n=len(names))
         for i, name in enumerate(names):
-            if not isinstance(name, str) or not name.strip():
-                raise RecordError(f"players[{i}]", "a player needs a name")
+            check_name(name, f"players[{i}]")
         if len(set(names)) != len(names):
             raise RecordError("players", "two players have the same name; make the names distinct")
         want = rules.nobles_revealed(len(names))
