@@ -54,10 +54,8 @@ keeps one per move, which is how undo works); :meth:`Game.text` its one-line tex
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, fields
-from functools import cache
-from itertools import combinations, combinations_with_replacement, product
-from typing import NamedTuple, overload
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Card, Noble
 from .errors import ErrorCode, IllegalMove
@@ -65,6 +63,18 @@ from .moves import Buy, Move, Pass, Reserve, Take, parse_move
 from .position import EMPTY_SEAT, Hidden, Position, SeatState, Status, seen_bits
 from .rules import BASE, Rules
 from .setup import Setup
+from .tables import (
+    GOLD,
+    NEW,
+    NONE,
+    Completions,
+    complete,
+    minus,
+    plus,
+    returns,
+    signature,
+    tables_of,
+)
 from .tokens import GEMS, Colour, Tokens
 
 __all__ = [
@@ -185,7 +195,7 @@ class Game:
         self.rules = rules
         self.names = setup.players
         self.start = start
-        self._tables = _tables(rules)
+        self._tables = tables_of(rules)
         self._state = start
         self._plain: Position | None = None  # a position where nothing is ever due
         self._history: list[Position] = []
@@ -436,7 +446,7 @@ class Game:
         t = p.tokens
         bank = s.bank
         tables = self._tables
-        moves = list(tables.takes[seat][_signature(bank)])
+        moves = list(tables.takes[seat][signature(bank)])
         offers = [c for row in s.market for c in row if c is not None]
         reserved = p.reserved
         if len(reserved) < self.rules.reserve_limit:
@@ -486,14 +496,14 @@ class Game:
         p = s.seats[s.to_act]
         tokens = p.tokens
         excess = sum(tokens) - self.rules.token_limit
-        gems = _NONE
+        gems = NONE
         bonuses: Sequence[int] = p.bonuses
         if isinstance(action, Take):
             gems = action.gems
             excess += sum(gems)
         elif isinstance(action, Reserve):
             if s.bank[5]:
-                gems = _GOLD
+                gems = GOLD
                 excess += 1
         elif isinstance(action, Buy):
             card = self._tables.cards.get(action.card)
@@ -505,11 +515,11 @@ class Game:
         met = _met(nobles, bonuses) if nobles and sum(bonuses) >= self._tables.noble_floor else ()
         if excess <= 0 and len(met) < 2:
             return (action,)
-        returns: tuple[Tokens | None, ...] = (None,)
+        back: tuple[Tokens | None, ...] = (None,)
         if excess > 0:
-            returns = _returns(excess, *(min(excess, tokens[c] + gems[c]) for c in range(6)))
+            back = returns(excess, *(min(excess, tokens[c] + gems[c]) for c in range(6)))
         choice: tuple[str | None, ...] = tuple(n.id for n in met) if len(met) > 1 else (None,)
-        return Completions(action, returns, choice)
+        return Completions(action, back, choice)
 
     def legal_moves(self) -> Iterator[Move]:
         """Every whole legal move of the player to act, lazily.
@@ -533,7 +543,7 @@ class Game:
         met = _met(nobles, bonuses) if nobles and sum(bonuses) >= floor else []
         choice_now: tuple[str | None, ...] = tuple(n.id for n in met) if len(met) > 1 else (None,)
         after_buy: dict[int, tuple[str | None, ...]] = {}
-        gold = _GOLD if s.bank[5] else _NONE
+        gold = GOLD if s.bank[5] else NONE
         for action in self.actions():
             if isinstance(action, Buy):
                 card = tables.cards[action.card]
@@ -545,7 +555,7 @@ class Game:
                     choice = tuple(n.id for n in met) if len(met) > 1 else (None,)
                     after_buy[card.bonus] = choice
                 excess = 0
-                gems = _NONE
+                gems = NONE
             else:
                 choice = choice_now
                 gems = action.gems if isinstance(action, Take) else gold
@@ -555,11 +565,11 @@ class Game:
                     yield action
                 else:
                     for noble in choice:
-                        yield _complete(action, None, noble)
+                        yield complete(action, None, noble)
                 continue
-            for r in _returns(excess, *(min(excess, tokens[c] + gems[c]) for c in range(6))):
+            for r in returns(excess, *(min(excess, tokens[c] + gems[c]) for c in range(6))):
                 for noble in choice:
-                    yield _complete(action, r, noble)
+                    yield complete(action, r, noble)
 
     # ------------------------------------------------------------ applying
 
@@ -594,10 +604,10 @@ class Game:
         tables = self._tables
         if isinstance(move, Take):
             gems = move.gems
-            if gems not in tables.take_sets[_signature(bank)]:
+            if gems not in tables.take_sets[signature(bank)]:
                 return None
-            bank = _minus(bank, gems)
-            tokens = _plus(tokens, gems)
+            bank = minus(bank, gems)
+            tokens = plus(tokens, gems)
         elif isinstance(move, Buy):
             if move.payment is not None:
                 return None
@@ -615,8 +625,8 @@ class Game:
             pay = _default_payment(tokens, bonuses, card)
             if pay is None:
                 return None
-            bank = _plus(bank, pay)
-            tokens = _minus(tokens, pay)
+            bank = plus(bank, pay)
+            tokens = minus(tokens, pay)
             more = list(bonuses)
             more[card.bonus] += 1
             bonuses = (more[0], more[1], more[2], more[3], more[4])
@@ -651,8 +661,8 @@ class Game:
                 deck_sizes = tuple(sizes)
             reserved = (*reserved, held)
             if bank[5]:
-                bank = _minus(bank, _GOLD)
-                tokens = _plus(tokens, _GOLD)
+                bank = minus(bank, GOLD)
+                tokens = plus(tokens, GOLD)
         else:
             return None
 
@@ -686,10 +696,10 @@ class Game:
         if excess > 0:
             if returned is None or sum(returned) != excess or min(returned) < 0:
                 return None
-            tokens = _minus(tokens, returned)
+            tokens = minus(tokens, returned)
             if min(tokens) < 0:
                 return None
-            bank = _plus(bank, returned)
+            bank = plus(bank, returned)
         elif returned is not None and any(returned):
             return None
 
@@ -716,7 +726,7 @@ class Game:
             return None
 
         seats = list(s.seats)
-        seats[seat] = _new(SeatState, (tokens, bonuses, points, cards, reserved, held_nobles))
+        seats[seat] = NEW(SeatState, (tokens, bonuses, points, cards, reserved, held_nobles))
         following = seat + 1
         round_ = s.round
         over = False
@@ -726,7 +736,7 @@ class Game:
             over = any(q.points >= target for q in seats)
             if not over:
                 round_ += 1
-        return _new(
+        return NEW(
             Position,
             (bank, tuple(seats), market, deck_sizes, nobles, following, 0, round_, over, seen),
         )
@@ -1187,185 +1197,3 @@ def _stand_in(position: Position, players: tuple[str, ...], rules: Rules) -> Set
     if rules is not BASE:
         setup.check(rules)
     return setup
-
-
-# ------------------------------------------------------------------ tables
-
-_NONE = Tokens()
-_GOLD = Tokens(gold=1)
-_new = tuple.__new__  # builds a named tuple from its fields without the checks of _make
-
-
-def _plus(a: Tokens, b: Tokens) -> Tokens:
-    a0, a1, a2, a3, a4, a5 = a
-    b0, b1, b2, b3, b4, b5 = b
-    return _new(Tokens, (a0 + b0, a1 + b1, a2 + b2, a3 + b3, a4 + b4, a5 + b5))
-
-
-def _minus(a: Tokens, b: Tokens) -> Tokens:
-    a0, a1, a2, a3, a4, a5 = a
-    b0, b1, b2, b3, b4, b5 = b
-    return _new(Tokens, (a0 - b0, a1 - b1, a2 - b2, a3 - b3, a4 - b4, a5 - b5))
-
-
-def _return_choices(excess: int) -> tuple[Tokens, ...]:
-    vectors = []
-    for combo in combinations_with_replacement(range(6), excess):
-        counts = [0] * 6
-        for c in combo:
-            counts[c] += 1
-        vectors.append(Tokens._make(counts))
-    return tuple(vectors)
-
-
-# A turn ends at most 3 tokens above 10 (a take of 3 from 10), so these are all the shapes.
-_RETURN_CHOICES = {k: _return_choices(k) for k in (1, 2, 3)}
-
-
-@cache
-def _return_table() -> dict[tuple[int, ...], tuple[Tokens | None, ...]]:
-    """Every way to give back ``excess`` tokens from a hand, for every hand: keyed by
-    ``(excess, *hand)`` with each count capped at ``excess`` (4,889 keys, built once in a
-    few milliseconds), so nothing is cached as games are played."""
-    table: dict[tuple[int, ...], list[Tokens]] = {}
-    for excess, vectors in _RETURN_CHOICES.items():
-        for hand in product(range(excess + 1), repeat=6):
-            table[(excess, *hand)] = []
-        for r in vectors:
-            for hand in product(*(range(n, excess + 1) for n in r)):
-                table[(excess, *hand)].append(r)
-    return {key: tuple(vectors) for key, vectors in table.items()}
-
-
-def _returns(excess: int, *hand: int) -> tuple[Tokens | None, ...]:
-    """Every way to give back ``excess`` tokens from ``hand`` (counts capped at ``excess``)."""
-    return _return_table()[(excess, *hand)]
-
-
-_set = object.__setattr__
-
-
-def _complete(action: Move, returned: Tokens | None, noble: str | None) -> Move:
-    """``action`` with its ``returned`` and ``noble`` set: :func:`with_parts` written out
-    for the two fields (it builds every move :meth:`Game.legal_moves` lists)."""
-    if returned is None and noble is None:
-        return action
-    move = object.__new__(action.__class__)
-    for name in _KEPT[action.__class__]:
-        _set(move, name, getattr(action, name))
-    _set(move, "returned", returned)
-    _set(move, "noble", noble)
-    return move
-
-
-_KEPT = {
-    cls: tuple(f.name for f in fields(cls) if f.name not in ("returned", "noble"))
-    for cls in (Take, Reserve, Buy, Pass)
-}
-
-
-class Completions(Sequence[Move]):
-    """The whole moves finishing one action (:meth:`Game.completions`), built on demand:
-    ``len`` and indexing cost nothing, so a random choice among hundreds builds one."""
-
-    __slots__ = ("action", "nobles", "returns")
-
-    def __init__(
-        self, action: Move, returns: tuple[Tokens | None, ...], nobles: tuple[str | None, ...]
-    ) -> None:
-        self.action = action
-        self.returns = returns
-        self.nobles = nobles
-
-    def __len__(self) -> int:
-        return len(self.returns) * len(self.nobles)
-
-    @overload
-    def __getitem__(self, index: int) -> Move: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Move]: ...
-
-    def __getitem__(self, index: int | slice) -> Move | Sequence[Move]:
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(len(self))))
-        size = len(self)
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("completion index out of range")
-        returned, noble = divmod(index, len(self.nobles))
-        return _complete(self.action, self.returns[returned], self.nobles[noble])
-
-    def __repr__(self) -> str:
-        return f"Completions({[str(m) for m in self]})"
-
-
-def _weights(colour: int) -> tuple[int, ...]:
-    return tuple(3**colour * (0 if n == 0 else 1 if n < 4 else 2) for n in range(64))
-
-
-_SIGNATURE = tuple(_weights(c) for c in _GEM_RANGE)
-
-
-def _signature(bank: Tokens) -> int:
-    """Which colours the bank has none (0), some (1) or 4+ (2) of, as one number below
-    3**5: all the takes depend on (A1-A3)."""
-    w, u, g, r, k = _SIGNATURE
-    return w[bank[0]] + u[bank[1]] + g[bank[2]] + r[bank[3]] + k[bank[4]]
-
-
-def _takes(signature: int) -> tuple[Tokens, ...]:
-    """Every legal take from a bank whose colours hold none (0), some (1) or 4+ (2)."""
-    codes = [signature // 3**c % 3 for c in _GEM_RANGE]
-    available = [c for c in _GEM_RANGE if codes[c]]
-    if len(available) >= 3:
-        picks: list[tuple[int, ...]] = list(combinations(available, 3))
-    else:
-        picks = [p for k in (1, 2) for p in combinations(available, k)]
-    picks += [(c, c) for c in _GEM_RANGE if codes[c] == 2]
-    out = []
-    for pick in picks:
-        gems = [0] * 6
-        for c in pick:
-            gems[c] += 1
-        out.append(Tokens._make(gems))
-    return tuple(out)
-
-
-class _Tables(NamedTuple):
-    """Every move :meth:`Game.actions` can list, built once per edition: shared values
-    instead of thousands of equal objects, and a bounded amount of memory."""
-
-    takes: tuple[tuple[tuple[Move, ...], ...], ...]  # [seat][bank signature]
-    reserve: tuple[tuple[Move, ...], ...]  # [seat][card index]
-    reserve_deck: tuple[tuple[Move, ...], ...]  # [seat][level - 1]
-    buy: tuple[tuple[Move, ...], ...]  # [seat][card index]
-    passes: tuple[Move, ...]  # [seat]
-    take_sets: tuple[frozenset[Tokens], ...]  # [bank signature]: the legal takes
-    cards: dict[str, Card]  # by id: a plain dict, faster than the rules' read-only view
-    noble_floor: int  # the fewest bonuses any noble asks for: below it, none can visit
-    unseen: tuple[tuple[tuple[int, Card], ...], ...]  # [level - 1]: (bit, card) pairs
-
-
-@cache
-def _tables(rules: Rules) -> _Tables:
-    seats = range(rules.players[-1])
-    gems = [_takes(sig) for sig in range(3**5)]
-    cards = sorted(rules.cards.values(), key=lambda c: c.index)
-    assert [c.index for c in cards] == list(range(len(cards))), "card indexes are 0..n-1"
-    return _Tables(
-        takes=tuple(tuple(tuple(Take(g, player=s) for g in row) for row in gems) for s in seats),
-        reserve=tuple(tuple(Reserve(card=c.id, player=s) for c in cards) for s in seats),
-        reserve_deck=tuple(
-            tuple(Reserve(deck=level, player=s) for level in rules.levels) for s in seats
-        ),
-        buy=tuple(tuple(Buy(c.id, player=s) for c in cards) for s in seats),
-        passes=tuple(Pass(player=s) for s in seats),
-        take_sets=tuple(frozenset(row) for row in gems),
-        cards=dict(rules.cards),
-        noble_floor=min((sum(n.requires) for n in rules.nobles.values()), default=0),
-        unseen=tuple(
-            tuple((1 << c.index, c) for c in rules.cards_by_level[level]) for level in rules.levels
-        ),
-    )
