@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .cards import Card, Noble
-from .errors import ErrorCode, IllegalMove
+from .errors import ErrorCode, IllegalMove, RecordError
 from .moves import Buy, Move, Pass, Reserve, Take, parse_move
 from .position import EMPTY_SEAT, Hidden, Position, SeatState, Status, seen_bits
 from .rules import BASE, Rules
@@ -213,6 +213,11 @@ class Game:
         """
         n = len(position.seats)
         players = tuple(names) if names is not None else tuple(f"Player {i + 1}" for i in range(n))
+        if len(players) != n:
+            raise RecordError(
+                "names", "give one name for each of the {n} seats, not {given}", n=n,
+                given=len(players),
+            )  # fmt: skip
         game = cls.__new__(cls)
         game._begin(_stand_in(position, players, rules), rules, position)
         return game

@@ -27,7 +27,9 @@ The text form, like chess's FEN, is nine fields separated by single spaces::
   written: it is someone holding 15 points while the game is not over.
 
 Names are not part of a position (give them to ``from_text``). The cards seen are the
-face-up, purchased and known reserved ones: they never leave the table.
+face-up, purchased and known reserved ones: they never leave the table. A position is read
+as written, not checked for being reachable (tests build corner cases with it): its ids,
+counts and shape are checked, not that its tokens add up to a starting bank.
 
 >>> start = Position.parse(
 ...     "W4U4G4R4K4*5 -:-:-:-:0/-:-:-:-:0 1W1,1W2,1W3,1W4/2W1,2W2,2W3,2W4/3W1,3W2,3W3,3W4"

@@ -186,3 +186,11 @@ def test_memory_stays_flat_over_ten_thousand_games() -> None:
     after_10000 = games(range(0))
     assert traced < 20_000, kept
     assert after_10000 - after_1000 < 1_000, (after_1000, after_10000, kept)
+
+
+def test_a_position_needs_one_name_per_seat() -> None:
+    text = position(Hand(), Hand(), Hand()).text()
+    assert Game.from_text(text).names == ("Player 1", "Player 2", "Player 3")
+    with pytest.raises(RecordError) as info:
+        Game.from_text(text, names=["Ada", "Ben"])
+    assert info.value.path == "names" and "3 seats" in info.value.message
