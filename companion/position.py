@@ -157,6 +157,32 @@ class Position(NamedTuple):
         return " ".join(fields)
 
     @classmethod
+    def build(
+        cls,
+        bank: Tokens,
+        seats: tuple[SeatState, ...],
+        market: tuple[tuple[Card | None, ...], ...],
+        deck_sizes: tuple[int, ...],
+        nobles: tuple[Noble, ...],
+        to_act: int = 0,
+        passes: int = 0,
+        round: int = 1,
+        over: bool = False,
+    ) -> Position:
+        """A position from its parts, the cards seen worked out (seats: :func:`seat_state`).
+
+        >>> from companion.cards import CARDS, NOBLES
+        >>> ada = seat_state(Tokens(red=2), (CARDS["1W5"],), (), ())
+        >>> market = tuple(tuple(CARDS[f"{lv}W{i}"] for i in range(1, 5)) for lv in (1, 2, 3))
+        >>> start = Position.build(Tokens(4, 4, 4, 2, 4, 5), (ada, EMPTY_SEAT), market,
+        ...                        (35, 26, 16), (NOBLES["N1"], NOBLES["N2"], NOBLES["N3"]))
+        >>> start.text().split()[1]
+        'R2:1W5:-:-:0/-:-:-:-:0'
+        """
+        seen = seen_bits(market, seats)
+        return cls(bank, seats, market, deck_sizes, nobles, to_act, passes, round, over, seen)
+
+    @classmethod
     def parse(cls, text: str, rules: Rules = BASE) -> Position:
         """Read the text form; :class:`RecordError` names the field that is wrong."""
         return _Reader(rules).position(text)
@@ -253,7 +279,7 @@ class _Reader:
                 "{text!r} is not a game status (playing, over or stalled)",
                 text=status,
             )
-        position = Position(
+        position = Position.build(
             bank=self.tokens("position.bank", bank_text),
             seats=seats,
             market=market,
@@ -263,7 +289,6 @@ class _Reader:
             passes=self.number("position.passes", passes),
             round=max(1, self.number("position.round", round_)),
             over=status == Status.OVER,
-            seen_bits=seen_bits(market, seats),
         )
         if position.status != status:
             raise RecordError(
