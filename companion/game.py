@@ -592,19 +592,10 @@ class Game:
         :meth:`_checked` applies) and leaves anything unusual or illegal to that method,
         which finds the exact error. Written flat because it runs for every move played.
         """
-        if s.over or move.player != s.to_act:
+        bank, all_seats, market, deck_sizes, nobles, seat, _, round_, over, seen = s
+        if over or move.player != seat:
             return None
-        seat = s.to_act
-        p = s.seats[seat]
-        bank = s.bank
-        tokens = p.tokens
-        bonuses = p.bonuses
-        points = p.points
-        cards = p.cards
-        reserved = p.reserved
-        market = s.market
-        deck_sizes = s.deck_sizes
-        seen = s.seen_bits
+        tokens, bonuses, points, cards, reserved, held_nobles = all_seats[seat]
         slot: tuple[int, int] | None = None
         tables = self._tables
         if isinstance(move, Take):
@@ -708,8 +699,6 @@ class Game:
         elif returned is not None and any(returned):
             return None
 
-        nobles = s.nobles
-        held_nobles = p.nobles
         noble_id = move.noble
         if nobles and sum(bonuses) >= tables.noble_floor:
             met = _met(nobles, bonuses)
@@ -730,11 +719,9 @@ class Game:
         elif noble_id is not None:
             return None
 
-        seats = list(s.seats)
+        seats = list(all_seats)
         seats[seat] = NEW(SeatState, (tokens, bonuses, points, cards, reserved, held_nobles))
         following = seat + 1
-        round_ = s.round
-        over = False
         if following == len(seats):
             following = 0
             target = self.rules.winning_points
