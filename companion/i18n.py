@@ -225,17 +225,85 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs without translating it (it is translated later)."""
+    return message
+
+
 _ = translate
 
 
+def number(value: float, digits: int = 0) -> str:
+    """``value`` with ``digits`` decimals as the reader writes numbers: 15.4, 15,4...
+
+    >>> set_language("fr")
+    >>> number(15.44, 1), number(1234)
+    ('15,4', '1\u202f234')
+    >>> set_language("en")
+    >>> number(15.44, 1)
+    '15.4'
+    """
+    from babel.numbers import format_decimal  # late: only messages with a number need it
+
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(round(value, digits), format=pattern, locale=language())
+
+
+def percent(value: float) -> str:
+    """A share (0.5) as the reader writes a percentage: ``50%``, ``50 %``."""
+    from babel.numbers import format_percent
+
+    return format_percent(value, locale=language())
+
+
+class ColourName(str):
+    """A colour's translated name that can also agree with a count of tokens.
+
+    In a template ``{colour}`` is the name; ``{colour:one}`` and ``{colour:many}`` are the
+    form a colour takes after 1 and after 2 tokens in this language (from the plural entry
+    ``"{n} red"`` of the catalog, without its number): Italian ``2 gettoni {colour:many}``
+    reads "2 gettoni rossi".
+
+    >>> from companion.tokens import Colour
+    >>> set_language("it")
+    >>> "{c}, 2 gettoni {c:many}, 1 gettone {c:one}".format(c=localise(Colour.RED))
+    'rosso, 2 gettoni rossi, 1 gettone rosso'
+    >>> set_language("en")
+    """
+
+    key: str
+
+    def __new__(cls, key: str) -> ColourName:
+        made = super().__new__(cls, translate(key))
+        made.key = key
+        return made
+
+    def __format__(self, spec: str) -> str:
+        if spec in ("one", "many"):
+            form = counted_colour(self.key, 1 if spec == "one" else 2)
+            return " ".join(w for w in form.split() if w != "{n}")
+        return format(str(self), spec)
+
+
+def counted_colour(key: str, n: int) -> str:
+    """``"{n} rossi"``: a count of tokens of one colour, the colour agreeing with it."""
+    message = "{n} " + key
+    return ngettext(message, message, n)
+
+
 def localise(value: Any) -> str:
-    """A message parameter as text: a colour by its translated name, lists joined."""
+    """A message parameter as text: a colour by its translated name, token counts with
+    their colours agreeing, numbers as the reader writes them, lists joined."""
     from .tokens import Colour, Tokens  # late: tokens does not depend on translations
 
     if isinstance(value, Colour):
-        return translate(value.key)
+        return ColourName(value.key)
     if isinstance(value, Tokens):
-        return ", ".join(f"{n} {translate(c.key)}" for c, n in zip(Colour, value, strict=True) if n)
+        return ", ".join(
+            counted_colour(c.key, n).format(n=n) for c, n in zip(Colour, value, strict=True) if n
+        )
     if isinstance(value, list | tuple | set | frozenset):
         return ", ".join(localise(v) for v in value)
+    if isinstance(value, float):
+        return number(value, 1)
     return str(value)

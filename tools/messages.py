@@ -28,10 +28,20 @@ Message = str | tuple[str, str]
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware"]
 LOCALE = ROOT / "companion" / "locale"
-CALLS_FIRST = {"_", "tr", "translate", "StoreError", "_transaction"}
+CALLS_FIRST = {"_", "N_", "tr", "translate", "StoreError", "_transaction"}
 CALLS_SECOND = {"IllegalMove", "_illegal", "RecordError", "_fail", "Refused"}
 CALLS_PLURAL = {"ngettext"}
-EXTRA = ["white", "blue", "green", "red", "black", "gold", "playing", "over", "stalled"]
+# Game states, shown by their name (the colours are added from the core's list).
+EXTRA: list[Message] = ["playing", "over", "stalled"]
+
+
+def _colours() -> list[Message]:
+    """Each colour's name, and its plural entry for a count of its tokens (``"{n} red"``)."""
+    sys.path.insert(0, str(ROOT))
+    from companion.tokens import Colour
+
+    names: list[Message] = [c.key for c in Colour]
+    return names + [("{n} " + c.key, "{n} " + c.key) for c in Colour]
 
 
 def _name(func: ast.expr) -> str:
@@ -62,7 +72,7 @@ def _literal(arg: ast.expr) -> str | None:
 
 def messages() -> list[Message]:
     """Every message in code order: a plain one is its text, a plural one a pair."""
-    found: dict[Message, None] = dict.fromkeys(EXTRA)
+    found: dict[Message, None] = dict.fromkeys(_colours() + EXTRA)
     for folder in SOURCES:
         for path in sorted(folder.rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
