@@ -10,6 +10,7 @@ so the same error can be shown in the table's language after it was raised.
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Any
 
@@ -64,7 +65,8 @@ class IllegalMove(_Translated):
 
 
 class RecordError(_Translated):
-    """A document that is not a valid game record. ``path`` names the place (``moves[17].gems``)."""
+    """A document that is not a valid game record. ``path`` names the place in the JSON
+    (``moves[17].gems``); the message says it as a person counts (``move 18 (gems)``)."""
 
     def __init__(self, path: str, template: str, *, move_shape: bool = False, **params: Any):
         self.path = path
@@ -74,7 +76,25 @@ class RecordError(_Translated):
     @property
     def message(self) -> str:
         text = super().message
-        return f"{self.path}: {text}" if self.path else text
+        return f"{place(self.path)}: {text}" if self.path else text
+
+
+_MOVE_PATH = re.compile(r"moves\[(\d+)\](?:\.(.+))?")
+
+
+def place(path: str) -> str:
+    """Where a record is wrong, as a person counts: moves from 1, not the JSON index.
+
+    >>> place("moves[17].gems"), place("moves[0]"), place("setup.nobles")
+    ('move 18 (gems)', 'move 1', 'setup.nobles')
+    """
+    found = _MOVE_PATH.fullmatch(path)
+    if found is None:
+        return path
+    n = int(found.group(1)) + 1
+    if found.group(2):
+        return translate("move {n} ({field})").format(n=n, field=found.group(2))
+    return translate("move {n}").format(n=n)
 
 
 class Refused(_Translated):

@@ -594,12 +594,18 @@ class Game:
             raise _illegal(ErrorCode.GAME_OVER, "the game is over; no more moves can be played")
         seat = self._to_act
         if move.player != seat:
+            if 0 <= move.player < len(self.names):
+                raise _illegal(
+                    ErrorCode.WRONG_PLAYER,
+                    "it is {name}'s turn, not {given}'s",
+                    name=self.names[seat],
+                    given=self.names[move.player],
+                )
             raise _illegal(
                 ErrorCode.WRONG_PLAYER,
-                "it is {name}'s turn (seat {seat}), not seat {given}",
+                "it is {name}'s turn; this table has no player {given}",
                 name=self.names[seat],
-                seat=seat,
-                given=move.player,
+                given=move.player + 1,  # the record counts seats from 0, people from 1
             )
         p = self._players[seat]
         slot: tuple[int, int] | None = None

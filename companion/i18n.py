@@ -32,6 +32,7 @@ In a catalog a plural message is written the gettext way::
 from __future__ import annotations
 
 import ast
+import errno
 import gettext
 import os
 from collections.abc import Callable
@@ -56,6 +57,11 @@ class Catalog:
     # msgid (the English singular) -> (msgid_plural, (msgstr[0], msgstr[1], ...))
     plurals: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     plural_forms: str = ENGLISH_PLURALS
+    header: str = ""  # the header entry's text: Content-Type, Plural-Forms, Language-Name
+
+    def field(self, name: str) -> str | None:
+        """A field of the header (``Plural-Forms``, ``X-Language-Name``...)."""
+        return _header_field(self.header, name)
 
     @property
     def nplurals(self) -> int:
@@ -157,7 +163,7 @@ def read_po(text: str) -> Catalog:
             target.append(ast.literal_eval(line))
     flush()
     forms = _header_field(header, "Plural-Forms") or ENGLISH_PLURALS
-    return Catalog(messages, plurals, forms)
+    return Catalog(messages, plurals, forms, header)
 
 
 def parse_po(text: str) -> dict[str, str]:
@@ -177,6 +183,13 @@ def load(language: str) -> Catalog:
 def catalog(language: str) -> dict[str, str]:
     """The plain messages of one language; English (and an unknown language) is empty."""
     return load(language).messages
+
+
+def language_name(code: str) -> str:
+    """A language's own name (``Italiano``), from its catalog's ``X-Language-Name``."""
+    if code == "en":
+        return "English"
+    return load(code).field("X-Language-Name") or code
 
 
 def _from_environment() -> str:
@@ -254,6 +267,36 @@ def percent(value: float) -> str:
     from babel.numbers import format_percent
 
     return format_percent(value, locale=language())
+
+
+# The operating system's reasons a person meets with files and ports, in their words.
+_OS_REASONS = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("operation not permitted"),
+    errno.ENOSPC: N_("no space left on the device"),
+    errno.EROFS: N_("the device is read-only"),
+    errno.EISDIR: N_("it is a folder"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.EEXIST: N_("it exists already"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    errno.EIO: N_("input/output error (is the device still plugged in?)"),
+    errno.ENOTTY: N_("it is not a terminal or serial device"),
+    errno.EBUSY: N_("the device is busy"),
+}
+
+
+def os_reason(err: BaseException) -> str:
+    """Why an operation of the system failed, in the reader's words where we know them.
+
+    >>> os_reason(PermissionError(errno.EACCES, "Permission denied"))
+    'permission denied'
+    """
+    code = getattr(err, "errno", None)
+    if code in _OS_REASONS:
+        return translate(_OS_REASONS[code])
+    strerror = getattr(err, "strerror", None)
+    return strerror or str(err) or type(err).__name__
 
 
 class ColourName(str):

@@ -537,9 +537,11 @@ class Store:
         head["moves"] = []
         record = read_document(head)
         record.moves = self.moves(game_id)
-        record.extra.setdefault("started_at", row[1])
-        if row[3]:
-            record.extra["ended_at"] = row[3]
+        # An imported game keeps its record's own times: the row's are those of the import.
+        if not self._imported(game_id):
+            record.extra.setdefault("started_at", row[1])
+            if row[3]:
+                record.extra["ended_at"] = row[3]
         if with_journal:
             log = []
             for event in self.events(game_id):
@@ -553,6 +555,12 @@ class Store:
             annotations["journal"] = log
             record.extra["annotations"] = annotations
         return record
+
+    def _imported(self, game_id: int) -> bool:
+        found = self._db.execute(
+            "SELECT 1 FROM events WHERE game_id = ? AND kind = 'import' LIMIT 1", (game_id,)
+        ).fetchone()
+        return found is not None
 
     def events(self, game_id: int) -> list[Event]:
         rows = self._db.execute(

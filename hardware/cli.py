@@ -1,7 +1,9 @@
 """``splendor-companion rfid monitor|enroll``: set a reader up, and tag the cards.
 
-``companion.cli`` imports this module by name when the ``rfid`` command runs (the core
-does not depend on the hardware) and calls :func:`run` with the parsed arguments:
+``companion.cli`` imports this module when it builds the command line (the core does not
+depend on the hardware: without pyserial the command says what to install) and asks
+:func:`register` to add the ``rfid`` command, which calls :func:`run` with the parsed
+arguments:
 ``rfid_command`` (``monitor`` or ``enroll``), ``port``, ``reader``, ``baud``, and for
 ``enroll`` ``level`` and ``all``; ``data_dir`` is the global option.
 
@@ -19,17 +21,53 @@ import queue
 import select
 import sys
 import threading
-from typing import TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from companion.cards import CARDS
-from companion.i18n import _, localise, translate
+from companion.i18n import _, localise, ngettext, number, translate
 from companion.tokens import Tokens
 
 from .exc import HardwareError, TagConflict
-from .rfid import CONNECTED, DEFAULT_BAUD, DISCONNECTED, Dropped, RfidReader
+from .rfid import CONNECTED, DEFAULT_BAUD, DISCONNECTED, READERS, Dropped, RfidReader
 from .tagmap import TagMap, default_path
 
 EXIT_OK, EXIT_ERROR = 0, 2
+RETRY = 2.0  # seconds between two tries of a port that cannot be read
+
+# companion.cli's maker of a command's parser: (subparsers, name, help) -> parser.
+Command = Callable[[Any, str, str], argparse.ArgumentParser]
+
+
+def register(sub: Any, command: Command) -> None:
+    """Add ``rfid monitor|enroll`` to the program's commands (``companion.cli`` asks)."""
+    p = command(sub, "rfid", _("an RFID card reader: watch it, or tag the cards"))
+    actions = p.add_subparsers(dest="rfid_command", metavar=_("ACTION"), required=True)
+    for name, text in (
+        ("monitor", _("print each tag read and its card, each dropped frame, until Ctrl-C")),
+        ("enroll", _("ask for each card in turn and record the tag scanned for it")),
+    ):
+        q = command(actions, name, text)
+        q.add_argument(
+            "--port",
+            required=True,
+            metavar=_("PORT"),
+            help=_("the reader: /dev/serial0, /dev/ttyUSB0..."),
+        )
+        q.add_argument("--reader", choices=READERS, default="rdm6300", help=_("the reader's kind"))
+        q.add_argument(
+            "--baud",
+            type=int,
+            default=DEFAULT_BAUD,
+            help=_("the reader's speed"),
+        )
+        if name == "enroll":
+            q.add_argument(
+                "--level", type=int, choices=(1, 2, 3), help=_("only this level's cards")
+            )
+            q.add_argument("--all", action="store_true", help=_("cards that have a tag too"))
+    p.set_defaults(func=run)
+
 
 Event = tuple[str, object, object]
 
@@ -95,6 +133,7 @@ class _Events:
             on_tag=lambda tag: self.put("tag", tag),
             on_status=lambda state, detail: self.put("status", state, detail),
             on_dropped=lambda item: self.put("dropped", item),
+            retry=RETRY,
         )
 
 
@@ -112,7 +151,10 @@ def _status_line(state: object, detail: object) -> str | None:
     if state == CONNECTED:
         return _("connected: {detail}").format(detail=detail)
     if state == DISCONNECTED:
-        return _("disconnected: {detail}").format(detail=detail)
+        # The reader tries the port again by itself: say so, or the wait looks like a hang.
+        return _("disconnected: {detail}. Trying again every {n} s (Ctrl-C stops).").format(
+            detail=detail, n=number(RETRY)
+        )
     return None
 
 
@@ -162,8 +204,12 @@ def monitor(port: str, kind: str, baud: int, tags: TagMap, out: TextIO | None = 
     summary = ", ".join(f"{reason} {n}" for reason, n in sorted(dropped.items())) or "0"
     _say(
         out,
-        _("Stopped: {tags} tags read ({frames} valid frames), dropped: {dropped}.").format(
-            tags=seen, frames=reader.frames, dropped=summary
+        _("Stopped: {tags} read ({frames}), dropped: {dropped}.").format(
+            tags=ngettext("{n} tag", "{n} tags", seen).format(n=seen),
+            frames=ngettext("{n} valid frame", "{n} valid frames", reader.frames).format(
+                n=reader.frames
+            ),
+            dropped=summary,
         ),
     )
     return EXIT_OK
@@ -214,9 +260,12 @@ def enroll(
     reader = events.reader(port, kind, baud)
     _say(
         out,
-        _(
+        ngettext(
+            "Enrolling {n} card into {file}. Scan each card when asked; Enter skips a card, "
+            "Ctrl-D or Ctrl-C stops (what is recorded stays saved).",
             "Enrolling {n} cards into {file}. Scan each card when asked; Enter skips a card, "
-            "Ctrl-D or Ctrl-C stops (what is recorded stays saved)."
+            "Ctrl-D or Ctrl-C stops (what is recorded stays saved).",
+            len(cards),
         ).format(n=len(cards), file=tags.path),
     )
     reader.start()

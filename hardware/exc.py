@@ -85,6 +85,14 @@ def serial_error(port: str, err: BaseException) -> SerialPortError:
                 "splendor-companion)"
             ).format(port=port),
         )
+    if number == errno.ENOTTY or "Inappropriate ioctl" in text:
+        return SerialPortError(
+            "not-serial",
+            _(
+                "{port} is not a serial port (a file or another kind of device): give the "
+                "reader's port, like /dev/serial0 or /dev/ttyUSB0"
+            ).format(port=port),
+        )
     return SerialPortError(
         "io", _("cannot open {port}: {reason}").format(port=port, reason=_reason(err))
     )

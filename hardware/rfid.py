@@ -60,7 +60,7 @@ from typing import Any
 import serial
 from serial.threaded import FramedPacket, LineReader, Protocol, ReaderThread
 
-from companion.i18n import _
+from companion.i18n import _, ngettext
 
 from .exc import lost_error, serial_error
 
@@ -112,11 +112,19 @@ class Dropped:
         elif reason == "not-hex":
             message = _("not a hex tag id: {data}")
         elif reason == "noise":
-            message = _("{n} stray bytes between frames: {data}")
+            message = ngettext(
+                "{n} stray byte between frames: {data}",
+                "{n} stray bytes between frames: {data}",
+                len(data),
+            )
         elif reason == "truncated":
             message = _("frame cut short by the next one: {data}")
         elif reason == "too-long":
-            message = _("{n} bytes without the end of a frame or line: {data}")
+            message = ngettext(
+                "{n} byte without the end of a frame or line: {data}",
+                "{n} bytes without the end of a frame or line: {data}",
+                len(data),
+            )
         else:
             raise ValueError(f"unknown drop reason {reason!r}")
         return cls(reason, data, message.format(data=text, n=len(data), **params))

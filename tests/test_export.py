@@ -64,14 +64,18 @@ def test_export_csv_has_a_row_per_move_with_points_after(
     assert main(["export", str(game_id), "--format", "csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert len(rows) == len(game.moves)
+    colours = ("white", "blue", "green", "red", "black", "gold")
     assert list(rows[0]) == [
         "move",
         "round",
         "player",
         "action",
-        "cards",
+        "card",
+        "from_deck",
         "revealed",
-        "tokens",
+        *(f"took_{c}" for c in colours),
+        *(f"paid_{c}" for c in colours),
+        *(f"returned_{c}" for c in colours),
         "noble",
         "points_after",
     ]
@@ -82,9 +86,14 @@ def test_export_csv_has_a_row_per_move_with_points_after(
         last_points[row["player"]] = int(row["points_after"])
     assert last_points == {s.name: s.points for s in game.seats}
     takes = [r for r in rows if r["action"] == "take"]
-    assert all(r["tokens"].startswith("+") for r in takes)
+    for row, move in zip(rows, game.moves, strict=True):
+        if row["action"] == "take":
+            assert [int(row[f"took_{c}"]) for c in colours] == list(move.gems)  # type: ignore[union-attr]
+    assert takes
     buys = [r for r in rows if r["action"] == "buy"]
-    assert all(r["cards"] for r in buys)
+    assert all(r["card"] for r in buys)
+    # What a buy paid plus what was given back is what the player's tokens went down by.
+    assert any(sum(int(r[f"paid_{c}"]) for c in colours) for r in buys)
 
 
 def test_export_text_spells_out_a_tie_break(
@@ -105,7 +114,7 @@ def test_export_text_spells_out_a_tie_break(
     assert "Final standings" in text
     assert "tied on" in text
     assert top[0].player in text
-    assert "Timeline of cards and nobles" in text
+    assert "Every move" in text
 
 
 def test_export_all_writes_every_finished_game_only(
@@ -256,11 +265,16 @@ def test_games_lists_date_players_winner_and_state(
 ) -> None:
     store_games(data, [1], unfinished=1)
     assert main(["games"]) == 0
-    lines = capsys.readouterr().out.strip().splitlines()
+    header, *lines = capsys.readouterr().out.strip().splitlines()
+    assert header.split() == ["Game", "Started", "Players", "Winner", "State", "Moves"]
     assert len(lines) == 2
+    # Each value stands under its column's name.
+    state_at = header.index("State")
     winner = simulate(players=3, seed=1).winners()[0]
-    assert any(f"winner: {winner}" in line and "over" in line for line in lines)
-    assert any("playing" in line and "winner: -" in line for line in lines)
+    finished = next(line for line in lines if line[state_at:].startswith("over"))
+    assert finished[header.index("Winner") :].startswith(winner)
+    playing = next(line for line in lines if line[state_at:].startswith("playing"))
+    assert playing[header.index("Winner") :].startswith("-")
 
 
 def test_stats_per_player(data: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -105,11 +105,17 @@ def _read(language: str) -> Any:
 
 def write_po(language: str, wanted: list[Message]) -> None:
     known = _read(language)
-    header = f"Content-Type: text/plain; charset=UTF-8\\nPlural-Forms: {known.plural_forms}\\n"
+    # The header as the catalog has it (its plural rule, its language's own name).
+    fields = {"Content-Type": "text/plain; charset=UTF-8", "Plural-Forms": known.plural_forms}
+    for line in known.header.split("\n"):
+        key, _, value = line.partition(":")
+        if key.strip() and value.strip():
+            fields.setdefault(key.strip(), value.strip())
+    header = "".join(f"{key}: {value}\n" for key, value in fields.items())
     lines = [
         f"# Splendor Companion: messages in {language}. Words from the rulebook of this language.",
         'msgid ""',
-        f'msgstr "{header}"',
+        f"msgstr {_quote(header)}",
         "",
     ]
     for message in wanted:
