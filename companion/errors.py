@@ -14,7 +14,7 @@ import re
 from enum import StrEnum
 from typing import Any
 
-from .i18n import localise, translate
+from .i18n import N_, localise, translate
 
 
 class ErrorCode(StrEnum):
@@ -105,3 +105,30 @@ class Refused(_Translated):
     def __init__(self, code: str, template: str, **params: Any) -> None:
         self.code = code
         super().__init__(template, params)
+
+
+# The json module's reasons, said for a person (json speaks English only).
+_JSON_REASONS = {
+    "Expecting value": N_("a value is missing (a stray comma, or the file is empty)"),
+    "Expecting ',' delimiter": N_("a comma is missing between two items"),
+    "Expecting ':' delimiter": N_("a colon is missing after a name"),
+    "Expecting property name enclosed in double quotes": N_(
+        "a name in double quotes is expected (a stray comma before a closing brace?)"
+    ),
+    "Unterminated string starting at": N_("a text is not closed by a double quote"),
+    "Invalid control character at": N_("a text holds a control character (a tab or a line end)"),
+    "Invalid \\escape": N_("a backslash starts an escape that does not exist"),
+    "Invalid \\uXXXX escape": N_("a \\u escape needs four hexadecimal digits"),
+    "Extra data": N_("something follows the end of the record"),
+    "Unexpected UTF-8 BOM (decode using utf-8-sig)": N_("the file starts with a byte-order mark"),
+}
+
+
+def json_reason(message: str) -> str:
+    """Why a text is not JSON, in the reader's language.
+
+    >>> json_reason("Expecting ',' delimiter")
+    'a comma is missing between two items'
+    """
+    known = _JSON_REASONS.get(message)
+    return translate(known) if known else message

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CARDS, LEVELS, NOBLES
-from .errors import IllegalMove, RecordError
+from .errors import IllegalMove, RecordError, json_reason
 from .game import Game
 from .moves import Buy, Move, Pass, Reserve, Take, action_name
 from .setup import Setup
@@ -222,7 +222,7 @@ def read(text: str) -> Record:
         raise _fail(
             "",
             "not JSON: {reason} at line {line}, column {col}",
-            reason=err.msg,
+            reason=json_reason(err.msg),
             line=err.lineno,
             col=err.colno,
         ) from None
