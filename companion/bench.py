@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .game import Game
+from .i18n import ngettext, number, translate
 from .record import Record, read, replay, write
 from .session import Session
 from .simulate import DEFAULT_NAMES, Dealer, choose, random_setup, simulate
@@ -118,36 +119,63 @@ def percentile(values: list[float], q: float) -> float:
 def main(quick: bool = False) -> int:
     n = 60 if quick else 600
     workers = os.cpu_count() or 1
-    print(f"Splendor Companion engine benchmark ({workers} cores)")
+    say = print
+    say(
+        ngettext(
+            "Splendor Companion engine benchmark ({n} core)",
+            "Splendor Companion engine benchmark ({n} cores)",
+            workers,
+        ).format(n=workers)
+    )
     rate1, per_game = games_per_second(n, 1)
-    print(f"random legal games/s, 1 process:    {rate1:8.0f}   ({per_game:.0f} moves a game)")
+    say(
+        translate("random legal games/s, 1 process: {rate} ({moves} moves a game)").format(
+            rate=number(rate1), moves=number(per_game)
+        )
+    )
     if workers > 1:
-        rate, _ = games_per_second(n, workers)
-        print(f"random legal games/s, {workers} processes:  {rate:8.0f}")
+        rate, _moves = games_per_second(n, workers)
+        say(
+            translate("random legal games/s, {n} processes: {rate}").format(
+                n=workers, rate=number(rate)
+            )
+        )
     # The app freezes what it has loaded once started (ui.application), so that the
     # collector does not walk the card data and move caches again and again: do the same.
     gc.collect()
     gc.freeze()
     times = apply_times(20 if quick else 200)
-    print(
-        f"apply + validation, us:             median {statistics.median(times):6.1f}"
-        f"   p99 {percentile(times, 0.99):6.1f}   ({len(times)} moves)"
+    say(
+        ngettext(
+            "apply + validation, us: median {median}, p99 {p99} ({n} move)",
+            "apply + validation, us: median {median}, p99 {p99} ({n} moves)",
+            len(times),
+        ).format(
+            median=number(statistics.median(times), 1),
+            p99=number(percentile(times, 0.99), 1),
+            n=number(len(times)),
+        )
     )
     text = long_record()
-    ms = replay_ms(text, 20 if quick else 200)
-    print(
-        f"replay a 120-move record (read+apply), ms: median {statistics.median(ms):5.2f}"
-        f"   p99 {percentile(ms, 0.99):5.2f}"
-    )
+    replays = replay_ms(text, 20 if quick else 200)
     commits, resumes = journal_figures(text, 20 if quick else 200)
-    print(
-        f"journal one move (commit, fsync), ms:      median {statistics.median(commits):5.2f}"
-        f"   p99 {percentile(commits, 0.99):5.2f}"
-    )
-    print(
-        f"resume a 120-move game from the journal, ms: median {statistics.median(resumes):5.2f}"
-        f"   p99 {percentile(resumes, 0.99):5.2f}"
-    )
+    for template, values in (
+        (
+            translate("replay a 120-move record (read+apply), ms: median {median}, p99 {p99}"),
+            replays,
+        ),
+        (translate("journal one move (commit, fsync), ms: median {median}, p99 {p99}"), commits),
+        (
+            translate("resume a 120-move game from the journal, ms: median {median}, p99 {p99}"),
+            resumes,
+        ),
+    ):
+        say(
+            template.format(
+                median=number(statistics.median(values), 2),
+                p99=number(percentile(values, 0.99), 2),
+            )
+        )
     return 0
 
 
