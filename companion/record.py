@@ -23,6 +23,7 @@ from typing import Any
 from .cards import CARDS, LEVELS, NOBLES
 from .errors import IllegalMove, RecordError, json_reason
 from .game import Game
+from .i18n import os_reason
 from .moves import Buy, Move, Pass, Reserve, Take, action_name
 from .setup import Setup
 from .tokens import Colour, Tokens
@@ -237,7 +238,7 @@ def load(path: str | Path) -> Record:
         raise _fail("", "{file} is not a text file", file=str(path)) from None
     except OSError as err:
         raise _fail(
-            "", "cannot read {file}: {reason}", file=str(path), reason=err.strerror or str(err)
+            "", "cannot read {file}: {reason}", file=str(path), reason=os_reason(err)
         ) from None
     return read(text)
 

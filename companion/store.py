@@ -31,7 +31,7 @@ from typing import Any
 from . import __version__
 from .errors import RecordError
 from .game import Game
-from .i18n import translate
+from .i18n import os_reason, translate
 from .moves import Move
 from .record import Record, document, move_document, read_document, read_move
 from .setup import Setup
@@ -179,7 +179,7 @@ class Store:
             raise StoreError(
                 "cannot create the folder {folder}: {reason}",
                 folder=str(self.path.parent),
-                reason=err.strerror or str(err),
+                reason=os_reason(err),
             ) from None
         problem = self._check_existing()
         if problem is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import errno
 
-from companion.i18n import _
+from companion.i18n import _, os_reason
 
 
 class HardwareError(Exception):
@@ -52,9 +52,7 @@ class TagConflict(HardwareError):
 
 
 def _reason(err: BaseException) -> str:
-    if isinstance(err, OSError) and err.strerror:
-        return err.strerror
-    return str(err) or type(err).__name__
+    return os_reason(err)
 
 
 def serial_error(port: str, err: BaseException) -> SerialPortError:
