@@ -328,6 +328,21 @@ class ColourName(str):
         return format(str(self), spec)
 
 
+class Counted:
+    """A count with its noun, said in the language of the moment it is read: a parameter of
+    an error translated later (``{cards}`` -> "1 carta", "2 carte").
+
+    >>> localise(Counted("{n} card", "{n} cards", 2))
+    '2 cards'
+    """
+
+    def __init__(self, singular: str, plural: str, n: int) -> None:
+        self.singular, self.plural, self.n = singular, plural, n
+
+    def __str__(self) -> str:
+        return ngettext(self.singular, self.plural, self.n).format(n=number(self.n))
+
+
 def counted_colour(key: str, n: int) -> str:
     """``"{n} rossi"``: a count of tokens of one colour, the colour agreeing with it."""
     message = "{n} " + key
@@ -349,4 +364,6 @@ def localise(value: Any) -> str:
         return ", ".join(localise(v) for v in value)
     if isinstance(value, float):
         return number(value, 1)
+    if isinstance(value, Counted):
+        return str(value)
     return str(value)

@@ -7,8 +7,9 @@
 A message is a string literal passed to ``_()`` or ``translate()``, or the template of an
 error (the argument after the code or the path of ``IllegalMove``, ``_illegal``,
 ``RecordError``, ``_fail``), or a name in ``EXTRA`` (colour names). A message with a count
-is the two literals of ``ngettext("{n} game", "{n} games", n)``: it becomes a plural entry
-(``msgid``/``msgid_plural``/``msgstr[N]``) with as many forms as the catalog's
+is the two literals of ``ngettext("{n} game", "{n} games", n)`` (or of ``Counted``): it
+becomes a plural entry (``msgid``/``msgid_plural``/``msgstr[N]``) with as many forms as the
+catalog's
 ``Plural-Forms`` header says, which this tool keeps as it finds it.
 
 The languages are the catalogs in ``companion/locale``: a new language is a new
@@ -30,7 +31,7 @@ SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware"]
 LOCALE = ROOT / "companion" / "locale"
 CALLS_FIRST = {"_", "N_", "tr", "translate", "StoreError", "_transaction"}
 CALLS_SECOND = {"IllegalMove", "_illegal", "RecordError", "_fail", "Refused"}
-CALLS_PLURAL = {"ngettext"}
+CALLS_PLURAL = {"ngettext", "Counted"}
 # Game states, shown by their name (the colours are added from the core's list).
 EXTRA: list[Message] = ["playing", "over", "stalled"]
 
