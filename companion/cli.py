@@ -180,7 +180,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                 print(_("Written: {file}").format(file=path))
             return EXIT_OK
         fmt = args.format or "json"
-        record = store.record(args.game, with_journal=fmt in ("json", "bgstats", "txt"))
+        record = store.record(args.game, with_journal=True)
         aliases = store.aliases()
 
         def person(name: str) -> str:
