@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.record import Record, read, write
+from companion.record import Record, read, replay, write
 from companion.simulate import simulate
 from companion.store import GameState, Store
 from companion.timeline import timeline
@@ -20,17 +20,8 @@ from companion.timeline import timeline
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("SPLENDOR_DATA_DIR", str(folder))
-    return folder
-
-
 def stored(data: Path, record: Record) -> int:
     game = read(write(record))
-    from companion.record import replay
-
     with Store(data / "games.sqlite3") as store:
         return store.import_record(game, GameState.of(replay(game).game))
 

@@ -24,13 +24,6 @@ from companion.store import GameState, Store
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("SPLENDOR_DATA_DIR", str(folder))
-    return folder
-
-
 def store_games(data: Path, seeds: list[int], unfinished: int = 0) -> list[int]:
     ids = []
     with Store(data / "games.sqlite3") as store:
