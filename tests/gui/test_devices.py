@@ -48,6 +48,12 @@ def pins() -> Iterator[MockFactory]:
     Device.pin_factory = None
 
 
+def lit(pin: MockPWMPin) -> bool:
+    """The pin was on at some moment: on a loaded machine a flash may be over before the
+    test looks at it."""
+    return any(change.state for change in pin.states)
+
+
 def configure(d: Driver, **settings: str) -> None:
     for key, value in settings.items():
         d.app.config.set("companion", key, value)
@@ -68,7 +74,7 @@ def test_undo_button_undoes_and_a_refused_move_lights_red_and_buzzes(
     session = table.session
     assert session is not None
     assert len(session.game.moves) == 1
-    assert pins.pin(27).state  # the green light flashes on the accepted take
+    assert lit(pins.pin(27))  # the green light flashes on the accepted take
 
     undo = pins.pin(17)
     undo.drive_low()
@@ -79,8 +85,8 @@ def test_undo_button_undoes_and_a_refused_move_lights_red_and_buzzes(
     d.tap(table.bank[Colour.RED])
     d.tap(table.bank[Colour.BLUE])
     d.tap(table.bank[Colour.BLUE])  # refused: not a take
-    assert pins.pin(22).state, "the red light is on after a refused move"
-    assert pins.pin(23).state, "the buzzer sounds"
+    assert lit(pins.pin(22)), "the red light is on after a refused move"
+    assert lit(pins.pin(23)), "the buzzer sounds"
 
 
 @pytest.fixture
