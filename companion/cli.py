@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import i18n
@@ -314,24 +313,26 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench.main(quick=args.quick)
 
 
-def _optional(module: str, args: argparse.Namespace, failure: str) -> int:
-    """Run ``module.run(args)``; the module is imported by name, so that the core loads
-    without the UI (Kivy) or the hardware (pyserial, gpiozero)."""
+def _app_missing(reason: object) -> Callable[[argparse.Namespace], int]:
+    def missing(args: argparse.Namespace) -> int:
+        return _fail(
+            _(
+                "The touchscreen app cannot start: {reason}. Install it with the first command "
+                "of README.md."
+            ).format(reason=reason)
+        )
+
+    return missing
+
+
+def _register_app(parser: argparse.ArgumentParser) -> None:
+    """The app adds its options to the program (with no command, the app runs)."""
     try:
-        part = importlib.import_module(module)
+        from ui.app import register
     except ImportError as err:
-        print(failure.format(reason=err), file=sys.stderr)
-        return EXIT_MALFORMED
-    code: int = part.run(args)
-    return code
-
-
-def cmd_app(args: argparse.Namespace) -> int:
-    failure = _(
-        "The touchscreen app cannot start: {reason}. Install it with the first command "
-        "of README.md."
-    )
-    return _optional("ui.app", args, failure)
+        parser.set_defaults(func=_app_missing(err))
+        return
+    register(parser)
 
 
 def _register_hardware(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -374,12 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=Formatter,
     )
     add_common(parser, top=True)
-    parser.add_argument("--fullscreen", action="store_true", help=_("app: fill the screen"))
-    parser.add_argument(
-        "--size", metavar=_("WIDTHxHEIGHT"), help=_("app: window size (default: 800x480)")
-    )
-    parser.add_argument("--demo", action="store_true", help=_("app: open a game in progress"))
-    parser.set_defaults(func=cmd_app)
+    _register_app(parser)
     sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), title=_("commands"))
 
     p = command(sub, "replay", _("check a game record and show its result"))
