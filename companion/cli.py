@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -11,8 +13,8 @@ from pathlib import Path
 
 from . import i18n
 from .arguments import Formatter, add_common, common_options, in_language, language_in
-from .errors import RecordError
-from .export import FORMATS, ExportError, export_all, export_file, export_game, render, verdict
+from .errors import CompanionError, RecordError
+from .export import FORMATS, export_all, export_file, export_game, render, verdict
 from .files import write_atomic
 from .i18n import _, ngettext, number, os_reason, percent
 from .paths import database_path
@@ -20,6 +22,7 @@ from .record import Record, Replay, load, malformed_summary, replay, summary, wr
 from .simulate import simulate
 from .stats import PlayedGame, head_to_head, played_games, stats_of
 from .store import GameState, Store, StoreError, resolve
+from .text import printable
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 
@@ -88,6 +91,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         where = args.out
     else:
         sys.stdout.write(text)
+        sys.stdout.flush()  # written before it is said to be (a full output fails here)
         where = _("standard output")
     moves = len(game.moves)
     print(
@@ -101,8 +105,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _open_store(args: argparse.Namespace) -> Store:
-    store = Store(database_path(args.data_dir))
+def _open_store(args: argparse.Namespace, reader: bool = False) -> Store:
+    """The journal; a ``reader`` reads it even while the app has it (changing nothing)."""
+    store = Store(database_path(args.data_dir), reader=reader)
     for notice in store.notices:
         print(notice, file=sys.stderr)
     return store
@@ -114,17 +119,17 @@ def _fail(message: str) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    with _open_store(args) as store:
+    with _open_store(args, reader=True) as store:
         games = store.games()
         if not games:
             print(_("No games yet."))
             return EXIT_OK
         rows = [
-            (
+            (  # names come from strangers: no control character reaches the terminal
                 str(info.id),
                 info.started_at.replace("T", " ").rstrip("Z"),
-                ", ".join(info.players),
-                ", ".join(info.winners) or "-",
+                printable(", ".join(info.players)),
+                printable(", ".join(info.winners)) or "-",
                 _(info.state),
                 number(info.moves),
             )
@@ -162,7 +167,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _fail(refusal)
     # Into a folder: the format asked for, else every one; a file or the screen: json.
     formats = (args.format,) if args.format else FORMATS
-    with _open_store(args) as store:
+    with _open_store(args, reader=True) as store:
         if args.all:
             done = export_all(store, Path(args.to), formats)
             print(
@@ -172,11 +177,13 @@ def cmd_export(args: argparse.Namespace) -> int:
                     done.games,
                 ).format(games=done.games, files=files_text(len(done.written)), folder=args.to)
             )
-            return EXIT_OK
+            for err in done.skipped:
+                print(printable(err.message), file=sys.stderr)
+            return EXIT_MALFORMED if done.skipped else EXIT_OK
         if args.to:
             written = export_game(store, store.info(args.game), Path(args.to), formats)
             for path in written:
-                print(_("Written: {file}").format(file=path))
+                print(printable(_("Written: {file}").format(file=path)))
             return EXIT_OK
         fmt = args.format or "json"
         record = store.record(args.game, with_journal=True)
@@ -214,8 +221,14 @@ def cmd_import(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_ILLEGAL
-    with _open_store(args) as store:
-        game_id = store.import_record(record, GameState.of(result.game))
+    try:
+        with _open_store(args) as store:
+            game_id = store.import_record(record, GameState.of(result.game))
+    except StoreError as err:
+        # Already stored (as game N), a journal in use or read-only: nothing was stored.
+        return _fail(
+            _("{file} was not imported: {reason}").format(file=args.file, reason=err.message)
+        )
     print(_("Imported as game {id}.").format(id=game_id))
     return EXIT_OK
 
@@ -234,7 +247,7 @@ def _average(singular: str, plural: str, value: float) -> str:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    with _open_store(args) as store:
+    with _open_store(args, reader=True) as store:
         games = played_games(store)
     if args.vs:
         a, b = args.vs
@@ -303,7 +316,7 @@ def cmd_names(args: argparse.Namespace) -> int:
             print(_("{name} counts as itself again.").format(name=args.unmerge))
         aliases = store.aliases()
     for name, person in aliases.items():
-        print(_("{name} counts as {person}").format(name=name, person=person))
+        print(printable(_("{name} counts as {person}").format(name=name, person=person)))
     return EXIT_OK
 
 
@@ -431,6 +444,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _output_failed(err: OSError) -> int:
+    """Standard output cannot be written (``> /dev/full``): say so on standard error, and
+    keep Python from failing again on the same buffered text at exit."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    with contextlib.suppress(OSError, ValueError):
+        print(
+            _("cannot write the output: {reason}").format(reason=os_reason(err)),
+            file=sys.stderr,
+        )
+    return EXIT_MALFORMED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # The language first: the parser's help texts are written in it.
@@ -442,13 +472,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     with common_options(args), in_language():
         try:
             code: int = args.func(args)
-        except (StoreError, ExportError) as err:
-            print(err.message, file=sys.stderr)
+            if sys.stdout is not None:  # None: started with standard output closed
+                sys.stdout.flush()  # here, where a failure can still be said and counted
+        except (CompanionError, RecordError) as err:
+            print(printable(err.message), file=sys.stderr)
             return EXIT_MALFORMED
         except BrokenPipeError:
             # The reader went away (``| head``): not an error of ours, and nothing to say.
             sys.stderr.close()
             return EXIT_OK
+        except OSError as err:
+            if err.filename is None:
+                return _output_failed(err)
+            return _fail(
+                _("Cannot write {file}: {reason}").format(file=err.filename, reason=os_reason(err))
+            )
     return code
 
 

@@ -1,7 +1,10 @@
 """A game's record for people and other tools: JSON (the spec's record), CSV, plain text.
 
 Files are written atomically: an interrupted export never leaves a half file that looks
-complete.
+complete. What a record carries comes from strangers: file names are made only from what
+the app makes safe (the date's digits, the letters of the names, the game's number), a
+name that would start a spreadsheet formula is written as text, and the text export holds
+no terminal escape sequence or control character.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import bgstats
+from .errors import ExportError as ExportError  # where callers have always found it
+from .errors import StoreError
 from .files import write_atomic
 from .game import Game
 from .i18n import localise, ngettext, os_reason
@@ -23,6 +28,7 @@ from .moves import Buy, Reserve, Take
 from .playtime import played_minutes
 from .record import Record, replay, write
 from .store import GameInfo, Store, resolve
+from .text import csv_cell, printable
 from .timeline import Step, timeline
 from .tokens import Colour, Tokens
 
@@ -45,24 +51,6 @@ CSV_COLUMNS = (
 )
 
 
-class ExportError(Exception):
-    """An export that could not be written; nothing half-written was left behind."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        self.path = path
-        self.reason = reason
-        super().__init__(str(path))
-
-    @property
-    def message(self) -> str:
-        return _("cannot write {path}: {reason}. Nothing was written there.").format(
-            path=self.path, reason=self.reason
-        )
-
-    def __str__(self) -> str:
-        return self.message
-
-
 def to_csv(record: Record) -> str:
     """One row per move, in columns a spreadsheet reads (see :data:`CSV_COLUMNS`)."""
     out = io.StringIO()
@@ -77,7 +65,7 @@ def to_csv(record: Record) -> str:
             (
                 step.number,
                 step.round,
-                step.player,
+                csv_cell(step.player),
                 step.action,
                 card,
                 deck,
@@ -194,10 +182,20 @@ def _sentences(step: Step) -> list[str]:
     return said
 
 
+_ISO_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z?)", re.ASCII)
+
+
 def _moment(at: object) -> str:
-    """``2026-11-21 20:15`` (UTC) from the record's ISO 8601 time."""
+    """``2026-11-21 20:15 UTC`` from the record's ISO 8601 time (anything else as it is).
+
+    >>> _moment("2026-11-21T20:15:07Z"), _moment("2026-11-21T20:15:07+01:00")
+    ('2026-11-21 20:15 UTC', '2026-11-21T20:15:07+01:00')
+    """
     text = str(at)
-    return text.replace("T", " ").removesuffix("Z")[:16] + (" UTC" if text.endswith("Z") else "")
+    found = _ISO_TIME.fullmatch(text)
+    if found is None:
+        return text
+    return f"{found.group(1)} {found.group(2)}" + (" UTC" if found.group(3) else "")
 
 
 def to_text(record: Record) -> str:
@@ -223,7 +221,7 @@ def to_text(record: Record) -> str:
         if step.noble:
             visit = _("{noble} visits {player}.").format(noble=step.noble.id, player=step.player)
             lines.append(f"  {where} {visit} {_points(step.player, step.points_after)}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def to_bgstats(record: Record, person: Callable[[str], str] | None = None) -> str:
@@ -273,16 +271,28 @@ def export_file(
 
 
 def file_stem(info: GameInfo) -> str:
-    """``2026-11-21_2015_Ada-Ben-Cleo_g12``: sortable, readable, safe on a FAT stick."""
-    date = info.started_at.replace("T", "_").replace(":", "")[:15]
-    names = "-".join(re.sub(r"[^\w]+", "", p, flags=re.UNICODE) or "player" for p in info.players)
-    return f"{date}_{names[:60]}_g{info.id}"
+    """``2026-11-21_2015_Ada-Ben-Cleo_g12``: sortable, readable, safe on a FAT stick.
+
+    Made only of digits, letters and ``_-``: no ``/``, ``.`` or ``..`` from a record can
+    take the file out of the export folder.
+
+    >>> info = GameInfo(7, "../../../x", "", None, ("A/../b", "..", "Zoë"), "over", (), 0)
+    >>> file_stem(info)
+    'undated_Ab-player-Zoë_g7'
+    """
+    when = re.match(r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})", info.started_at, re.ASCII)
+    date = "{}-{}-{}_{}{}".format(*when.groups()) if when else "undated"
+    names = "-".join(re.sub(r"\W+", "", p) or "player" for p in info.players)
+    return f"{date}_{names[:60]}_g{int(info.id)}"
 
 
 @dataclass(frozen=True, slots=True)
 class ExportAll:
     written: list[Path]
     games: int
+    skipped: tuple[StoreError, ...] = ()
+    """Games the journal could not give back (each error names its game): the others
+    were exported all the same."""
 
 
 def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -> ExportAll:
@@ -298,9 +308,13 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -
     def person(name: str) -> str:
         return resolve(aliases, name)
 
+    skipped = []
     for info in finished:
-        written += export_game(store, info, folder, formats, person)
-    return ExportAll(written, len(finished))
+        try:
+            written += export_game(store, info, folder, formats, person)
+        except StoreError as err:
+            skipped.append(err)
+    return ExportAll(written, len(finished) - len(skipped), tuple(skipped))
 
 
 def export_game(

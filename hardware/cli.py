@@ -1,13 +1,17 @@
 """``splendor-companion rfid monitor|enroll``: set a reader up, and tag the cards.
 
-``companion.cli`` imports this module when it builds the command line (the core does not
-depend on the hardware: without pyserial the command says what to install) and asks
-:func:`register` to add the ``rfid`` command, which calls :func:`run` with the parsed
-arguments:
-``rfid_command`` (``monitor`` or ``enroll``), ``port``, ``reader``, ``baud``, and for
-``enroll`` ``level`` and ``all``; ``data_dir`` is the global option.
+:func:`register` adds the ``rfid`` command to the command line (the reader kinds from
+:mod:`hardware.readers`); when it runs, ``companion.cli`` calls :func:`run` with the
+parsed arguments: ``rfid_command`` (``monitor`` or ``enroll``), ``port``, ``reader``,
+``baud``, and for ``enroll`` ``level`` and ``all``; ``data_dir`` is the global option.
+This module imports pyserial and python-evdev only when the command runs.
 
-Both print as they go, flushing each line, and read tags from the serial port.
+Without ``--port``: a serial reader is on the Pi's GPIO UART (``/dev/ttyAMA0`` on a Pi 5,
+``/dev/serial0`` before), a keyboard reader is the one keyboard under
+``/dev/input/by-id`` (with several, the command lists them). Without ``--baud``: the
+reader's own speed (115200 for a PN532, 9600 for the others).
+
+Both print as they go, flushing each line, and read tags from the reader.
 ``monitor`` runs until Ctrl-C. ``enroll`` asks for each card in turn; Enter skips a card,
 Ctrl-D (end of input) or Ctrl-C stops, and every tag recorded is saved at once.
 """
@@ -22,25 +26,34 @@ import select
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.cards import CARDS
 from companion.i18n import _, localise, ngettext, number, translate
 from companion.tokens import Tokens
 
 from .exc import HardwareError, TagConflict
-from .rfid import CONNECTED, DEFAULT_BAUD, DISCONNECTED, READERS, Dropped, RfidReader
+from .ports import gpio_uart, keyboard_devices
+from .readers import DEFAULT, INPUT, NAMES, READERS, baud_of
 from .tagmap import TagMap, default_path
+
+if TYPE_CHECKING:
+    from .rfid import RfidReader
 
 EXIT_OK, EXIT_ERROR = 0, 2
 RETRY = 2.0  # seconds between two tries of a port that cannot be read
 
-# companion.cli's maker of a command's parser: (subparsers, name, help) -> parser.
+Event = tuple[str, object, object]
+
+
+# companion.cli's maker of a command's parser: (subparsers, name, help) -> parser, with the
+# options every command takes and its defaults shown in --help.
 Command = Callable[[Any, str, str], argparse.ArgumentParser]
 
 
 def register(sub: Any, command: Command) -> None:
     """Add ``rfid monitor|enroll`` to the program's commands (``companion.cli`` asks)."""
+    kinds = ", ".join(f"{r.name} ({r.tags})" for r in READERS.values())
     p = command(sub, "rfid", _("an RFID card reader: watch it, or tag the cards"))
     actions = p.add_subparsers(dest="rfid_command", metavar=_("ACTION"), required=True)
     for name, text in (
@@ -50,17 +63,14 @@ def register(sub: Any, command: Command) -> None:
         q = command(actions, name, text)
         q.add_argument(
             "--port",
-            required=True,
             metavar=_("PORT"),
-            help=_("the reader: /dev/serial0, /dev/ttyUSB0..."),
+            help=_(
+                "the reader: /dev/ttyUSB0, /dev/ttyAMA0, a /dev/input/by-id name... "
+                "(default: the Pi's GPIO serial port, or the one USB keyboard reader)"
+            ),
         )
-        q.add_argument("--reader", choices=READERS, default="rdm6300", help=_("the reader's kind"))
-        q.add_argument(
-            "--baud",
-            type=int,
-            default=DEFAULT_BAUD,
-            help=_("the reader's speed"),
-        )
+        q.add_argument("--reader", choices=NAMES, default=DEFAULT, help=kinds)
+        q.add_argument("--baud", type=int, help=_("the reader's speed (default: its own)"))
         if name == "enroll":
             q.add_argument(
                 "--level", type=int, choices=(1, 2, 3), help=_("only this level's cards")
@@ -69,20 +79,53 @@ def register(sub: Any, command: Command) -> None:
     p.set_defaults(func=run)
 
 
-Event = tuple[str, object, object]
+def default_port(reader: str) -> str:
+    """The port of ``reader`` when none is given; :class:`HardwareError` when it is not
+    clear which (several keyboards, or none)."""
+    if READERS[reader].port != INPUT:
+        return gpio_uart()
+    found = keyboard_devices()
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise HardwareError(
+            "not-found",
+            _("no USB keyboard reader is plugged in (nothing in /dev/input/by-id)"),
+        )
+    raise HardwareError(
+        "ambiguous",
+        _(
+            "several keyboards are plugged in: choose the reader with --port, one of: {ports}"
+        ).format(ports=", ".join(found)),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """The ``rfid`` command. Returns the exit code."""
     try:
+        return _run(args)
+    except ImportError as err:  # pyserial or python-evdev, imported when the reader starts
+        print(
+            _(
+                "The RFID tools cannot start: {reason}. Install them with the first command "
+                "of README.md."
+            ).format(reason=err),
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
         tags = TagMap.load(default_path(getattr(args, "data_dir", None)))
+        port = args.port or default_port(args.reader)
     except HardwareError as err:
         print(err.message, file=sys.stderr)
         return EXIT_ERROR
-    baud = args.baud or DEFAULT_BAUD
+    baud = baud_of(args.reader, args.baud) or 0
     if args.rfid_command == "monitor":
-        return monitor(args.port, args.reader, baud, tags)
-    return enroll(args.port, args.reader, baud, tags, level=args.level, everything=args.all)
+        return monitor(port, args.reader, baud, tags)
+    return enroll(port, args.reader, baud, tags, level=args.level, everything=args.all)
 
 
 def _say(out: TextIO, text: str) -> None:
@@ -126,6 +169,8 @@ class _Events:
             os.close(self.wake_w)
 
     def reader(self, port: str, kind: str, baud: int) -> RfidReader:
+        from .rfid import RfidReader
+
         return RfidReader(
             port,
             kind,
@@ -148,19 +193,18 @@ def _stop(reader: RfidReader, events: _Events) -> None:
 
 
 def _status_line(state: object, detail: object) -> str | None:
-    if state == CONNECTED:
+    if state == "connected":
         return _("connected: {detail}").format(detail=detail)
-    if state == DISCONNECTED:
+    if state in ("disconnected", "blocked"):
         # The reader tries the port again by itself: say so, or the wait looks like a hang.
         return _("disconnected: {detail}. Trying again every {n} s (Ctrl-C stops).").format(
-            detail=detail, n=number(RETRY)
+            detail=detail, n=number(RETRY if state == "disconnected" else max(RETRY, 5.0))
         )
     return None
 
 
 def _dropped_line(item: object) -> str:
-    assert isinstance(item, Dropped)
-    return _("dropped: {reason}").format(reason=item.message)
+    return _("dropped: {reason}").format(reason=getattr(item, "message", item))
 
 
 def monitor(port: str, kind: str, baud: int, tags: TagMap, out: TextIO | None = None) -> int:
@@ -169,11 +213,12 @@ def monitor(port: str, kind: str, baud: int, tags: TagMap, out: TextIO | None = 
     out = out or sys.stdout
     events = _Events()
     reader = events.reader(port, kind, baud)
+    what = f"{kind}, {baud} baud" if baud else kind
     _say(
         out,
-        _(
-            "Monitoring {port} ({reader}, {baud} baud): put a card on the reader. Ctrl-C stops."
-        ).format(port=port, reader=kind, baud=baud),
+        _("Monitoring {port} ({reader}): put a card on the reader. Ctrl-C stops.").format(
+            port=port, reader=what
+        ),
     )
     reader.start()
     seen = 0

@@ -30,7 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware"]
 LOCALE = ROOT / "companion" / "locale"
 CALLS_FIRST = {"_", "N_", "tr", "translate", "StoreError", "_transaction"}
-CALLS_SECOND = {"IllegalMove", "_illegal", "RecordError", "_fail", "Refused"}
+CALLS_SECOND = {
+    *("IllegalMove", "_illegal", "RecordError", "_fail", "Refused"),
+    *("HardwareError", "SerialPortError", "PinError", "TagMapError", "TagConflict"),
+}
 CALLS_PLURAL = {"ngettext", "Counted"}
 # Game states, shown by their name (the colours are added from the core's list).
 EXTRA: list[Message] = ["playing", "over", "stalled"]
