@@ -23,6 +23,7 @@ from itertools import combinations, combinations_with_replacement
 
 from .cards import CARDS, CARDS_BY_LEVEL, LEVELS, NOBLES, Card, Noble
 from .errors import ErrorCode, IllegalMove
+from .i18n import Counted
 from .moves import Buy, Move, Pass, Reserve, Take, parse_move
 from .setup import (
     MARKET_SLOTS,
@@ -844,8 +845,8 @@ class Game:
             if returned.total > max(0, excess):
                 raise _illegal(
                     ErrorCode.RETURN_INVALID,
-                    "returns {n} tokens; only {excess} are needed to get down to 10",
-                    n=returned.total,
+                    "returns {tokens}; only {excess} are needed to get down to 10",
+                    tokens=Counted("{n} token", "{n} tokens", returned.total),
                     excess=max(0, excess),
                 )
             for c in range(6):

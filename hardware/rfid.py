@@ -134,7 +134,11 @@ class Dropped:
         if reason == "checksum":
             message = _("bad checksum: frame {data} carries {got}, its data gives {expected}")
         elif reason == "length":
-            message = _("wrong length: {data} has {n} characters, a frame has 12")
+            message = ngettext(
+                "wrong length: {data} has {n} character, a frame has 12",
+                "wrong length: {data} has {n} characters, a frame has 12",
+                len(data),
+            )
         elif reason == "not-hex":
             message = _("not a hex tag id: {data}")
         elif reason == "noise":
