@@ -39,6 +39,15 @@ CALLS_PLURAL = {"ngettext", "Counted"}
 EXTRA: list[Message] = ["playing", "over", "stalled"]
 
 
+def _reader_tags() -> list[Message]:
+    """What each kind of RFID reader reads, shown in ``rfid --help`` (the kinds' list is
+    pure standard library: it cannot mark its texts itself)."""
+    sys.path.insert(0, str(ROOT))
+    from hardware.readers import READERS
+
+    return [r.tags for r in READERS.values()]
+
+
 def _colours() -> list[Message]:
     """Each colour's name, and its plural entry for a count of its tokens (``"{n} red"``)."""
     sys.path.insert(0, str(ROOT))
@@ -76,7 +85,7 @@ def _literal(arg: ast.expr) -> str | None:
 
 def messages() -> list[Message]:
     """Every message in code order: a plain one is its text, a plural one a pair."""
-    found: dict[Message, None] = dict.fromkeys(_colours() + EXTRA)
+    found: dict[Message, None] = dict.fromkeys(_colours() + _reader_tags() + EXTRA)
     for folder in SOURCES:
         for path in sorted(folder.rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
