@@ -74,8 +74,14 @@ class Formatter(argparse.HelpFormatter):
 
 
 def language_in(argv: Sequence[str]) -> str | None:
-    """The ``--lang`` of a command line, wherever it stands, so that the parser itself
-    (its help texts) is built in that language. An unknown one is left to argparse."""
+    """The ``--lang`` of a command line, wherever it stands (the last one, as argparse
+    keeps), so that the parser itself (its help texts) is built in that language. An
+    unknown one is left to argparse to refuse.
+
+    >>> language_in(["--lang", "fr", "export", "--lang=it", "1"]), language_in(["games"])
+    ('it', None)
+    """
+    found = None
     for i, word in enumerate(argv):
         if word == "--":
             break
@@ -85,8 +91,8 @@ def language_in(argv: Sequence[str]) -> str | None:
         elif word.startswith("--lang="):
             value = word.split("=", 1)[1]
         if value in i18n.LANGUAGES:
-            return value
-    return None
+            found = value
+    return found
 
 
 def add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
