@@ -122,3 +122,29 @@ def test_rulebook_words(language: str, english: str, words: str) -> None:
 def test_languages_are_the_catalogs_with_their_own_names() -> None:
     assert set(i18n.LANGUAGES) == {"en", "it", "sv", "pt", "fr"}
     assert i18n.language_name("sv") == "Svenska"
+
+
+def test_a_colour_that_agrees_is_passed_through_localise() -> None:
+    """A translation may ask ``{colour:one}``: the code must give the core's colour word
+    (``localise``), which knows its forms, not a plain translated name."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    agreeing = {
+        msgid
+        for language in i18n.LANGUAGES[1:]
+        for msgid, text in i18n.catalog(language).items()
+        if re.search(r"\{colour:(one|many)\}", text)
+    }
+    assert agreeing
+    sources = [
+        *root.glob("companion/**/*.py"),
+        *root.glob("ui/**/*.py"),
+        *root.glob("tests/**/*.py"),
+    ]
+    for path in sources:
+        code = path.read_text(encoding="utf-8")
+        for msgid in agreeing:
+            for found in re.finditer(re.escape(f'"{msgid}").format(colour='), code):
+                rest = code[found.end() : found.end() + 9]
+                assert rest == "localise(", f"{path}: {msgid!r} formatted with {rest}..."
