@@ -23,7 +23,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from .i18n import N_, localise, translate
+from .i18n import N_, Later, localise, translate
 
 
 class ErrorCode(StrEnum):
@@ -162,11 +162,11 @@ _JSON_REASONS = {
 }
 
 
-def json_reason(message: str) -> str:
-    """Why a text is not JSON, in the reader's language.
+def json_reason(message: str) -> Later | str:
+    """Why a text is not JSON, in the language of whoever reads the error.
 
-    >>> json_reason("Expecting ',' delimiter")
+    >>> str(json_reason("Expecting ',' delimiter"))
     'a comma is missing between two items'
     """
     known = _JSON_REASONS.get(message)
-    return translate(known) if known else message
+    return Later(known) if known else message

@@ -328,6 +328,24 @@ class ColourName(str):
         return format(str(self), spec)
 
 
+class Later:
+    """A message translated when it is read, not when it is made: a parameter of an error
+    that may be shown after the language changed.
+
+    >>> reason = Later("red")
+    >>> set_language("it")
+    >>> str(reason)
+    'rosso'
+    >>> set_language("en")
+    """
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __str__(self) -> str:
+        return translate(self.message)
+
+
 class Counted:
     """A count with its noun, said in the language of the moment it is read: a parameter of
     an error translated later (``{cards}`` -> "1 carta", "2 carte").

@@ -224,3 +224,14 @@ def test_games_header_in_the_language_and_numbers_of_the_reader(
     assert main(["stats", "--lang", "fr"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"en moyenne \d+,\d point", out), out
+
+
+def test_a_broken_json_reason_follows_the_language_it_is_read_in() -> None:
+    from companion import i18n
+    from companion.errors import RecordError
+
+    with pytest.raises(RecordError) as broken:
+        read('{"players": ["Ada" "Ben"]}')
+    assert "a comma is missing" in broken.value.message
+    i18n.set_language("pt")
+    assert "falta uma vírgula" in broken.value.message
