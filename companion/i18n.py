@@ -361,6 +361,30 @@ class Counted:
         return ngettext(self.singular, self.plural, self.n).format(n=number(self.n))
 
 
+class Listed(str):
+    """Words joined by commas; a form asked in a template (``{colour:many}``) is asked of
+    each word, so a list of colours agrees as one colour does.
+
+    >>> from companion.tokens import Colour
+    >>> set_language("it")
+    >>> "gettoni {c:many}".format(c=localise([Colour.RED, Colour.WHITE]))
+    'gettoni rossi, bianchi'
+    >>> set_language("en")
+    """
+
+    items: list[str]
+
+    def __new__(cls, items: list[str]) -> Listed:
+        made = super().__new__(cls, ", ".join(items))
+        made.items = items
+        return made
+
+    def __format__(self, spec: str) -> str:
+        if spec in ("one", "many"):
+            return ", ".join(format(item, spec) for item in self.items)
+        return format(str(self), spec)
+
+
 def counted_colour(key: str, n: int) -> str:
     """``"{n} rossi"``: a count of tokens of one colour, the colour agreeing with it."""
     message = "{n} " + key
@@ -379,7 +403,7 @@ def localise(value: Any) -> str:
             counted_colour(c.key, n).format(n=n) for c, n in zip(Colour, value, strict=True) if n
         )
     if isinstance(value, list | tuple | set | frozenset):
-        return ", ".join(localise(v) for v in value)
+        return Listed([localise(v) for v in value])
     if isinstance(value, float):
         return number(value, 1)
     if isinstance(value, Counted):

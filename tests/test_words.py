@@ -148,3 +148,20 @@ def test_a_colour_that_agrees_is_passed_through_localise() -> None:
             for found in re.finditer(re.escape(f'"{msgid}").format(colour='), code):
                 rest = code[found.end() : found.end() + 9]
                 assert rest == "localise(", f"{path}: {msgid!r} formatted with {rest}..."
+
+
+@pytest.mark.parametrize("language", list(EXPECTED))
+@pytest.mark.parametrize(
+    "template",
+    [
+        TAKE_TWO,
+        "the payment uses {colour} tokens the player does not hold",
+        "returns {colour} tokens the player does not hold",
+        "the bank has no {colour} token left",
+    ],
+)
+def test_colour_refusals_read_with_one_colour_or_several(language: str, template: str) -> None:
+    i18n.set_language(language)
+    for colour in (Colour.RED, [Colour.RED, Colour.WHITE]):
+        message = IllegalMove(ErrorCode.RETURN_INVALID, template, colour=colour, n=3).message
+        assert "{" not in message and message
