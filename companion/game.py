@@ -452,22 +452,43 @@ class Game:
         bank = s.bank
         tables = self._tables
         moves = list(tables.takes[seat][signature(bank)])
-        offers = [c for row in s.market for c in row if c is not None]
         reserved = p.reserved
-        if len(reserved) < self.rules.reserve_limit:
-            reserve = tables.reserve[seat]
-            moves += [reserve[c.index] for c in offers]
-            decks = tables.reserve_deck[seat]
-            moves += [decks[i] for i, size in enumerate(s.deck_sizes) if size]
-        offers += [c for c in reserved if isinstance(c, Card)]
-        buy = tables.buy[seat]
         b0, b1, b2, b3, b4 = p.bonuses
         t0, t1, t2, t3, t4, gold = t
         # What each colour is paid with, bonus and token together: the card loop below runs
-        # for every card on every call, so it is written out rather than looped.
+        # for every card on every call, so it is written out rather than looped, and the
+        # market is walked once for the reserves and the buys together.
         e0, e1, e2, e3, e4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
-        for card in offers:
-            c0, c1, c2, c3, c4 = card.cost
+        buy = tables.buy[seat]
+        buys = []
+        if len(reserved) < self.rules.reserve_limit:
+            reserve = tables.reserve[seat]
+            for row in s.market:
+                for card in row:
+                    if card is None:
+                        continue
+                    moves.append(reserve[card.index])
+                    c0, c1, c2, c3, c4 = card.cost
+                    if (
+                        (c0 - e0 if c0 > e0 else 0)
+                        + (c1 - e1 if c1 > e1 else 0)
+                        + (c2 - e2 if c2 > e2 else 0)
+                        + (c3 - e3 if c3 > e3 else 0)
+                        + (c4 - e4 if c4 > e4 else 0)
+                    ) <= gold:
+                        buys.append(buy[card.index])
+            decks = tables.reserve_deck[seat]
+            for i, size in enumerate(s.deck_sizes):
+                if size:
+                    moves.append(decks[i])
+            offers: Sequence[Card | Hidden] = reserved
+        else:
+            offers = [c for row in s.market for c in row if c is not None]
+            offers += reserved
+        for item in offers:
+            if not isinstance(item, Card):
+                continue  # a face-down reserve the table has not declared
+            c0, c1, c2, c3, c4 = item.cost
             if (
                 (c0 - e0 if c0 > e0 else 0)
                 + (c1 - e1 if c1 > e1 else 0)
@@ -475,7 +496,8 @@ class Game:
                 + (c3 - e3 if c3 > e3 else 0)
                 + (c4 - e4 if c4 > e4 else 0)
             ) <= gold:
-                moves.append(buy[card.index])
+                buys.append(buy[item.index])
+        moves += buys
         # Below 8 tokens and a noble's requirement, no action can have anything due: say so
         # to completions(), which is then free (it follows actions() in every turn).
         if t0 + t1 + t2 + t3 + t4 + gold + 3 <= self.rules.token_limit and (
@@ -1134,22 +1156,26 @@ class Game:
 def _default_payment(
     tokens: Tokens, bonuses: tuple[int, int, int, int, int], card: Card
 ) -> Tokens | None:
-    pay = [0] * 6
-    short = 0
-    cost = card.cost
-    for c in _GEM_RANGE:
-        need = cost[c] - bonuses[c]
-        if need > 0:
-            have = tokens[c]
-            if have >= need:
-                pay[c] = need
-            else:
-                pay[c] = have
-                short += need - have
-    if short > tokens[5]:
+    # Written out per colour: it runs for every buy pushed.
+    t0, t1, t2, t3, t4, gold = tokens
+    b0, b1, b2, b3, b4 = bonuses
+    c0, c1, c2, c3, c4 = card.cost
+    n0, n1, n2, n3, n4 = c0 - b0, c1 - b1, c2 - b2, c3 - b3, c4 - b4
+    p0 = 0 if n0 <= 0 else n0 if n0 <= t0 else t0
+    p1 = 0 if n1 <= 0 else n1 if n1 <= t1 else t1
+    p2 = 0 if n2 <= 0 else n2 if n2 <= t2 else t2
+    p3 = 0 if n3 <= 0 else n3 if n3 <= t3 else t3
+    p4 = 0 if n4 <= 0 else n4 if n4 <= t4 else t4
+    short = (
+        (n0 - p0 if n0 > 0 else 0)
+        + (n1 - p1 if n1 > 0 else 0)
+        + (n2 - p2 if n2 > 0 else 0)
+        + (n3 - p3 if n3 > 0 else 0)
+        + (n4 - p4 if n4 > 0 else 0)
+    )
+    if short > gold:
         return None
-    pay[5] = short
-    return Tokens._make(pay)
+    return NEW(Tokens, (p0, p1, p2, p3, p4, short))
 
 
 def _find_face_up(s: Position, card: Card) -> tuple[int, int] | None:
