@@ -620,20 +620,25 @@ class Game:
         tokens, bonuses, points, cards, reserved, held_nobles = all_seats[seat]
         slot: tuple[int, int] | None = None
         tables = self._tables
-        if isinstance(move, Take):
+        # type() is, not isinstance: a subclass goes to _checked(), which is exact.
+        if type(move) is Take:
             gems = move.gems
             if gems not in tables.take_sets[signature(bank)]:
                 return None
             bank = minus(bank, gems)
             tokens = plus(tokens, gems)
-        elif isinstance(move, Buy):
+        elif type(move) is Buy:
             if move.payment is not None:
                 return None
             card = tables.cards.get(move.card)
             if card is None:
                 return None
-            slot = _find_face_up(s, card)
-            if slot is None:
+            row = card.level - 1
+            for i, face in enumerate(market[row]):
+                if face is card:
+                    slot = (row, i)
+                    break
+            else:
                 for i, item in enumerate(reserved):
                     if item is card:
                         reserved = reserved[:i] + reserved[i + 1 :]
@@ -650,7 +655,7 @@ class Game:
             bonuses = (more[0], more[1], more[2], more[3], more[4])
             points += card.points
             cards = (*cards, card)
-        elif isinstance(move, Reserve):
+        elif type(move) is Reserve:
             if len(reserved) >= self.rules.reserve_limit:
                 return None
             held: Card | Hidden
@@ -741,8 +746,11 @@ class Game:
         elif noble_id is not None:
             return None
 
-        seats = list(all_seats)
-        seats[seat] = NEW(SeatState, (tokens, bonuses, points, cards, reserved, held_nobles))
+        seats = (
+            *all_seats[:seat],
+            NEW(SeatState, (tokens, bonuses, points, cards, reserved, held_nobles)),
+            *all_seats[seat + 1 :],
+        )
         following = seat + 1
         if following == len(seats):
             following = 0
@@ -752,7 +760,7 @@ class Game:
                 round_ += 1
         return NEW(
             Position,
-            (bank, tuple(seats), market, deck_sizes, nobles, following, 0, round_, over, seen),
+            (bank, seats, market, deck_sizes, nobles, following, 0, round_, over, seen),
         )
 
     def _checked(self, s: Position, move: Move) -> Position:
