@@ -456,39 +456,25 @@ class Game:
         b0, b1, b2, b3, b4 = p.bonuses
         t0, t1, t2, t3, t4, gold = t
         # What each colour is paid with, bonus and token together: the card loop below runs
-        # for every card on every call, so it is written out rather than looped, and the
-        # market is walked once for the reserves and the buys together.
+        # for every card on every call, so it is written out rather than looped.
         e0, e1, e2, e3, e4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
-        buy = tables.buy[seat]
-        buys = []
+        offers = [c for row in s.market for c in row if c is not None]
         if len(reserved) < self.rules.reserve_limit:
             reserve = tables.reserve[seat]
-            for row in s.market:
-                for card in row:
-                    if card is None:
-                        continue
-                    moves.append(reserve[card.index])
-                    c0, c1, c2, c3, c4 = card.cost
-                    if (
-                        (c0 - e0 if c0 > e0 else 0)
-                        + (c1 - e1 if c1 > e1 else 0)
-                        + (c2 - e2 if c2 > e2 else 0)
-                        + (c3 - e3 if c3 > e3 else 0)
-                        + (c4 - e4 if c4 > e4 else 0)
-                    ) <= gold:
-                        buys.append(buy[card.index])
+            moves += [reserve[c.index] for c in offers]
             decks = tables.reserve_deck[seat]
             for i, size in enumerate(s.deck_sizes):
                 if size:
                     moves.append(decks[i])
-            offers: Sequence[Card | Hidden] = reserved
-        else:
-            offers = [c for row in s.market for c in row if c is not None]
-            offers += reserved
-        for item in offers:
-            if not isinstance(item, Card):
-                continue  # a face-down reserve the table has not declared
-            c0, c1, c2, c3, c4 = item.cost
+        # Random players fill their reserve early: known reserved cards join the list here,
+        # so the loop below asks no card whether it is one.
+        for item in reserved:
+            if isinstance(item, Card):
+                offers.append(item)
+        buy = tables.buy[seat]
+        buys = []
+        for card in offers:
+            c0, c1, c2, c3, c4 = card.cost
             if (
                 (c0 - e0 if c0 > e0 else 0)
                 + (c1 - e1 if c1 > e1 else 0)
@@ -496,7 +482,7 @@ class Game:
                 + (c3 - e3 if c3 > e3 else 0)
                 + (c4 - e4 if c4 > e4 else 0)
             ) <= gold:
-                buys.append(buy[item.index])
+                buys.append(buy[card.index])
         moves += buys
         # Below 8 tokens and a noble's requirement, no action can have anything due: say so
         # to completions(), which is then free (it follows actions() in every turn).
