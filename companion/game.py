@@ -59,6 +59,7 @@ from typing import NamedTuple
 
 from .cards import Card, Noble
 from .errors import ErrorCode, IllegalMove, RecordError
+from .i18n import Counted
 from .moves import Buy, Move, Pass, Reserve, Take, parse_move
 from .position import EMPTY_SEAT, Hidden, Position, SeatState, Status, seen_bits
 from .rules import BASE, Rules
@@ -761,12 +762,18 @@ class Game:
             raise _illegal(ErrorCode.GAME_OVER, "the game is over; no more moves can be played")
         seat = s.to_act
         if move.player != seat:
+            if 0 <= move.player < len(self.names):
+                raise _illegal(
+                    ErrorCode.WRONG_PLAYER,
+                    "it is {name}'s turn, not {given}'s",
+                    name=self.names[seat],
+                    given=self.names[move.player],
+                )
             raise _illegal(
                 ErrorCode.WRONG_PLAYER,
-                "it is {name}'s turn (seat {seat}), not seat {given}",
+                "it is {name}'s turn; this table has no player {given}",
                 name=self.names[seat],
-                seat=seat,
-                given=move.player,
+                given=move.player + 1,  # the record counts seats from 0, people from 1
             )
         p = s.seats[seat]
         if isinstance(move, Take):
@@ -1051,8 +1058,8 @@ class Game:
             if total > max(0, excess):
                 raise _illegal(
                     ErrorCode.RETURN_INVALID,
-                    "returns {n} tokens; only {excess} are needed to get down to 10",
-                    n=total,
+                    "returns {tokens}; only {excess} are needed to get down to 10",
+                    tokens=Counted("{n} token", "{n} tokens", total),
                     excess=max(0, excess),
                 )
             for c in range(6):
