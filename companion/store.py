@@ -129,8 +129,7 @@ class GameState:
 
     @classmethod
     def of(cls, game: Game) -> GameState:
-        state = "over" if game.over else "stalled" if game.stalled else "playing"
-        return cls(state, tuple(game.winners()))
+        return cls(game.status.value, tuple(game.winners()))
 
 
 @dataclass(frozen=True, slots=True)

@@ -299,7 +299,9 @@ class Turn:
         if self._offer is None or self._offer[0] != position:
             takes: set[Tokens] = set()
             passes_only = True
-            for move in self.game.legal_moves():
+            # Actions, not whole moves: a take at 10 tokens is listed once, not once per
+            # way to give tokens back.
+            for move in self.game.actions():
                 if isinstance(move, Take):
                     takes.add(move.gems)
                 if not isinstance(move, Pass):
