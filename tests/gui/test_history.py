@@ -26,11 +26,13 @@ from plays import LOWER_CASE_ZOE, SHARED_VICTORY, TWO_PLAYER_WIN, Known, import_
 
 from companion import bgstats, i18n
 from companion.i18n import ngettext
+from companion.movelog import tell
 from companion.record import Record, replay
 from companion.setup import Setup
 from companion.simulate import simulate
 from companion.stats import player_stats
 from companion.store import GameState
+from companion.timeline import timeline
 from ui.i18n import tr
 from ui.screens.listing import Row
 from ui.screens.tableau import SeatView
@@ -314,9 +316,12 @@ def test_stepping_through_a_past_game_shows_what_replay_gives(
     screen = d.app.manager.get_screen("review")
     assert shown(d) == replayed(record, 0)
     assert d.button(tr("Previous")).disabled
+    steps = timeline(record)
     for n in range(1, 6):
         d.press(tr("Next"))
         assert shown(d) == replayed(record, n), n
+        # Each move is said as the table's move log says it (one wording in the product).
+        assert tell(steps[n - 1]) in screen.status.text, n
     assert_legible(d)
     screenshot(d, shots, f"review-{len(known.names)}p-{tag()}")
     d.press(tr("Previous"))
@@ -341,6 +346,7 @@ def test_stepping_through_a_past_game_shows_what_replay_gives(
     assert "Mossa" not in screen.status.text  # at the start: the setup is told
     screen.go(1)
     assert screen.status.text.startswith("Mossa 1 di ")
+    assert tell(steps[0]) in screen.status.text  # in Italian too
     d.app.switch_language(language)
     # Every position of the game, forward then back, is the one replay gives.
     for n in [*range(1, total + 1), *range(total - 1, -1, -7)]:

@@ -15,12 +15,12 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.slider import Slider
 from kivy.uix.widget import Widget
 
-from companion.cards import CARDS, NOBLES, Card
 from companion.game import Game
-from companion.i18n import localise
-from companion.moves import Buy, Move, Reserve, Take
+from companion.movelog import tell
+from companion.moves import Move
 from companion.record import Record, replay
-from companion.tokens import Colour, Tokens
+from companion.timeline import Step, timeline
+from companion.tokens import Colour
 
 from .. import theme
 from ..i18n import tr
@@ -32,37 +32,6 @@ if TYPE_CHECKING:
     from ..application import CompanionApp
 
 
-def card_words(card: Card) -> str:
-    """``a blue level-1 card``: what players call a card (its id is the app's, not theirs)."""
-    return tr("a {colour} level-{level} card").format(colour=tr(card.bonus.key), level=card.level)
-
-
-def told(move: Move, name: str) -> str:
-    """What a move did, in words, for the line under the table."""
-    if isinstance(move, Take):
-        text = tr("{name} takes {tokens}").format(name=name, tokens=localise(move.gems))
-    elif isinstance(move, Reserve):
-        # A card reserved from a deck stays face down, as it did at the table.
-        what = (
-            card_words(CARDS[move.card])
-            if move.deck is None and move.card is not None
-            else tr("a level {n} card").format(n=move.deck)
-        )
-        text = tr("{name} reserves {card}").format(name=name, card=what)
-    elif isinstance(move, Buy):
-        text = tr("{name} buys {card}").format(name=name, card=card_words(CARDS[move.card]))
-    else:
-        text = tr("{name} passes").format(name=name)
-    if move.returned is not None and any(move.returned):
-        text += ", " + tr("gives back {tokens}").format(tokens=localise(move.returned))
-    if move.noble:
-        asks = localise(Tokens._make([*NOBLES[move.noble].requires, 0]))
-        text += ", " + tr("visited by {noble}").format(
-            noble=tr("the noble asking for {bonuses}").format(bonuses=asks)
-        )
-    return text
-
-
 class ReviewScreen(Screen):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="review", **kw)
@@ -70,6 +39,7 @@ class ReviewScreen(Screen):
         self.record: Record | None = None
         self.game: Game | None = None
         self.moves: list[Move] = []
+        self.steps: list[Step] = []  # the moves told, as the core tells them
         self.back_to = "end"
         self._build()
 
@@ -135,6 +105,7 @@ class ReviewScreen(Screen):
         self.back_to = back_to
         # Only the moves the engine accepts: a record that breaks a rule stops there.
         self.moves = list(record.moves[: replay(record).moves_applied])
+        self.steps = timeline(record)
         self.game = Game(record.setup)
         self.players.clear_widgets()
         for _ in record.players:
@@ -210,12 +181,12 @@ class ReviewScreen(Screen):
         if not game.moves:
             where = tr("The table as set up, before move 1 of {total}.")
             return where.format(total=total)
-        last = game.moves[-1]
-        n = len(game.names)
+        # The move log's wording (one place for how a move is said), not the game's ids.
+        step = self.steps[len(game.moves) - 1]
         where = tr("Move {n} of {total}, round {round}").format(
-            n=len(game.moves), total=total, round=(len(game.moves) - 1) // n + 1
+            n=step.number, total=total, round=step.round
         )
-        text = where + ": " + told(last, game.names[last.player])
+        text = where + ": " + tell(step)
         if len(game.moves) == total:
             winners = game.winners()
             if winners:
