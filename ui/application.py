@@ -14,6 +14,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.cards import CARDS, NOBLES
 from companion.demo import demo_game
 from companion.export import ExportError, export_all, file_stem
 from companion.i18n import LANGUAGES, ngettext, os_reason
@@ -37,6 +38,7 @@ from .screens.setup import SetupScreen
 from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
+from .screens.table.words import card_words, noble_words
 from .settings import DEFAULTS, SETTINGS_SECTION, from_kiosk
 
 
@@ -354,7 +356,16 @@ class CompanionApp(App):
         if scanned is not None:
             scanned(card_id)
         else:
-            self.say(tr("{card} scanned, but no card is being declared now").format(card=card_id))
+            # Said as the table says a card ("a blue level-1 card"): ids are for records.
+            # A tag may also have been enrolled for a noble.
+            what = (
+                card_words(CARDS[card_id])
+                if card_id in CARDS
+                else noble_words(NOBLES[card_id])
+                if card_id in NOBLES
+                else card_id
+            )
+            self.say(tr("Scanned {card}, but no card is being declared now").format(card=what))
 
     def on_start(self) -> None:
         # Everything loaded so far (Kivy, card data, the screens) lives as long as the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -11,10 +12,12 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from companion.cards import CARDS
 from companion.simulate import simulate
 from companion.table import NewGame
 from companion.tokens import Colour
 from hardware.tagmap import TagMap, default_path
+from ui.screens.table.words import card_words
 
 from .driver import Driver
 
@@ -428,3 +431,22 @@ def test_a_pn532_and_a_keyboard_reader_enroll_cards_in_the_app(
     finally:
         module.stop()
         pty.unplug()
+
+
+def test_a_card_scanned_when_none_is_asked_for_is_named_in_words(
+    driver: Driver, serial_port: tuple[int, str]
+) -> None:
+    d = driver
+    card = simulate(players=2, seed=5, max_moves=0).setup.market[0][0]
+    tags = TagMap(default_path(d.app.data_folder()))
+    tags.assign(tag_of(card), card)
+    master, port = serial_port
+    configure(d, rfid_port=port, rfid_reader="rdm6300")
+    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
+    d.app.show_start()  # no card is being declared here
+    d.frames(2)
+    os.write(master, frame(tag_of(card)))
+    # The card as the table says it ("a blue level-1 card"), never its record id.
+    wait_for(d, lambda: card_words(CARDS[card]) in d.texts())
+    assert "no card is being declared now" in d.texts()
+    assert card not in re.findall(r"\w+", d.texts())
