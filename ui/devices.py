@@ -84,9 +84,11 @@ class Devices:
             app.notices.append(self.panel.reason)
 
     def tag_read(self, tag: str) -> None:
-        """On the app's thread: a tag to enroll, or a card declared at the table."""
-        if self.app.manager.current == "enroll":
-            self.app.enroll_screen.tag(tag)
+        """On the app's thread: a tag for the screen that takes raw tags (enrolling), else a
+        card declared at the table. Routed by what the screen can do, not by its name."""
+        read = getattr(self.app.manager.current_screen, "tag_read", None)
+        if read is not None:
+            read(tag)
         elif self.scanner is not None:
             self.scanner.scan(tag)
 

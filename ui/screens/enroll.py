@@ -93,7 +93,7 @@ class EnrollScreen(Screen):
             self.message, self.error = "", False
             self.refresh()
 
-    def tag(self, tag: str) -> None:
+    def tag_read(self, tag: str) -> None:
         """A tag read while this screen shows (on the app's thread)."""
         card = self.current
         if card is None or self.tags is None:
