@@ -110,7 +110,7 @@ class Session:
                     "game {id} cannot be resumed: its move {n} is illegal ({reason})",
                     id=game_id,
                     n=number,
-                    reason=err.message,
+                    reason=err,  # said when read: in the language, and the words, of the reader
                 ) from None
         return cls(store, game_id, game, store.undone(game_id))
 

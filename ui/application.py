@@ -38,7 +38,7 @@ from .screens.setup import SetupScreen
 from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
-from .screens.table.words import card_words, noble_words
+from .screens.table.words import card_words, noble_words, reason
 from .settings import DEFAULTS, SETTINGS_SECTION, from_kiosk
 
 
@@ -243,7 +243,7 @@ class CompanionApp(App):
         except StoreError as err:
             # A journal that cannot be replayed is kept as it is; the table is told why.
             self.manager.current = "start"
-            self.say(err.message, error=True)
+            self.say(reason(err), error=True)  # a card or noble it names, said in words
             return
         self.table_screen.play(session)
         self.manager.current = "table"
@@ -260,7 +260,7 @@ class CompanionApp(App):
         try:
             record = self.store.record(game_id)
         except StoreError as err:
-            self.history_screen.refresh(err.message, ok=False)
+            self.history_screen.refresh(reason(err), ok=False)
             return
         self.end_screen.show(game_id, record, from_history=True)
         self.manager.current = "end"

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
 from kivy.uix.settings import Settings
 
+from companion.cards import CARDS, NOBLES
 from companion.record import Record, read, replay
 from companion.simulate import simulate
 from companion.store import GameState
 from ui.media import removable_media
+from ui.screens.table.words import card_words
 
 from .driver import Driver
 
@@ -188,6 +192,25 @@ def test_a_journal_that_cannot_be_replayed_is_reported_not_a_crash(driver: Drive
     assert d.app.manager.current == "start"
     assert "cannot be resumed: its move 3 is illegal" in d.texts()
     assert len(d.app.store.moves(gid)) == 8  # nothing was thrown away
+
+
+def test_a_journal_refused_over_a_card_names_the_card_in_words(driver: Driver) -> None:
+    d = driver
+    game = simulate(players=2, seed=2, max_moves=8)
+    seen = {c for row in game.setup.market for c in row} | {m.reveal for m in game.moves}
+    card = next(c for c in CARDS.values() if c.level == 3 and c.id not in seen)
+    gid = d.app.store.import_record(Record.of(game), GameState.of(game))
+    d.app.store._db.execute(
+        "UPDATE moves SET move = ? WHERE game_id = ? AND seq = 3",
+        (json.dumps({"player": 0, "action": "buy", "card": card.id}), gid),
+    )
+    d.app.store._db.commit()
+    d.restart()
+    d.press("Resume")
+    assert "cannot be resumed: its move 3 is illegal" in d.texts()
+    # The engine's reason inside says the card as the table does, not by its record id.
+    assert card_words(card) in d.texts()
+    assert not (set(CARDS) | set(NOBLES)) & set(re.findall(r"\w+", d.texts()))
 
 
 def test_the_kiosks_reader_settings_come_from_its_environment(

@@ -8,11 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.cards import CARDS, NOBLES, Card, Noble
-from companion.errors import IllegalMove, Refused
+from companion.errors import CompanionError, RecordError, place
 from companion.game import Hidden
 from companion.i18n import localise
 from companion.moves import Buy, Move, Reserve, Take
-from companion.store import StoreError
 from companion.tokens import Tokens
 
 from ...i18n import tr
@@ -34,6 +33,8 @@ def noble_words(noble: Noble) -> str:
 
 def _said(value: Any) -> Any:
     """A message parameter, with any card or noble id put in words."""
+    if isinstance(value, CompanionError):  # an error quoted in another, said the same way
+        return _words(value)
     if isinstance(value, Tokens) and not any(value):
         return tr("no tokens")  # not an empty phrase that reads as cut off
     if isinstance(value, str):
@@ -46,16 +47,20 @@ def _said(value: Any) -> Any:
     return value
 
 
-def reason(err: IllegalMove | Refused | StoreError) -> str:
-    """The engine's refusal in the table's words: its template, ids said as things."""
-    template = getattr(err, "template", None)
-    params = getattr(err, "params", None)
-    if template is None or params is None:
-        return err.message
+def _words(err: CompanionError) -> str:
     try:
-        text = tr(template).format(**{k: localise(_said(v)) for k, v in params.items()})
+        text = tr(err.template).format(**{k: localise(_said(v)) for k, v in err.params.items()})
     except (KeyError, IndexError, ValueError):
         return err.message
+    if isinstance(err, RecordError) and err.path:
+        text = f"{place(err.path)}: {text}"  # where in the record, as its message says
+    return text
+
+
+def reason(err: CompanionError) -> str:
+    """An error in the table's words: its template, ids said as things (also in an error
+    it quotes, such as the illegal move that keeps a journal from being resumed)."""
+    text = _words(err)
     return text[:1].upper() + text[1:]
 
 
