@@ -14,7 +14,6 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.cards import CARDS, NOBLES
 from companion.demo import demo_game
 from companion.export import ExportError, export_all, file_stem
 from companion.i18n import LANGUAGES, ngettext, os_reason
@@ -38,7 +37,7 @@ from .screens.setup import SetupScreen
 from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
-from .screens.table.words import card_words, noble_words, reason
+from .screens.table.words import named, reason
 from .settings import DEFAULTS, SETTINGS_SECTION, from_kiosk
 
 
@@ -357,15 +356,8 @@ class CompanionApp(App):
             scanned(card_id)
         else:
             # Said as the table says a card ("a blue level-1 card"): ids are for records.
-            # A tag may also have been enrolled for a noble.
-            what = (
-                card_words(CARDS[card_id])
-                if card_id in CARDS
-                else noble_words(NOBLES[card_id])
-                if card_id in NOBLES
-                else card_id
-            )
-            self.say(tr("Scanned {card}, but no card is being declared now").format(card=what))
+            said = tr("Scanned {card}, but no card is being declared now")
+            self.say(said.format(card=named(card_id)))
 
     def on_start(self) -> None:
         # Everything loaded so far (Kivy, card data, the screens) lives as long as the

@@ -12,7 +12,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.cards import CARDS
+from companion.cards import CARDS, NOBLES
 from companion.simulate import simulate
 from companion.table import NewGame
 from companion.tokens import Colour
@@ -169,13 +169,16 @@ def test_enrollment_in_the_app_records_tags_and_refuses_a_tag_twice(
     d.press("Level 3")
     screen = d.app.enroll_screen
     first, second = screen.queue[0], screen.queue[1]
-    assert f"Scan card {first}" in d.texts()
+    # The card asked for is drawn and said in words; its record id means nothing to people.
+    assert card_words(CARDS[first]) in d.texts()
+    assert not (set(CARDS) | set(NOBLES)) & set(re.findall(r"\w+", d.texts()))
     os.write(master, frame("0A0B0C0D01"))
     wait_for(d, lambda: screen.current == second)
     assert "saved" in d.texts()
     time.sleep(1.2)  # off the reader long enough not to count as the same read (debounce)
     os.write(master, frame("0A0B0C0D01"))  # the same tag for the next card: refused
-    wait_for(d, lambda: first in screen.message and screen.error)
+    wait_for(d, lambda: card_words(CARDS[first]) in screen.message and screen.error)
+    assert "already on" in screen.message and first not in screen.message
     assert screen.current == second
     d.press("Skip")
     assert screen.current != second

@@ -13,11 +13,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.cards import CARDS
-from hardware.exc import HardwareError
+from hardware.exc import HardwareError, TagConflict
 
 from .. import theme
 from ..i18n import tr
 from ..widgets import CardView, big_button, text_label
+from .table.words import named
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
@@ -67,7 +68,10 @@ class EnrollScreen(Screen):
         elif card is None:
             text = tr("Every card of this choice has a tag.")
         else:
-            text = tr("Scan card {card} ({left} to go)").format(card=card, left=len(self.queue))
+            # Said and drawn as the table shows a card: its record id means nothing to people.
+            text = tr("Scan the card shown, {card} ({left} to go)").format(
+                card=named(card), left=len(self.queue)
+            )
             middle.add_widget(CardView(card=CARDS[card], size_hint_x=0.3))
         middle.add_widget(text_label(text, scale=0.16, halign="left", valign="middle"))
         box.add_widget(middle)
@@ -101,13 +105,19 @@ class EnrollScreen(Screen):
         try:
             self.tags.assign(tag, card)
         except HardwareError as err:
-            self.message, self.error = err.message, True
+            if isinstance(err, TagConflict):
+                # The reader's own message names cards by id (for the command line).
+                refusal = tr("tag {tag} is already on {other}: scan another tag for this card")
+                self.message = refusal.format(tag=tag, other=named(err.card))
+            else:
+                self.message = err.message
+            self.error = True
             self.app.feedback(False)
             self.refresh()
             return
         self.queue.pop(0)
         self.done += 1
-        self.message = tr("tag {tag} is now card {card}: saved").format(tag=tag, card=card)
+        self.message = tr("tag {tag} is now {card}: saved").format(tag=tag, card=named(card))
         self.error = False
         self.app.feedback(True)
         self.refresh()

@@ -31,6 +31,15 @@ def noble_words(noble: Noble) -> str:
     )
 
 
+def named(item: str) -> str:
+    """A card or noble id (as a tag or the record holds it) in words; anything else as is."""
+    if item in CARDS:
+        return card_words(CARDS[item])
+    if item in NOBLES:
+        return noble_words(NOBLES[item])
+    return item
+
+
 def _said(value: Any) -> Any:
     """A message parameter, with any card or noble id put in words."""
     if isinstance(value, CompanionError):  # an error quoted in another, said the same way
@@ -38,10 +47,7 @@ def _said(value: Any) -> Any:
     if isinstance(value, Tokens) and not any(value):
         return tr("no tokens")  # not an empty phrase that reads as cut off
     if isinstance(value, str):
-        if value in CARDS:
-            return card_words(CARDS[value])
-        if value in NOBLES:
-            return noble_words(NOBLES[value])
+        return named(value)
     if isinstance(value, list | tuple) and value and all(isinstance(v, str) for v in value):
         return ", ".join(str(_said(v)) for v in value)
     return value
