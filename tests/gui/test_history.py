@@ -25,7 +25,7 @@ from PIL import Image
 from plays import LOWER_CASE_ZOE, SHARED_VICTORY, TWO_PLAYER_WIN, Known, import_known
 
 from companion import bgstats, i18n
-from companion.i18n import ngettext
+from companion.i18n import ngettext, number, percent
 from companion.movelog import tell
 from companion.record import Record, replay
 from companion.setup import Setup
@@ -33,6 +33,7 @@ from companion.simulate import simulate
 from companion.stats import player_stats
 from companion.store import GameState
 from companion.timeline import timeline
+from ui import theme
 from ui.i18n import tr
 from ui.screens.listing import Row
 from ui.screens.tableau import SeatView
@@ -192,7 +193,10 @@ def test_statistics_head_to_head_and_merging_two_spellings(table: tuple[Driver, 
     # What a player reads is the core's figures over the imported games (by hand in
     # tests/test_stats.py): games, wins, rate, averages, favourite bonus, fastest win.
     zoe = rows["Zoé"]
-    assert zoe[:6] == ["Zoé", "2", "2", "100%", "15.5", "34.0"]
+    # Figures as the reader writes numbers: 15.5 and 100% in English, 15,5 and 100 % in French.
+    assert zoe[:6] == ["Zoé", "2", "2", percent(1.0), number(15.5, 1), number(34, 1)]
+    if i18n.language() == "fr":
+        assert zoe[4] == "15,5"
     assert zoe[6] == tr("black")
     minutes = tr("{minutes} min").format(minutes=52)
     day = local("2026-11-21T20:00:00Z")[:10]
@@ -200,7 +204,7 @@ def test_statistics_head_to_head_and_merging_two_spellings(table: tuple[Driver, 
     assert rows["Lin"][7].split("\n")[0] == ngettext("{n} round", "{n} rounds", 34).format(
         n=34
     )  # no times
-    assert rows["zoé"][1:4] == ["1", "0", "0%"]
+    assert rows["zoé"][1:4] == ["1", "0", percent(0)]
     assert d.button(tr("Head to head")).disabled
 
     # Two taps choose two players, marked by number as well as by the frame.
@@ -229,6 +233,9 @@ def test_statistics_head_to_head_and_merging_two_spellings(table: tuple[Driver, 
     d.tap(screen.rows["Marc"])
     d.press(tr("Same person"))
     assert local("2026-11-21T20:00:00Z") in screen.note.text  # the last time they did
+    assert list(screen.note.color) == list(theme.ERROR)  # a refusal looks like one
+    d.app.say("A reader is unplugged.", True)  # what the app says on any screen, as an error
+    assert list(screen.note.color) == list(theme.ERROR)
     assert not d.modals() and d.app.store.aliases() == {}
 
     # zoé typed in lower case one night is Zoé: merged, figures as one, then separated.

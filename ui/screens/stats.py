@@ -16,7 +16,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.i18n import ngettext
+from companion.i18n import ngettext, number, percent
 from companion.stats import PlayedGame, PlayerStats, head_to_head, played_games, stats_of
 from companion.store import StoreError, resolve
 from companion.tokens import Colour
@@ -120,7 +120,7 @@ class StatsScreen(Screen):
             bar.add_widget(button)
         box.add_widget(bar)
         self._mark()
-        self.say(message, ok)
+        self.say(message, error=not ok)
 
     def _columns(self, s: PlayerStats, spellings: list[str]) -> list[tuple[str, float]]:
         name = s.name
@@ -130,9 +130,9 @@ class StatsScreen(Screen):
             name,
             str(s.games),
             str(s.wins),
-            f"{s.win_rate:.0%}",
-            f"{s.average_points:.1f}",
-            f"{s.average_rounds:.1f}",
+            percent(s.win_rate),
+            number(s.average_points, 1),
+            number(s.average_rounds, 1),
             colour_text(s.favourite_bonus),
             fastest_text(s.fastest_win),
         )
@@ -161,14 +161,15 @@ class StatsScreen(Screen):
         self.merge_button.disabled = not both
         self.names_button.disabled = not self.app.store.aliases()
 
-    def say(self, message: str = "", ok: bool = True) -> None:
+    def say(self, message: str = "", error: bool = False) -> None:
+        # The app says a line on whatever screen shows as say(message, error): same order here.
         if not message and self.lines:
             if len(self.chosen) == 2:
                 message = tr("{a} and {b} chosen.").format(a=self.chosen[0], b=self.chosen[1])
             else:
                 message = tr("Tap two players to compare them, or to count two names as one.")
         self.note.text = message
-        self.note.color = theme.TEXT if ok else theme.ERROR
+        self.note.color = theme.ERROR if error else theme.TEXT
 
     def back(self) -> None:
         self.manager.current = "history"
@@ -202,7 +203,7 @@ class StatsScreen(Screen):
             ("", a, b),
             (tr("Finished ahead"), str(h.a_ahead), str(h.b_ahead)),
             (tr("Wins"), str(h.a_wins), str(h.b_wins)),
-            (tr("Average points"), f"{h.a_points:.1f}", f"{h.b_points:.1f}"),
+            (tr("Average points"), number(h.a_points, 1), number(h.b_points, 1)),
         ]
         for i, line in enumerate(lines):
             for j, text in enumerate(line):
@@ -222,7 +223,7 @@ class StatsScreen(Screen):
                 tr("{a} and {b} played at the same table on {date}: they are two people.").format(
                     a=a, b=b, date=when(together.started_at)
                 ),
-                ok=False,
+                error=True,
             )
             return
         panel = Panel(tr("Same person?"), height=0.7)
