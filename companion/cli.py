@@ -65,9 +65,35 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK if result.valid else EXIT_ILLEGAL
 
 
+def _seat_levels(text: str) -> list[str]:
+    from .ai.players import LEVELS
+
+    levels = [w.strip().lower() for w in text.split(",")]
+    if not 2 <= len(levels) <= 4 or any(level not in LEVELS for level in levels):
+        raise argparse.ArgumentTypeError(
+            _(
+                "write 2 to 4 levels separated by commas ({levels}), like hard,easy; not {text}"
+            ).format(levels=", ".join(LEVELS), text=text)
+        )
+    return levels
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
-    game = simulate(players=args.players, seed=args.seed)
-    text = write(Record.of(game, app={"name": "splendor-companion simulate", "seed": args.seed}))
+    app: dict[str, object] = {"name": "splendor-companion simulate", "seed": args.seed}
+    if args.seats is not None:
+        from .ai.play import play_levels
+
+        if args.players is not None and args.players != len(args.seats):
+            return _fail(
+                _("--players {n} does not match the {seats} seats of --seats").format(
+                    n=args.players, seats=len(args.seats)
+                )
+            )
+        game, seats = play_levels(args.seats, seed=args.seed, think=args.think)
+        app.update(seats=seats, think=args.think)
+    else:
+        game = simulate(players=args.players or 2, seed=args.seed)
+    text = write(Record.of(game, app=app))
     if args.out:
         try:
             write_atomic(Path(args.out), text)
@@ -297,7 +323,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("simulate", help="play a random legal game and write its record")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help="players (default 2)")
+    p.add_argument("--seats", type=_seat_levels, help="companions' levels, one per seat: hard,easy")
+    p.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="with --seats: the hard level's budget per decision, in seconds on a Raspberry "
+        "Pi 4 (a number of playouts: the same seed gives the same game on any machine)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="file to write (default: standard output)")
     p.set_defaults(func=cmd_simulate)
