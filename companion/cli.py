@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from . import i18n
-from .errors import RecordError
-from .export import FORMATS, ExportError, export_all, export_file, render, verdict
+from .errors import CompanionError, RecordError
+from .export import FORMATS, export_all, export_file, render, verdict
 from .files import write_atomic
 from .i18n import _
 from .paths import database_path
@@ -19,6 +21,7 @@ from .record import Record, Replay, load, malformed_summary, replay, summary, wr
 from .simulate import simulate
 from .stats import PlayedGame, head_to_head, played_games, stats_of
 from .store import GameState, Store, StoreError, resolve
+from .text import printable
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 
@@ -110,8 +113,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _open_store(args: argparse.Namespace) -> Store:
-    store = Store(database_path(args.data_dir))
+def _open_store(args: argparse.Namespace, reader: bool = False) -> Store:
+    """The journal; a ``reader`` reads it even while the app has it (changing nothing)."""
+    store = Store(database_path(args.data_dir), reader=reader)
     for notice in store.notices:
         print(notice, file=sys.stderr)
     return store
@@ -123,28 +127,31 @@ def _fail(message: str) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    with _open_store(args) as store:
+    with _open_store(args, reader=True) as store:
         games = store.games()
         if not games:
             print(_("No games yet."))
         for info in games:
             state = _(info.state)
             winner = ", ".join(info.winners) or "-"
+            line = _("{id:>4}  {date}  {players}  winner: {winner}  {state}, {moves} moves")
             print(
-                _("{id:>4}  {date}  {players}  winner: {winner}  {state}, {moves} moves").format(
-                    id=info.id,
-                    date=info.started_at.replace("T", " ").rstrip("Z"),
-                    players=", ".join(info.players),
-                    winner=winner,
-                    state=state,
-                    moves=info.moves,
+                printable(
+                    line.format(
+                        id=info.id,
+                        date=info.started_at.replace("T", " ").rstrip("Z"),
+                        players=", ".join(info.players),
+                        winner=winner,
+                        state=state,
+                        moves=info.moves,
+                    )
                 )
             )
     return EXIT_OK
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    with _open_store(args) as store:
+    with _open_store(args, reader=True) as store:
         if args.all:
             if not args.to:
                 return _fail(_("export --all needs --to FOLDER (a USB stick, say)"))
@@ -154,7 +161,9 @@ def cmd_export(args: argparse.Namespace) -> int:
                     games=done.games, files=len(done.written), folder=args.to
                 )
             )
-            return EXIT_OK
+            for err in done.skipped:
+                print(printable(err.message), file=sys.stderr)
+            return EXIT_MALFORMED if done.skipped else EXIT_OK
         if args.game is None:
             return _fail(_("name the game to export (see 'splendor-companion games'), or --all"))
         record = store.record(args.game, with_journal=args.format in ("json", "bgstats"))
@@ -192,14 +201,20 @@ def cmd_import(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_ILLEGAL
-    with _open_store(args) as store:
-        game_id = store.import_record(record, GameState.of(result.game))
+    try:
+        with _open_store(args) as store:
+            game_id = store.import_record(record, GameState.of(result.game))
+    except StoreError as err:
+        # Already stored (as game N), a journal in use or read-only: nothing was stored.
+        return _fail(
+            _("{file} was not imported: {reason}").format(file=args.file, reason=err.message)
+        )
     print(_("Imported as game {id}.").format(id=game_id))
     return EXIT_OK
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    with _open_store(args) as store:
+    with _open_store(args, reader=True) as store:
         games = played_games(store)
     if args.vs:
         a, b = args.vs
@@ -267,7 +282,7 @@ def cmd_names(args: argparse.Namespace) -> int:
             print(_("{name} counts as itself again.").format(name=args.unmerge))
         aliases = store.aliases()
     for name, person in aliases.items():
-        print(_("{name} counts as {person}").format(name=name, person=person))
+        print(printable(_("{name} counts as {person}").format(name=name, person=person)))
     return EXIT_OK
 
 
@@ -381,19 +396,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _output_failed(err: OSError) -> int:
+    """Standard output cannot be written (``> /dev/full``): say so on standard error, and
+    keep Python from failing again on the same buffered text at exit."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    with contextlib.suppress(OSError, ValueError):
+        print(
+            _("cannot write the output: {reason}").format(reason=err.strerror or err),
+            file=sys.stderr,
+        )
+    return EXIT_MALFORMED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.lang:
         i18n.set_language(args.lang)
     try:
         code: int = args.func(args)
-    except (StoreError, ExportError) as err:
-        print(err.message, file=sys.stderr)
+        if sys.stdout is not None:  # None: started with standard output closed
+            sys.stdout.flush()  # here, where a failure can still be said and counted
+    except (CompanionError, RecordError) as err:
+        print(printable(err.message), file=sys.stderr)
         return EXIT_MALFORMED
     except BrokenPipeError:
         # The reader went away (``| head``): not an error of ours, and nothing to say.
         sys.stderr.close()
         return EXIT_OK
+    except OSError as err:
+        if err.filename is None:
+            return _output_failed(err)
+        return _fail(
+            _("Cannot write {file}: {reason}").format(file=err.filename, reason=err.strerror or err)
+        )
     return code
 
 

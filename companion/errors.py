@@ -1,16 +1,25 @@
-"""The one exception an illegal move raises, and the error of a malformed record.
+"""Every error the companion shows a person: one root, a stable code, a lazy translation.
 
-Codes are the stable ones of ``spec/game-record.md``; messages are translated when read,
-so the same error can be shown in the table's language after it was raised.
+:class:`CompanionError` is the root: a ``code`` (a short stable word, or an
+:class:`ErrorCode` for the rules and records of ``spec/game-record.md``), a ``template`` in
+English and its ``params``. The ``message`` is translated when read, so the same error can
+be shown in the table's language after it was raised. Below it: :class:`IllegalMove` (a
+move the rules refuse), :class:`RecordError` (a document that is not a record),
+:class:`Refused` (a declaration the table cannot take now), :class:`StoreError` (the
+journal), :class:`ExportError` (an export file) and, in ``hardware.exc``, ``HardwareError``
+(a reader, a pin; the core does not import the hardware, the hardware derives from here).
 
 >>> err = IllegalMove(ErrorCode.RESERVE_LIMIT, "{player} holds 3 reserved cards", player="Ada")
 >>> err.code.value, err.message
 ('reserve-limit', 'Ada holds 3 reserved cards')
+>>> isinstance(StoreError("in use", code="store-busy"), CompanionError)
+True
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 from .i18n import localise, translate
@@ -39,37 +48,45 @@ class ErrorCode(StrEnum):
     MALFORMED_RECORD = "malformed-record"
 
 
-class _Translated(Exception):
-    def __init__(self, template: str, params: dict[str, Any]) -> None:
+class CompanionError(Exception):
+    """The root of the companion's errors: ``code``, ``template``, ``params``, ``message``."""
+
+    def __init__(self, code: str, template: str, params: dict[str, Any] | None = None) -> None:
+        self.code = code
         self.template = template
-        self.params = params
+        self.params = dict(params or {})
         super().__init__(template)
 
     @property
     def message(self) -> str:
         """The message in the current language (see :mod:`companion.i18n`)."""
-        params = {k: localise(v) for k, v in self.params.items()}
-        return translate(self.template).format(**params)
+        text = translate(self.template)
+        if not self.params:
+            return text
+        return text.format(**{k: localise(v) for k, v in self.params.items()})
 
     def __str__(self) -> str:
         return self.message
 
 
-class IllegalMove(_Translated):
+class IllegalMove(CompanionError):
     """A move the rules do not allow. ``code`` is stable; ``message`` says why and how to fix."""
 
+    code: ErrorCode
+
     def __init__(self, code: ErrorCode, template: str, **params: Any) -> None:
-        self.code = code
-        super().__init__(template, params)
+        super().__init__(code, template, params)
 
 
-class RecordError(_Translated):
+class RecordError(CompanionError):
     """A document that is not a valid game record. ``path`` names the place (``moves[17].gems``)."""
+
+    code: ErrorCode
 
     def __init__(self, path: str, template: str, *, move_shape: bool = False, **params: Any):
         self.path = path
-        self.code = ErrorCode.MALFORMED_MOVE if move_shape else ErrorCode.MALFORMED_RECORD
-        super().__init__(template, params)
+        code = ErrorCode.MALFORMED_MOVE if move_shape else ErrorCode.MALFORMED_RECORD
+        super().__init__(code, template, params)
 
     @property
     def message(self) -> str:
@@ -77,11 +94,32 @@ class RecordError(_Translated):
         return f"{self.path}: {text}" if self.path else text
 
 
-class Refused(_Translated):
+class Refused(CompanionError):
     """A declaration at the table that cannot be taken as it is (not a rule of the game:
     a setup slot already full, a card declared twice, a step not due). ``code`` is a short
     stable word such as ``already-declared``."""
 
     def __init__(self, code: str, template: str, **params: Any) -> None:
-        self.code = code
-        super().__init__(template, params)
+        super().__init__(code, template, params)
+
+
+class StoreError(CompanionError):
+    """The journal cannot do what was asked; ``message`` says why and what to do. ``code``:
+    ``store-busy`` (another companion has it), ``read-only``, ``no-game``, ``already-stored``,
+    ``out-of-step`` (a move numbered other than expected), ``store-failed``..."""
+
+    def __init__(self, template: str, *, code: str = "store-failed", **params: Any) -> None:
+        super().__init__(code, template, params)
+
+
+class ExportError(CompanionError):
+    """An export that could not be written; nothing half-written was left behind."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(
+            "export-failed",
+            "cannot write {path}: {reason}. Nothing was written there.",
+            {"path": path, "reason": reason},
+        )

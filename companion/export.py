@@ -1,7 +1,10 @@
 """A game's record for people and other tools: JSON (the spec's record), CSV, plain text.
 
 Files are written atomically: an interrupted export never leaves a half file that looks
-complete.
+complete. What a record carries comes from strangers: file names are made only from what
+the app makes safe (the date's digits, the letters of the names, the game's number), a
+name that would start a spreadsheet formula is written as text, and the text export holds
+no terminal escape sequence or control character.
 """
 
 from __future__ import annotations
@@ -14,12 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import bgstats
+from .errors import ExportError as ExportError  # where callers have always found it
+from .errors import StoreError
 from .files import write_atomic
 from .game import Game
 from .i18n import translate as _
 from .playtime import played_minutes
 from .record import Record, replay, write
 from .store import GameInfo, Store, resolve
+from .text import csv_cell, printable
 from .timeline import Step, timeline
 
 FORMATS = ("json", "csv", "txt", "bgstats")
@@ -34,24 +40,6 @@ CSV_COLUMNS = (
     "noble",
     "points_after",
 )
-
-
-class ExportError(Exception):
-    """An export that could not be written; nothing half-written was left behind."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        self.path = path
-        self.reason = reason
-        super().__init__(str(path))
-
-    @property
-    def message(self) -> str:
-        return _("cannot write {path}: {reason}. Nothing was written there.").format(
-            path=self.path, reason=self.reason
-        )
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def _tokens_text(step: Step) -> str:
@@ -76,7 +64,7 @@ def to_csv(record: Record) -> str:
             (
                 step.number,
                 step.round,
-                step.player,
+                csv_cell(step.player),
                 step.action,
                 card,
                 step.revealed or "",
@@ -181,7 +169,7 @@ def to_text(record: Record) -> str:
                     points=step.points_after,
                 )
             )
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def to_bgstats(record: Record, person: Callable[[str], str] | None = None) -> str:
@@ -219,16 +207,28 @@ def export_file(
 
 
 def file_stem(info: GameInfo) -> str:
-    """``2026-11-21_2015_Ada-Ben-Cleo_g12``: sortable, readable, safe on a FAT stick."""
-    date = info.started_at.replace("T", "_").replace(":", "")[:15]
-    names = "-".join(re.sub(r"[^\w]+", "", p, flags=re.UNICODE) or "player" for p in info.players)
-    return f"{date}_{names[:60]}_g{info.id}"
+    """``2026-11-21_2015_Ada-Ben-Cleo_g12``: sortable, readable, safe on a FAT stick.
+
+    Made only of digits, letters and ``_-``: no ``/``, ``.`` or ``..`` from a record can
+    take the file out of the export folder.
+
+    >>> info = GameInfo(7, "../../../x", "", None, ("A/../b", "..", "Zoë"), "over", (), 0)
+    >>> file_stem(info)
+    'undated_Ab-player-Zoë_g7'
+    """
+    when = re.match(r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})", info.started_at, re.ASCII)
+    date = "{}-{}-{}_{}{}".format(*when.groups()) if when else "undated"
+    names = "-".join(re.sub(r"\W+", "", p) or "player" for p in info.players)
+    return f"{date}_{names[:60]}_g{int(info.id)}"
 
 
 @dataclass(frozen=True, slots=True)
 class ExportAll:
     written: list[Path]
     games: int
+    skipped: tuple[StoreError, ...] = ()
+    """Games the journal could not give back (each error names its game): the others
+    were exported all the same."""
 
 
 def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -> ExportAll:
@@ -244,10 +244,15 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -
     def person(name: str) -> str:
         return resolve(aliases, name)
 
+    skipped = []
     for info in finished:
-        record = store.record(info.id, with_journal=True)
+        try:
+            record = store.record(info.id, with_journal=True)
+        except StoreError as err:
+            skipped.append(err)
+            continue
         stem = file_stem(info)
         for fmt in formats:
             path = folder / f"{stem}.{SUFFIX[fmt]}"
             written.append(export_file(record, fmt, path, person))
-    return ExportAll(written, len(finished))
+    return ExportAll(written, len(finished) - len(skipped), tuple(skipped))

@@ -15,8 +15,11 @@ companion.errors.RecordError: version: this reader knows version 1, not 2
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +114,7 @@ def read_move(data: Any, path: str = "move") -> Move:
     if not isinstance(data, dict):
         raise _fail(path, "a move is an object with a player and an action")
     action = data.get("action")
-    if action not in _ACTION_FIELDS:
+    if not isinstance(action, str) or action not in _ACTION_FIELDS:
         raise _fail(
             f"{path}.action",
             "{action} is not an action (take, reserve, buy or pass)",
@@ -207,11 +210,22 @@ def read_document(doc: Any) -> Record:
     parsed_moves = [read_move(m, f"moves[{i}]") for i, m in enumerate(moves)]
     extra = {k: doc[k] for k in EXTRA_KEYS if k in doc}
     for key in ("started_at", "ended_at"):
-        if key in extra and not isinstance(extra[key], str):
+        if key in extra and not _is_time(extra[key]):
             raise _fail(key, "a time is an ISO 8601 text like 2026-11-21T20:15:00Z")
     if "annotations" in extra and not isinstance(extra["annotations"], dict):
         raise _fail("annotations", "annotations is an object")
     return Record(parsed_setup, parsed_moves, extra)
+
+
+def _is_time(value: Any) -> bool:
+    """An ISO 8601 date and time (it names export files: nothing else may pass)."""
+    if not isinstance(value, str) or not 10 <= len(value) <= 40 or not value[:4].isdigit():
+        return False
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 def read(text: str) -> Record:
@@ -226,19 +240,58 @@ def read(text: str) -> Record:
             line=err.lineno,
             col=err.colno,
         ) from None
-    return read_document(doc)
+    except RecursionError:
+        raise _fail("", "its JSON is nested too deeply for a game record") from None
+    except ValueError:
+        # Python refuses integers of more than 4,300 digits (a guard against slow parsing).
+        raise _fail("", "it holds a number of more than 4,300 digits") from None
+    try:
+        return read_document(doc)
+    except RecursionError:
+        raise _fail("", "its JSON is nested too deeply for a game record") from None
+
+
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+"""Far above any real game (a long 4-player game with its journal is under 100 kB), far
+below what would exhaust a Pi's memory."""
 
 
 def load(path: str | Path) -> Record:
-    """A record from a file. Unreadable or undecodable files raise :class:`RecordError`."""
+    """A record from a regular file of at most :data:`MAX_RECORD_BYTES`. Anything else
+    (a device such as ``/dev/zero``, a FIFO, a folder, a file too big, undecodable text)
+    raises :class:`RecordError` without reading it to the end, or waiting for a writer."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise _fail("", "{file} is not a text file", file=str(path)) from None
+        # Non-blocking: opening a FIFO with no writer must not wait for one.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as err:
         raise _fail(
             "", "cannot read {file}: {reason}", file=str(path), reason=err.strerror or str(err)
         ) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _fail(
+                "", "{file} is not a regular file: give the path of a game record", file=str(path)
+            )
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            raw = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as err:
+        raise _fail(
+            "", "cannot read {file}: {reason}", file=str(path), reason=err.strerror or str(err)
+        ) from None
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_RECORD_BYTES:
+        raise _fail(
+            "",
+            "{file} is larger than {limit} MB: it is not a game record",
+            file=str(path),
+            limit=MAX_RECORD_BYTES // (1024 * 1024),
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _fail("", "{file} is not a text file", file=str(path)) from None
     return read(text)
 
 

@@ -125,7 +125,8 @@ class Session:
         either way nothing changed."""
         move = self.game.push(move)
         try:
-            self.store.append_move(self.game_id, move, GameState.of(self.game))
+            number = len(self.game.moves)
+            self.store.append_move(self.game_id, move, GameState.of(self.game), number)
         except StoreError:
             self.game.undo()
             raise
@@ -144,7 +145,7 @@ class Session:
         """Take back the last move (journaled). ``IndexError`` when there is none."""
         move = self.game.undo()
         try:
-            self.store.undo(self.game_id, GameState.of(self.game))
+            self.store.undo(self.game_id, GameState.of(self.game), len(self.game.moves) + 1)
         except StoreError:
             self.game.push(move)
             raise
@@ -157,7 +158,7 @@ class Session:
             raise IndexError("no undone move to redo")
         move = self.game.push(self._redo[-1])
         try:
-            self.store.redo(self.game_id, GameState.of(self.game))
+            self.store.redo(self.game_id, GameState.of(self.game), len(self.game.moves))
         except StoreError:
             self.game.undo()
             raise

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .cards import CARDS, LEVELS, NOBLES
 from .errors import RecordError
+from .text import check_name
 from .tokens import Tokens
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -56,8 +57,7 @@ class Setup:
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise RecordError("players", "a game has 2 to 4 players, not {n}", n=len(names))
         for i, name in enumerate(names):
-            if not isinstance(name, str) or not name.strip():
-                raise RecordError(f"players[{i}]", "a player needs a name")
+            check_name(name, f"players[{i}]")
         if len(set(names)) != len(names):
             raise RecordError("players", "two players have the same name; make the names distinct")
         want = len(names) + 1

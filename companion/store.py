@@ -5,6 +5,13 @@ companion unplugged mid-game loses nothing it acknowledged. Undo and redo are jo
 too. A damaged or foreign file is never overwritten: it is set aside under a new name and
 a fresh journal is started, with a notice for the table.
 
+One writer at a time: a :class:`Store` holds an exclusive lock (``flock``) on
+``games.sqlite3.lock`` beside the journal for as long as it is open; a second one is
+refused (``store-busy``) and changes nothing. A reader (``Store(path, reader=True)``: the
+command line's ``games``, ``export``, ``stats``) that finds the journal in use, or its
+folder read-only, reads it without changing anything. And a move is journaled only under
+the number the session expected (``out-of-step`` otherwise).
+
 >>> import tempfile, pathlib
 >>> from companion.simulate import simulate
 >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite3")
@@ -18,6 +25,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import json
 import os
 import sqlite3
@@ -30,11 +40,13 @@ from typing import Any
 
 from . import __version__
 from .errors import RecordError
+from .errors import StoreError as StoreError  # where callers have always found it
 from .game import Game
 from .i18n import translate
 from .moves import Move
 from .record import Record, document, move_document, read_document, read_move
 from .setup import Setup
+from .text import check_name
 
 APPLICATION_ID = 0x53504C44  # "SPLD": marks a file as ours, so a foreign one is recognised
 SCHEMA_VERSION = 3
@@ -84,22 +96,6 @@ MIGRATIONS: tuple[str, ...] = (
     );
     """,
 )
-
-
-class StoreError(Exception):
-    """The journal cannot do what was asked; ``message`` says why and what to do."""
-
-    def __init__(self, template: str, **params: Any) -> None:
-        self.template = template
-        self.params = params
-        super().__init__(template)
-
-    @property
-    def message(self) -> str:
-        return translate(self.template).format(**self.params)
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def now() -> str:
@@ -164,26 +160,107 @@ class Event:
 class Store:
     """The games journal in one SQLite file. Open it once and keep it; close it at exit."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, reader: bool = False) -> None:
+        """Open the journal to write (locked), or with ``reader`` to read it even while
+        another companion writes it or its folder is read-only (then nothing is changed)."""
         self.path = Path(path)
         self.notices: list[str] = []
         """Things the table should be told, like a damaged file that was set aside."""
-        self._db = self._open()
+        self.read_only = False
+        """True when this store only reads (a reader that found the journal busy)."""
+        self._lock: int | None = None
+        try:
+            self._db = self._open(reader)
+        except BaseException:
+            self._unlock()
+            raise
 
     # ------------------------------------------------------------------ opening
 
-    def _open(self) -> sqlite3.Connection:
+    @property
+    def lock_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".lock")
+
+    def _lock_file(self) -> int:
+        """The lock file beside the journal, opened (created when absent)."""
+        try:
+            return os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except PermissionError:
+            if not self.lock_path.exists():
+                raise
+            # Left by another user (an administrator's command): a lock needs no writing.
+            return os.open(self.lock_path, os.O_RDONLY | os.O_CLOEXEC)
+
+    def _take_lock(self) -> None:
+        """The one-writer lock, held until :meth:`close`. ``StoreError`` when another
+        companion holds it or the folder cannot be written."""
+        try:
+            fd = self._lock_file()
+        except OSError as err:
+            if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                raise StoreError(
+                    "the games folder {folder} is read-only ({reason}): games cannot be "
+                    "saved there, and nothing was changed. Make it writable (or remount "
+                    "the card read-write), then start again.",
+                    code="read-only",
+                    folder=str(self.path.parent),
+                    reason=err.strerror or str(err),
+                ) from None
+            raise StoreError(
+                "cannot use the games journal {path}: {reason}",
+                path=str(self.path),
+                reason=err.strerror or str(err),
+            ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+            os.close(fd)
+            raise StoreError(
+                "the games journal {path} is in use by another Splendor Companion "
+                "(process {pid}): close it first. Nothing was changed.",
+                code="store-busy",
+                path=str(self.path),
+                pid=holder,
+            ) from None
+        # Who holds it, for the message of the one refused (not when opened read-only).
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._lock = fd
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # closing the descriptor releases the lock
+            self._lock = None
+
+    def _open(self, reader: bool) -> sqlite3.Connection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as err:
+            if reader and self.path.parent.is_dir():
+                return self._open_reading()
             raise StoreError(
                 "cannot create the folder {folder}: {reason}",
                 folder=str(self.path.parent),
                 reason=err.strerror or str(err),
             ) from None
+        try:
+            self._take_lock()
+        except StoreError as err:
+            if reader and err.code in ("store-busy", "read-only"):
+                return self._open_reading()
+            raise
         problem = self._check_existing()
         if problem is not None:
-            self._set_aside(problem)
+            try:
+                self._set_aside(problem)
+            except OSError as err:
+                raise StoreError(
+                    "cannot open the games journal {path}: {reason}",
+                    path=str(self.path),
+                    reason=err.strerror or str(err),
+                ) from None
         try:
             db = self._connect()
             self._migrate(db)
@@ -191,6 +268,50 @@ class Store:
             raise StoreError(
                 "cannot open the games journal {path}: {reason}", path=str(self.path), reason=err
             ) from None
+        if reader:
+            # Kept up to date, the journal is read without holding the lock: an app that
+            # starts meanwhile gets its journal.
+            self._unlock()
+            self.read_only = True
+        return db
+
+    def _uri(self, **options: str) -> str:
+        """The journal's SQLite URI: the path percent-encoded (a ``%41``, ``#`` or ``?`` in
+        a folder name is part of the name, not of the URI), then the options."""
+        query = "&".join(f"{k}={v}" for k, v in options.items())
+        return f"{self.path.absolute().as_uri()}?{query}"
+
+    def _open_reading(self) -> sqlite3.Connection:
+        """The journal read-only, changing nothing: no lock, no set-aside, no migration."""
+        self.read_only = True
+        if not self.path.exists():
+            db = sqlite3.connect(":memory:", isolation_level=None)
+            self._migrate(db)  # an empty journal: no games
+            return db
+        try:
+            try:
+                db = sqlite3.connect(self._uri(mode="ro"), uri=True, isolation_level=None)
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+            except sqlite3.OperationalError:
+                # A WAL journal in a folder no one may write, with no writer open (no
+                # ``-shm``): nothing can change it, so it is read as it lies.
+                db = sqlite3.connect(
+                    self._uri(mode="ro", immutable="1"), uri=True, isolation_level=None
+                )
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as err:
+            raise StoreError(
+                "cannot read the games journal {path}: {reason}", path=str(self.path), reason=err
+            ) from None
+        if version != SCHEMA_VERSION:
+            db.close()
+            raise StoreError(
+                "the games journal {path} has schema {found}, this companion reads {known}: "
+                "open it with the app once (it updates the journal), then try again",
+                path=str(self.path),
+                found=version,
+                known=SCHEMA_VERSION,
+            )
         return db
 
     def _connect(self) -> sqlite3.Connection:
@@ -205,13 +326,19 @@ class Store:
         if not self.path.exists() or self.path.stat().st_size == 0:
             return None
         try:
-            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            db = sqlite3.connect(self._uri(mode="ro"), uri=True)
             try:
                 app_id = db.execute("PRAGMA application_id").fetchone()[0]
                 tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
                 check = db.execute("PRAGMA quick_check").fetchone()[0]
             finally:
                 db.close()
+        except sqlite3.OperationalError as err:
+            # Cannot be opened (a folder or a file we may not write, say): that is not
+            # damage, and nothing is set aside for it.
+            raise StoreError(
+                "cannot open the games journal {path}: {reason}", path=str(self.path), reason=err
+            ) from None
         except sqlite3.DatabaseError:
             return "damaged"
         if check != "ok":
@@ -269,6 +396,7 @@ class Store:
 
     def close(self) -> None:
         self._db.close()
+        self._unlock()
 
     def __enter__(self) -> Store:
         return self
@@ -281,6 +409,15 @@ class Store:
     @contextmanager
     def _transaction(self, doing: str) -> Iterator[sqlite3.Connection]:
         db = self._db
+        if self.read_only:
+            raise StoreError(
+                "cannot save {doing}: the games journal {path} is open read-only (another "
+                "Splendor Companion is using it, or its folder is read-only). Nothing was "
+                "changed.",
+                code="read-only",
+                doing=translate(doing),
+                path=str(self.path),
+            )
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -338,14 +475,34 @@ class Store:
             ),
         )
 
-    def append_move(self, game_id: int, move: Move, state: GameState) -> int:
-        """Journal a move (forgetting any undone ones); returns its 1-based number."""
+    @staticmethod
+    def _out_of_step(game_id: int, expected: int, found: int) -> StoreError:
+        return StoreError(
+            "game {id} was changed elsewhere: this table is at move {expected}, the journal "
+            "at move {found}. Nothing was saved; open the game again to see it as journaled.",
+            code="out-of-step",
+            id=game_id,
+            expected=expected,
+            found=found,
+        )
+
+    def append_move(
+        self, game_id: int, move: Move, state: GameState, number: int | None = None
+    ) -> int:
+        """Journal a move (forgetting any undone ones); returns its 1-based number.
+
+        ``number``: the number the session gives the move; when the journal's next number
+        is another one (someone else wrote the game), ``StoreError`` and nothing is saved.
+        """
         at = now()
         with self._transaction("the move") as db:
-            db.execute("DELETE FROM moves WHERE game_id = ? AND active = 0", (game_id,))
             (seq,) = db.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?", (game_id,)
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ? AND active = 1",
+                (game_id,),
             ).fetchone()
+            if number is not None and number != seq:
+                raise self._out_of_step(game_id, number, seq)
+            db.execute("DELETE FROM moves WHERE game_id = ? AND active = 0", (game_id,))
             db.execute(
                 "INSERT INTO moves (game_id, seq, move) VALUES (?, ?, ?)",
                 (game_id, seq, json.dumps(move_document(move))),
@@ -358,15 +515,16 @@ class Store:
         result: int = seq
         return result
 
-    def undo(self, game_id: int, state: GameState) -> None:
-        """Mark the last move undone (it can be redone until a new move is journaled)."""
-        self._switch(game_id, state, "undo")
+    def undo(self, game_id: int, state: GameState, number: int | None = None) -> None:
+        """Mark the last move undone (it can be redone until a new move is journaled).
+        ``number``: the move the session takes back (checked as for :meth:`append_move`)."""
+        self._switch(game_id, state, "undo", number)
 
-    def redo(self, game_id: int, state: GameState) -> None:
-        """Bring back the first undone move."""
-        self._switch(game_id, state, "redo")
+    def redo(self, game_id: int, state: GameState, number: int | None = None) -> None:
+        """Bring back the first undone move (``number``: the one the session expects)."""
+        self._switch(game_id, state, "redo", number)
 
-    def _switch(self, game_id: int, state: GameState, kind: str) -> None:
+    def _switch(self, game_id: int, state: GameState, kind: str, number: int | None) -> None:
         # An undo deactivates the last move in play; a redo reactivates the first undone.
         pick, active, now_active = ("MAX", 1, 0) if kind == "undo" else ("MIN", 0, 1)
         at = now()
@@ -379,6 +537,8 @@ class Store:
                 if kind == "undo":
                     raise StoreError("there is no move to undo")
                 raise StoreError("there is no undone move to redo")
+            if number is not None and number != seq:
+                raise self._out_of_step(game_id, number, seq)
             db.execute(
                 "UPDATE moves SET active = ? WHERE game_id = ? AND seq = ?",
                 (now_active, game_id, seq),
@@ -397,10 +557,40 @@ class Store:
                 (game_id, now(), kind, json.dumps(detail)),
             )
 
+    def same_game(self, record: Record) -> int | None:
+        """The stored game that ``record`` is, if any: same players in the same order, same
+        nobles and face-up cards, same moves in play. Times, the writer and annotations do
+        not count: a game exported and imported again is the same game."""
+        doc = document(record)
+        moves = doc["moves"]
+        rows = self._db.execute(
+            "SELECT id, record FROM games WHERE players = ? ORDER BY id",
+            (json.dumps(list(record.players)),),
+        ).fetchall()
+        for game_id, head in rows:
+            if json.loads(head).get("setup") != doc["setup"]:
+                continue
+            stored = self._db.execute(
+                "SELECT move FROM moves WHERE game_id = ? AND active = 1 ORDER BY seq",
+                (game_id,),
+            ).fetchall()
+            if [json.loads(m) for (m,) in stored] == moves:
+                found: int = game_id
+                return found
+        return None
+
     def import_record(self, record: Record, state: GameState) -> int:
-        """Store a whole record (already checked by replay) as a game; returns its id."""
+        """Store a whole record (already checked by replay) as a game; returns its id.
+
+        A game already stored (see :meth:`same_game`) is refused: ``StoreError`` with the
+        code ``already-stored`` and its number in ``params["id"]``."""
         at = record.extra.get("started_at") or now()
         with self._transaction("the imported game") as db:
+            known = self.same_game(record)
+            if known is not None:
+                raise StoreError(
+                    "this game is already stored, as game {id}", code="already-stored", id=known
+                )
             game_id = self._insert_game(db, record, at)
             db.executemany(
                 "INSERT INTO moves (game_id, seq, move) VALUES (?, ?, ?)",
@@ -421,6 +611,8 @@ class Store:
 
         Refused when it would make a person play against themselves, or go round in a circle.
         """
+        check_name(name)
+        check_name(person)
         people = self.aliases()
         target = resolve(people, person)
         if resolve(people, name) == target:
@@ -458,6 +650,8 @@ class Store:
     # ------------------------------------------------------------------ reading
 
     def _row(self, game_id: int) -> tuple[Any, ...]:
+        if not 0 < game_id < 2**63:  # SQLite's integers: anything else is no game of ours
+            raise StoreError("there is no game {id} in the journal", code="no-game", id=game_id)
         row = self._db.execute(
             "SELECT id, started_at, updated_at, ended_at, players, state, winners, record, "
             "(SELECT count(*) FROM moves WHERE game_id = games.id AND active = 1) "
@@ -465,7 +659,7 @@ class Store:
             (game_id,),
         ).fetchone()
         if row is None:
-            raise StoreError("there is no game {id} in the journal", id=game_id)
+            raise StoreError("there is no game {id} in the journal", code="no-game", id=game_id)
         return tuple(row)
 
     @staticmethod
@@ -535,7 +729,16 @@ class Store:
         row = self._row(game_id)
         head = json.loads(row[7])
         head["moves"] = []
-        record = read_document(head)
+        try:
+            record = read_document(head)
+        except RecordError as err:
+            # Written by an older companion that let it in (a name no one can type, say).
+            raise StoreError(
+                "game {id} in the journal cannot be read: {reason}",
+                code="unreadable-game",
+                id=game_id,
+                reason=err.message,
+            ) from None
         record.moves = self.moves(game_id)
         record.extra.setdefault("started_at", row[1])
         if row[3]:

@@ -1,8 +1,9 @@
 """Friendly errors of the optional devices: what went wrong and what to do about it.
 
-Every message is translated (:func:`companion.i18n._`) when the error is made, so the app
-and the command line can show :attr:`HardwareError.message` as it is. ``code`` is a short
-stable word for the app to choose an icon or a help page by.
+:class:`HardwareError` is a :class:`companion.errors.CompanionError`: a template and its
+parameters, translated when :attr:`~HardwareError.message` is read (a message already
+translated, with no parameters, is shown as it is). ``code`` is a short stable word for the
+app to choose an icon or a help page by.
 
 >>> err = serial_error("/dev/ttyUSB9", FileNotFoundError(2, "No such file or directory"))
 >>> err.code
@@ -14,20 +15,17 @@ True
 from __future__ import annotations
 
 import errno
+from typing import Any
 
+from companion.errors import CompanionError
 from companion.i18n import _
 
 
-class HardwareError(Exception):
+class HardwareError(CompanionError):
     """A device that cannot be used. The app shows :attr:`message` and plays on without it."""
 
-    def __init__(self, code: str, message: str) -> None:
-        self.code = code
-        self.message = message
-        super().__init__(message)
-
-    def __str__(self) -> str:
-        return self.message
+    def __init__(self, code: str, template: str, **params: Any) -> None:
+        super().__init__(code, template, params)
 
 
 class SerialPortError(HardwareError):
@@ -45,10 +43,10 @@ class TagMapError(HardwareError):
 class TagConflict(HardwareError):
     """Enrollment refused: the tag is mapped to another card already (``card`` names it)."""
 
-    def __init__(self, code: str, message: str, *, tag: str, card: str) -> None:
+    def __init__(self, code: str, template: str, *, tag: str, card: str, **params: Any) -> None:
         self.tag = tag
         self.card = card
-        super().__init__(code, message)
+        super().__init__(code, template, **params)
 
 
 def _reason(err: BaseException) -> str:
@@ -64,30 +62,25 @@ def serial_error(port: str, err: BaseException) -> SerialPortError:
     if number == errno.ENOENT or "No such file or directory" in text:
         return SerialPortError(
             "not-found",
-            _(
-                "{port} does not exist: is the reader plugged in? (for the Pi's own serial "
-                "port, enable it with raspi-config)"
-            ).format(port=port),
+            "{port} does not exist: is the reader plugged in? (for the Pi's own serial "
+            "port, enable it with raspi-config)",
+            port=port,
         )
     if number in (errno.EACCES, errno.EPERM) or "Permission denied" in text:
         return SerialPortError(
             "permission",
-            _(
-                "permission denied on {port}: add the user to the dialout group "
-                "(sudo usermod -aG dialout $USER), then log out and in again"
-            ).format(port=port),
+            "permission denied on {port}: add the user to the dialout group "
+            "(sudo usermod -aG dialout $USER), then log out and in again",
+            port=port,
         )
     if number in (errno.EBUSY, errno.EAGAIN, errno.EWOULDBLOCK) or "exclusively lock" in text:
         return SerialPortError(
             "busy",
-            _(
-                "{port} is in use by another program (the serial console, or another "
-                "splendor-companion)"
-            ).format(port=port),
+            "{port} is in use by another program (the serial console, or another "
+            "splendor-companion)",
+            port=port,
         )
-    return SerialPortError(
-        "io", _("cannot open {port}: {reason}").format(port=port, reason=_reason(err))
-    )
+    return SerialPortError("io", "cannot open {port}: {reason}", port=port, reason=_reason(err))
 
 
 def lost_error(port: str, err: BaseException | None) -> SerialPortError:
@@ -95,9 +88,9 @@ def lost_error(port: str, err: BaseException | None) -> SerialPortError:
     reason = _reason(err) if err is not None else _("the port was closed")
     return SerialPortError(
         "lost",
-        _("the reader on {port} was disconnected ({reason}); waiting for it to come back").format(
-            port=port, reason=reason
-        ),
+        "the reader on {port} was disconnected ({reason}); waiting for it to come back",
+        port=port,
+        reason=reason,
     )
 
 
@@ -108,21 +101,23 @@ def pin_error(pin: object, role: str, err: BaseException) -> PinError:
     if isinstance(err, GPIOPinInUse):
         return PinError(
             "pin-in-use",
-            _(
-                "pin {pin} ({role}) is already in use: another device in the settings or "
-                "another program has it"
-            ).format(pin=pin, role=role),
+            "pin {pin} ({role}) is already in use: another device in the settings or "
+            "another program has it",
+            pin=pin,
+            role=role,
         )
     if isinstance(err, PinInvalidPin | PinUnknownPi | ValueError):
         return PinError(
             "pin-invalid",
-            _("{pin} is not a GPIO pin of this board ({role}): {reason}").format(
-                pin=pin, role=role, reason=_reason(err)
-            ),
+            "{pin} is not a GPIO pin of this board ({role}): {reason}",
+            pin=pin,
+            role=role,
+            reason=_reason(err),
         )
     return PinError(
         "pin-error",
-        _("cannot use pin {pin} for the {role}: {reason}").format(
-            pin=pin, role=role, reason=_reason(err)
-        ),
+        "cannot use pin {pin} for the {role}: {reason}",
+        pin=pin,
+        role=role,
+        reason=_reason(err),
     )

@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import cast
 
 from companion.errors import IllegalMove, Refused
@@ -40,13 +41,18 @@ log = logging.getLogger(__name__)
 Declare = Callable[[str], object]
 Dispatch = Callable[[Callable[[], None]], object]
 
-DECLARED, NOT_ENROLLED, REFUSED, ILLEGAL, IDLE = (
-    "declared",
-    "not-enrolled",
-    "refused",
-    "illegal",
-    "idle",
-)
+
+class ScanOutcome(StrEnum):
+    """What a scan did (see :class:`ScanResult`); equal to its word, as before."""
+
+    DECLARED = "declared"
+    NOT_ENROLLED = "not-enrolled"
+    REFUSED = "refused"
+    ILLEGAL = "illegal"
+    IDLE = "idle"
+
+
+DECLARED, NOT_ENROLLED, REFUSED, ILLEGAL, IDLE = ScanOutcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +70,7 @@ class ScanResult:
 
     tag: str
     card: str | None
-    outcome: str
+    outcome: ScanOutcome
     result: object = None
     error: IllegalMove | Refused | None = None
 

@@ -6,9 +6,11 @@ import csv
 import io
 import json
 import os
+import stat
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -295,3 +297,227 @@ def test_exported_record_carries_the_tables_log(data: Path, tmp_path: Path) -> N
     events = [entry["event"] for entry in doc["annotations"]["journal"]]
     assert events == ["start", *["move"] * 6, "undo", "redo", "audit"]
     assert replay(read(out.read_text(encoding="utf-8"))).valid
+
+
+# ------------------------------------------------------------------ bad input, refused
+
+
+def raw_game(store: Store, players: list[str], started_at: str) -> int:
+    """A finished game written straight into the journal, as an older companion might have
+    let it in: what reads it back must still hold up."""
+    game = simulate(players=len(players), seed=3)
+    doc = json.loads(write(Record.of(game)))
+    doc["players"] = players
+    del doc["moves"]
+    cursor = store._db.execute(
+        "INSERT INTO games (started_at, updated_at, players, record, state, winners) "
+        "VALUES (?, ?, ?, ?, 'over', '[]')",
+        (started_at, started_at, json.dumps(players), json.dumps(doc)),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def record_file(tmp_path: Path, change: object) -> Path:
+    doc = json.loads(write(Record.of(simulate(players=2, seed=6))))
+    assert callable(change)
+    text = change(doc)
+    path = tmp_path / "in.json"
+    path.write_text(text if isinstance(text, str) else json.dumps(doc), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda d: d.update(started_at="../../../x"), "started_at: a time is an ISO 8601"),
+        (lambda d: d["players"].__setitem__(0, "\ud800"), "U+D800 at position 1"),
+        (lambda d: d["players"].__setitem__(0, "A\nB"), "control characters (U+000A"),
+        (lambda d: d["players"].__setitem__(0, "A\x1b[2J"), "control characters (U+001B"),
+        (lambda d: d["players"].__setitem__(0, "Ada\x00"), "control characters (U+0000"),
+        (lambda d: d["players"].__setitem__(0, "x" * 100_000), "at most 40 characters"),
+        (lambda d: d["moves"][0].update(action=["take"]), '["take"] is not an action'),
+        (lambda d: d["moves"][0].update(action={"a": 1}), "is not an action"),
+        (lambda d: "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        (lambda d: '{"version": ' + "9" * 5000 + "}", "more than 4,300 digits"),
+    ],
+)
+def test_import_refuses_what_no_record_holds_in_one_line(
+    change: object, said: str, data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store_games(data, [1])
+    path = record_file(tmp_path, change)
+    assert main(["import", str(path)]) == 2
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert said in err
+    assert len(err.strip().splitlines()) == 2  # one line each
+    with Store(data / "games.sqlite3") as store:
+        assert len(store.games()) == 1
+
+
+def test_import_reads_only_regular_files(
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # no writer: reading it would wait for ever
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:
+        f.truncate(5 * 1024 * 1024)
+    for path in ("/dev/zero", str(fifo), str(tmp_path), str(big)):
+        assert main(["import", path]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert "/dev/zero is not a regular file" in err[0]
+    assert "fifo is not a regular file" in err[1]
+    assert "larger than 4 MB" in err[3]
+
+
+def test_same_record_imported_twice_says_which_game_it_is(
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store_games(data, [1, 4])
+    path = tmp_path / "again.json"
+    assert main(["export", "2", "--out", str(path)]) == 0  # with its times and journal
+    assert main(["import", str(path)]) == 2
+    assert "this game is already stored, as game 2" in capsys.readouterr().err
+    assert main(["stats"]) == 0
+    assert "Ada: 2 games" in capsys.readouterr().out
+
+
+def test_export_names_files_only_from_safe_values(data: Path, tmp_path: Path) -> None:
+    with Store(data / "games.sqlite3") as store:
+        raw_game(store, ["../../Ada", "B/en"], "../../../x")
+    stick = tmp_path / "stick" / "splendor-games"
+    assert main(["export", "--all", "--to", str(stick)]) == 0
+    assert sorted(p.name for p in stick.iterdir()) == [
+        f"undated_Ada-Ben_g1.{suffix}" for suffix in ("bgstats.json", "csv", "json", "txt")
+    ]
+    assert sorted(p.name for p in (tmp_path / "stick").iterdir()) == ["splendor-games"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "stick"]
+
+
+def test_export_all_goes_on_past_a_game_it_cannot_read(
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Store(data / "games.sqlite3") as store:
+        bad = raw_game(store, ["\ud800", "Ben"], "2026-11-21T20:00:00Z")
+    store_games(data, [4])
+    assert main(["export", "--all", "--to", str(tmp_path / "usb")]) == 2
+    out, err = capsys.readouterr()
+    assert "1 finished games exported: 4 files" in out
+    assert f"game {bad} in the journal cannot be read" in err
+    assert main(["games"]) == 0
+    assert "\ufffd, Ben" in capsys.readouterr().out
+
+
+def test_games_and_text_export_show_no_escape_sequence(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Store(data / "games.sqlite3") as store:
+        raw_game(store, ["Ada\x1b]0;owned\x07\x1b[2J", "Ben\r\nforged line"], "2026-11-21T20:00")
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\r" not in out and "\x07" not in out
+    assert out.count("\n") == 1
+    assert "Ada, Benforged line" in out
+    # A record built in code is not checked like a file: the text export still holds up.
+    odd = Record.of(simulate(players=2, seed=3), started_at="2026\x1b]52;c;cm0gLXJm\x07\nForged")
+    text = render(odd, "txt")
+    assert "\x1b" not in text and "\x07" not in text
+    assert "\nForged" not in text and "Started 2026Forged" in text
+
+
+def test_csv_writes_a_formula_name_as_text(data: Path, tmp_path: Path) -> None:
+    game = simulate(players=2, seed=3)
+    doc = json.loads(write(Record.of(game)))
+    doc["players"] = ["=cmd|' /C calc'!A0", "@SUM(1+1)"]
+    rows = list(csv.DictReader(io.StringIO(render(read(json.dumps(doc)), "csv"))))
+    assert {r["player"] for r in rows} == {"'=cmd|' /C calc'!A0", "'@SUM(1+1)"}
+
+
+@pytest.fixture
+def exported(data: Path) -> int:
+    (game_id,) = store_games(data, [3])
+    return game_id
+
+
+def test_out_writes_through_a_link_a_fifo_and_a_device(exported: int, tmp_path: Path) -> None:
+    target = tmp_path / "target.txt"
+    target.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    assert main(["export", str(exported), "--format", "txt", "--out", str(link)]) == 0
+    assert link.is_symlink() and target.read_text().startswith("Splendor: ")
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    assert main(["export", str(exported), "--format", "csv", "--out", str(fifo)]) == 0
+    reader.join(timeout=60)  # a hang is a failure, not a wait for ever
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert got and got[0].decode().startswith("move,")
+
+    if os.geteuid() == 0:  # a device node of our own, not the machine's
+        null = tmp_path / "null"
+        os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        assert main(["export", str(exported), "--out", str(null)]) == 0
+        assert stat.S_ISCHR(os.lstat(null).st_mode)
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")]
+    assert leftovers == []
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640)])
+def test_export_files_take_the_umask_and_keep_their_mode(
+    exported: int, tmp_path: Path, umask: int, mode: int
+) -> None:
+    old = os.umask(umask)
+    try:
+        out = tmp_path / "game.csv"
+        assert main(["export", str(exported), "--format", "csv", "--out", str(out)]) == 0
+        assert stat.S_IMODE(out.stat().st_mode) == mode
+        out.chmod(0o604)
+        assert main(["export", str(exported), "--format", "csv", "--out", str(out)]) == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o604
+        assert main(["export", "--all", "--to", str(tmp_path / "usb")]) == 0
+        assert {stat.S_IMODE(p.stat().st_mode) for p in (tmp_path / "usb").iterdir()} == {mode}
+    finally:
+        os.umask(old)
+
+
+def test_a_full_output_is_one_line_and_exit_2_in_every_command(
+    exported: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "r.json"
+    record.write_text(write(Record.of(simulate(players=2, seed=11))), encoding="utf-8")
+    commands = [
+        ["replay", str(record)],
+        ["replay", "--json", str(record)],
+        ["simulate"],
+        ["games"],
+        ["export", str(exported)],
+        ["stats"],
+        ["names"],
+        ["import", str(record)],
+    ]
+    assert main(["names", "--merge", "Ada L.", "Ada"]) == 0
+    capsys.readouterr()
+    for argv in commands:
+        shown = sys.stdout
+        with open("/dev/full", "w") as full:
+            sys.stdout = full
+            try:
+                code = main(argv)
+            finally:
+                sys.stdout = shown
+        assert code == 2, argv
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["cannot write the output: No space left on device"] * len(commands)
+
+
+def test_a_game_number_too_big_for_anyone_is_no_game(
+    exported: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", "100000000000000000000"]) == 2
+    assert capsys.readouterr().err == "there is no game 100000000000000000000 in the journal\n"

@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -375,3 +376,135 @@ def test_unwritable_data_folder_is_a_clear_error(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(StoreError, match="cannot create the folder"):
         Store(blocker / "sub" / "games.sqlite3")
+
+
+# ------------------------------------------------------------------ one writer, one truth
+
+
+def test_a_second_store_on_the_journal_is_refused_and_changes_nothing(db: Path) -> None:
+    with Store(db) as first:
+        session = Session.start(first, SETUP)
+        played = play_random(session, 6)
+        with pytest.raises(StoreError) as refused:
+            Store(db)
+        assert refused.value.code == "store-busy"
+        assert f"process {os.getpid()}" in refused.value.message
+        # The first plays on as if nothing had happened.
+        played += play_random(session, 4, seed=1)
+    with Store(db) as again:
+        assert again.moves(session.game_id) == played
+
+
+def test_a_reader_reads_a_journal_in_use_and_cannot_write_it(db: Path) -> None:
+    game = simulate(players=2, seed=5)
+    with Store(db) as writer:
+        game_id = writer.import_record(Record.of(game), GameState.of(game))
+        with Store(db, reader=True) as reader:
+            assert reader.read_only
+            assert reader.moves(game_id) == list(game.moves)
+            with pytest.raises(StoreError) as refused:
+                reader.delete_game(game_id)
+            assert refused.value.code == "read-only"
+        assert writer.info(game_id).moves == len(game.moves)
+
+
+def test_the_lock_goes_with_the_store(db: Path) -> None:
+    Store(db).close()
+    with Store(db) as store:  # closed: free again
+        assert store.games() == []
+
+
+def test_a_reader_alone_does_not_keep_the_app_out(db: Path) -> None:
+    game = simulate(players=2, seed=5)
+    with Store(db, reader=True) as reader:  # say, export --all on a slow stick
+        with Store(db) as app:  # the kiosk starts meanwhile: it gets its journal
+            game_id = app.import_record(Record.of(game), GameState.of(game))
+        assert reader.moves(game_id) == list(game.moves)
+
+
+def test_a_move_numbered_other_than_the_journals_is_refused(db: Path) -> None:
+    with Store(db) as store:
+        here = Session.start(store, SETUP)
+        stale = Session.resume(store, here.game_id)  # the same game, opened twice
+        here.play("take WUG")
+        with pytest.raises(StoreError) as refused:
+            stale.play("take RKW")
+        assert refused.value.code == "out-of-step"
+        assert "at move 1, the journal at move 2" in refused.value.message
+        assert store.moves(here.game_id) == list(here.game.moves)
+        assert not stale.game.moves  # the refused move was taken back
+        behind = Session.resume(store, here.game_id)
+        here.undo()
+        with pytest.raises(StoreError):
+            behind.undo()
+        assert len(behind.game.moves) == 1
+        assert store.undone(here.game_id) == list(here._redo)
+
+
+def test_same_record_imported_twice_is_refused_as_the_game_stored(db: Path) -> None:
+    game = simulate(players=3, seed=2)
+    with Store(db) as store:
+        first = store.import_record(Record.of(game), GameState.of(game))
+        # Times, writer and annotations do not make another game.
+        again = Record.of(game, started_at="2026-01-01T10:00:00Z", annotations={"a": 1})
+        with pytest.raises(StoreError) as refused:
+            store.import_record(again, GameState.of(game))
+        assert refused.value.code == "already-stored"
+        assert refused.value.message == f"this game is already stored, as game {first}"
+        # A game with one move less is another game.
+        shorter = Record(game.setup, list(game.moves[:-1]))
+        store.import_record(shorter, GameState.of(game))
+        assert len(store.games()) == 2
+
+
+def test_game_numbers_beyond_sqlite_are_no_game(db: Path) -> None:
+    with Store(db) as store:
+        for number in (10**20, -1, 0):
+            with pytest.raises(StoreError) as refused:
+                store.record(number)
+            assert refused.value.code == "no-game"
+
+
+@pytest.mark.parametrize("folder", ["d%41ta", "a#b", "why?mode=rw", "x%2Fy"])
+def test_uri_characters_in_the_folder_are_part_of_its_name(tmp_path: Path, folder: str) -> None:
+    db = tmp_path / folder / "games.sqlite3"
+    game = simulate(players=2, seed=8)
+    with Store(db) as store:
+        store.import_record(Record.of(game), GameState.of(game))
+    with Store(db) as store:
+        assert store.notices == []  # healthy, so not set aside
+        assert store.moves(1) == list(game.moves)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [folder]
+    assert sorted(p.name for p in db.parent.iterdir()) == ["games.sqlite3", "games.sqlite3.lock"]
+
+
+@pytest.fixture
+def read_only_journal(tmp_path: Path) -> Iterator[Path]:
+    """A healthy journal in a folder remounted read-only (as an SD card can be)."""
+    if os.geteuid() != 0:
+        pytest.skip("a read-only mount needs root")
+    folder = tmp_path / "card"
+    game = simulate(players=2, seed=9)
+    with Store(folder / "games.sqlite3") as store:
+        store.import_record(Record.of(game), GameState.of(game))
+    done = subprocess.run(["mount", "--bind", str(folder), str(folder)], check=False)
+    if done.returncode != 0:
+        pytest.skip("no right to mount here")
+    subprocess.run(["mount", "-o", "remount,ro,bind", str(folder)], check=True)
+    try:
+        yield folder / "games.sqlite3"
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+def test_read_only_folder_is_said_and_nothing_changes(read_only_journal: Path) -> None:
+    before = {p.name: p.read_bytes() for p in read_only_journal.parent.iterdir()}
+    with pytest.raises(StoreError) as refused:
+        Store(read_only_journal)
+    assert refused.value.code == "read-only"
+    assert "read-only" in refused.value.message and "damaged" not in refused.value.message
+    with Store(read_only_journal, reader=True) as reader:
+        assert reader.notices == []
+        assert [g.moves for g in reader.games()] == [len(simulate(players=2, seed=9).moves)]
+    after = {p.name: p.read_bytes() for p in read_only_journal.parent.iterdir()}
+    assert after == before

@@ -6,7 +6,13 @@
 
 A message is a string literal passed to ``_()`` or ``translate()``, or the template of an
 error (the argument after the code or the path of ``IllegalMove``, ``_illegal``,
-``RecordError``, ``_fail``), or a name in ``EXTRA`` (colour names).
+``RecordError``, ``_fail``), or a name in ``EXTRA`` (colour names). A message with a count
+is the two literals of ``ngettext("{n} game", "{n} games", n)``: it becomes a plural entry
+(``msgid``/``msgid_plural``/``msgstr[N]``) with as many forms as the catalog's
+``Plural-Forms`` header says, which this tool keeps as it finds it.
+
+The languages are the catalogs in ``companion/locale``: a new language is a new
+``<code>.po`` file whose header names its ``Plural-Forms``.
 """
 
 from __future__ import annotations
@@ -14,13 +20,20 @@ from __future__ import annotations
 import ast
 import sys
 from pathlib import Path
+from typing import Any
+
+# A plain message, or a plural one as (English singular, English plural).
+Message = str | tuple[str, str]
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware"]
 LOCALE = ROOT / "companion" / "locale"
-LANGUAGES = ("it", "sv", "pt", "fr")
 CALLS_FIRST = {"_", "tr", "translate", "StoreError", "_transaction"}
-CALLS_SECOND = {"IllegalMove", "_illegal", "RecordError", "_fail", "Refused"}
+CALLS_SECOND = {
+    *("IllegalMove", "_illegal", "RecordError", "_fail", "Refused"),
+    *("HardwareError", "SerialPortError", "PinError", "TagMapError", "TagConflict"),
+}
+CALLS_PLURAL = {"ngettext"}
 EXTRA = ["white", "blue", "green", "red", "black", "gold", "playing", "over", "stalled"]
 
 
@@ -32,8 +45,27 @@ def _name(func: ast.expr) -> str:
     return ""
 
 
-def messages() -> list[str]:
-    found: dict[str, None] = dict.fromkeys(EXTRA)
+def _i18n() -> Any:
+    sys.path.insert(0, str(ROOT))
+    from companion import i18n
+
+    return i18n
+
+
+def languages() -> list[str]:
+    """Every catalog's language (English, the source, has none)."""
+    return sorted(path.stem for path in LOCALE.glob("*.po"))
+
+
+def _literal(arg: ast.expr) -> str | None:
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value:
+        return arg.value
+    return None
+
+
+def messages() -> list[Message]:
+    """Every message in code order: a plain one is its text, a plural one a pair."""
+    found: dict[Message, None] = dict.fromkeys(EXTRA)
     for folder in SOURCES:
         for path in sorted(folder.rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -41,12 +73,17 @@ def messages() -> list[str]:
                 if not isinstance(node, ast.Call):
                     continue
                 name = _name(node.func)
+                if name in CALLS_PLURAL and len(node.args) >= 2:
+                    one, many = _literal(node.args[0]), _literal(node.args[1])
+                    if one and many:
+                        found[(one, many)] = None
+                    continue
                 index = 0 if name in CALLS_FIRST else 1 if name in CALLS_SECOND else None
                 if index is None or len(node.args) <= index:
                     continue
-                arg = node.args[index]
-                if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value:
-                    found[arg.value] = None
+                text = _literal(node.args[index])
+                if text:
+                    found[text] = None
     return list(found)
 
 
@@ -54,45 +91,62 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def write_po(language: str, wanted: list[str]) -> None:
-    sys.path.insert(0, str(ROOT))
-    from companion.i18n import parse_po
-
+def _read(language: str) -> Any:
     path = LOCALE / f"{language}.po"
-    known = parse_po(path.read_text(encoding="utf-8")) if path.exists() else {}
+    return _i18n().read_po(path.read_text(encoding="utf-8") if path.exists() else "")
+
+
+def write_po(language: str, wanted: list[Message]) -> None:
+    known = _read(language)
+    header = f"Content-Type: text/plain; charset=UTF-8\\nPlural-Forms: {known.plural_forms}\\n"
     lines = [
         f"# Splendor Companion: messages in {language}. Words from the rulebook of this language.",
         'msgid ""',
-        'msgstr "Content-Type: text/plain; charset=UTF-8\\n"',
+        f'msgstr "{header}"',
         "",
     ]
-    for msgid in wanted:
-        lines += [f"msgid {_quote(msgid)}", f"msgstr {_quote(known.get(msgid, ''))}", ""]
-    path.write_text("\n".join(lines), encoding="utf-8")
+    for message in wanted:
+        if isinstance(message, str):
+            translated = known.messages.get(message, "")
+            lines += [f"msgid {_quote(message)}", f"msgstr {_quote(translated)}", ""]
+            continue
+        one, many = message
+        forms = known.plurals.get(one, ("", ()))[1]
+        lines += [f"msgid {_quote(one)}", f"msgid_plural {_quote(many)}"]
+        for i in range(known.nplurals):
+            lines.append(f"msgstr[{i}] {_quote(forms[i] if i < len(forms) else '')}")
+        lines.append("")
+    (LOCALE / f"{language}.po").write_text("\n".join(lines), encoding="utf-8")
 
 
-def missing(language: str, wanted: list[str]) -> list[str]:
-    sys.path.insert(0, str(ROOT))
-    from companion.i18n import parse_po
-
-    path = LOCALE / f"{language}.po"
-    known = parse_po(path.read_text(encoding="utf-8")) if path.exists() else {}
-    return [m for m in wanted if not known.get(m)]
+def missing(language: str, wanted: list[Message]) -> list[str]:
+    """The messages ``language``'s catalog does not translate (a plural: every form)."""
+    known = _read(language)
+    out: list[str] = []
+    for message in wanted:
+        if isinstance(message, str):
+            if not known.messages.get(message):
+                out.append(message)
+        else:
+            forms = known.plurals.get(message[0], ("", ()))[1]
+            if len(forms) < known.nplurals or not all(forms[: known.nplurals]):
+                out.append(message[0])
+    return out
 
 
 def main(argv: list[str]) -> int:
     wanted = messages()
     if "--check" in argv:
         bad = 0
-        for language in LANGUAGES:
+        for language in languages():
             for msgid in missing(language, wanted):
                 print(f"{language}: {msgid!r}")
                 bad += 1
         return 1 if bad else 0
     LOCALE.mkdir(exist_ok=True)
-    for language in LANGUAGES:
+    for language in languages():
         write_po(language, wanted)
-    print(f"{len(wanted)} messages in {len(LANGUAGES)} catalogs")
+    print(f"{len(wanted)} messages in {len(languages())} catalogs")
     return 0
 
 

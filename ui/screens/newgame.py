@@ -9,8 +9,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.errors import Refused
+from companion.errors import RecordError, Refused
 from companion.table import NewGame
+from companion.text import check_name
 
 from .. import theme
 from ..i18n import tr
@@ -152,8 +153,10 @@ class NewGameScreen(Screen):
     def next(self) -> None:
         names = [n for n in self.names if n.strip()]
         try:
+            for name in names:
+                check_name(name)  # a recent name may come from an older journal
             draft = NewGame(names)
-        except Refused as err:
+        except (Refused, RecordError) as err:
             self.message.text = err.message
             return
         self.app.show_setup(draft)
