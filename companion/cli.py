@@ -238,10 +238,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
             )
         )
         return EXIT_OK
-    lines = stats_of(games)
-    if not lines:
+    # Games against the companion are counted apart: a person's lines, then theirs.
+    lines = stats_of(g for g in games if not g.against_companion)
+    apart = stats_of(g for g in games if g.against_companion)
+    if not lines and not apart:
         print(_("No finished games yet."))
-    for s in lines:
+    for s in lines + apart:
+        if apart and s is apart[0]:
+            print(_("Against the companion:"))
         colour = _(s.favourite_bonus.key) if s.favourite_bonus is not None else "-"
         print(
             _(

@@ -183,3 +183,36 @@ def test_a_record_keeps_the_seat_levels_through_writing_and_reading() -> None:
     assert json.loads(text)["app"]["seats"] == ["easy", "easy"]
     assert companion_levels(read(text).extra, 2) == ("easy", "easy")
     assert play([make("easy", 1), make("easy", 2)], seed=3).over
+
+
+def test_statistics_count_a_persons_games_against_the_companion_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.cli import main
+    from companion.stats import played_games, stats_of
+    from companion.store import GameState, Store
+
+    store = Store(tmp_path / "games.sqlite3")
+    # Zoé plays Marc, then the companion (seat 1, hard), then the companion again (easy).
+    for seed, names, seats in (
+        (1, ("Zoé", "Marc"), None),
+        (2, ("Zoé", "Companion"), ["person", "hard"]),
+        (3, ("Zoé", "Companion"), ["person", "easy"]),
+    ):
+        game = play([make("easy", seed), make("medium", seed)], seed=seed, names=names)
+        app = {"name": "t"} if seats is None else {"name": "t", "seats": seats}
+        store.import_record(Record.of(game, app=app), GameState.of(game))
+    games = played_games(store)
+    store.close()
+    assert sorted(g.against_companion for g in games) == [False, True, True]
+    persons = {s.name: s for s in stats_of(g for g in games if not g.against_companion)}
+    apart = {s.name: s for s in stats_of(g for g in games if g.against_companion)}
+    assert persons["Zoé"].games == 1 and set(persons) == {"Zoé", "Marc"}
+    # The companion is not a person: it has no line of its own.
+    assert apart["Zoé"].games == 2 and set(apart) == {"Zoé"}
+    assert main(["--data-dir", str(tmp_path), "stats"]) == 0
+    out = capsys.readouterr().out
+    before, _, after = out.partition("Against the companion:")
+    assert "Zoé: 1 games" in before or "Zoé: 1 game" in before
+    assert "Zoé: 2 games" in after
+    assert "Companion" not in out

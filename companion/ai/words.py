@@ -10,7 +10,7 @@ from ..cards import CARDS, NOBLES, Card
 from ..game import Game
 from ..i18n import _, localise, ngettext
 from ..moves import Buy, Move, Pass, Reserve, Take
-from .value import noble_gap, pulls, remaining, shortfall, worth
+from .value import pulls, remaining, shortfall, worth
 
 
 def card_words(card: Card) -> str:
@@ -97,15 +97,15 @@ def reason(game: Game, move: Move) -> str:
                 )
             )
     elif isinstance(move, Reserve):
-        card = CARDS[move.card] if move.card is not None and move.deck is None else None
+        kept = CARDS[move.card] if move.card is not None and move.deck is None else None
         rivals = [
             s.name
             for s in game.seats
-            if card is not None and s.seat != seat.seat and game.can_afford(s.seat, card)
+            if kept is not None and s.seat != seat.seat and game.can_afford(s.seat, kept)
         ]
-        if card is not None and rivals and card.points:
+        if kept is not None and rivals and kept.points:
             parts.append(
-                _("keeps {card} away from {name}").format(card=card_words(card), name=rivals[0])
+                _("keeps {card} away from {name}").format(card=card_words(kept), name=rivals[0])
             )
         else:
             parts.append(_("a card to buy later"))
@@ -126,7 +126,10 @@ def reason(game: Game, move: Move) -> str:
                 n=points
             )
         )
-    return (", " + _("and") + " ").join(parts) if len(parts) > 1 else parts[0]
+    line = parts[-1]
+    for part in reversed(parts[:-1]):
+        line = _("{this}, and {that}").format(this=part, that=line)
+    return line
 
 
 def _target(game: Game, move: Take) -> Card | None:
@@ -149,6 +152,3 @@ def _target(game: Game, move: Take) -> Card | None:
         helped,
         key=lambda c: (worth(c, pull) / (1.0 + shortfall(seat, c) + remaining(seat, c)), c.id),
     )
-
-
-__all__ = ["announce", "card_words", "noble_gap", "reason", "visiting"]
