@@ -79,3 +79,13 @@ def test_a_take_that_gives_tokens_back_says_which() -> None:
     tokens = localise(Tokens.parse("URK"))
     assert text.startswith(f"Le compagnon prend {tokens} à la banque")
     assert "puis rend " + localise(Tokens(white=3)) in text
+
+
+def test_suggest_a_move_gives_the_hard_levels_choice_and_one_line() -> None:
+    from companion.ai import suggest
+
+    set_language("fr")
+    move, line = suggest(_table(), seed=1, think=0.1)  # type: ignore[arg-type]
+    assert move == Buy("2W6", player=0)
+    assert line == "3 points, et un bonus de plus vers un noble"
+    assert "\n" not in line
