@@ -15,6 +15,10 @@ UNIT_DIR=/etc/systemd/system
 WANTS_LINK=$UNIT_DIR/multi-user.target.wants/$UNIT
 ENV_FILE=/etc/default/splendor-companion
 UDEV_RULE=/etc/udev/rules.d/99-splendor-companion-usb.rules
+BACKLIGHT_RULE=/etc/udev/rules.d/99-splendor-companion-backlight.rules
+REQUEST_PATH_UNIT=splendor-companion-export-request.path
+REQUEST_UNIT=splendor-companion-export-request.service
+COMMAND_LINK=/usr/local/bin/splendor-companion
 DATA_DIR=/var/lib/splendor-companion
 CACHE_DIR=/var/cache/splendor-companion
 KIVY_HOME=$DATA_DIR/kivy
@@ -25,15 +29,25 @@ DEFAULT_PREFIX=/opt/splendor-companion
 # (RFID reader), GPIO (buttons, LEDs). Those missing on the system are left out.
 WANTED_GROUPS=(video render input dialout gpio)
 # Kivy's wheel brings its own SDL2 on 64-bit; the 32-bit wheel (piwheels) uses Debian's.
+# gcc, python3-dev and linux-libc-dev: python-evdev (USB keyboard readers) builds from
+# source where no wheel is at hand.
 APT_PACKAGES=(
     python3 python3-venv
     libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-mixer-2.0-0 libsdl2-ttf-2.0-0
     libgl1 libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libgbm1 libdrm2
     libmtdev1
+    gcc python3-dev linux-libc-dev
+)
+# The reader kinds, from the project's one list (hardware/readers.py): read, not run, so
+# that no Python is needed before the packages are in.
+mapfile -t READER_KINDS < <(sed -n 's/^ *ReaderKind("\([a-z0-9]*\)".*/\1/p' "$SCRIPT_DIR/hardware/readers.py")
+READER_LIST=$(
+    IFS=,
+    printf '%s' "${READER_KINDS[*]}" | sed 's/,/, /g'
 )
 
 usage() {
-    cat <<'EOF'
+    sed "s/READER_LIST/$READER_LIST/" <<'EOF'
 Usage: ./deploy.sh [OPTIONS]
 
 Installs Splendor Companion as a kiosk: apt packages (SDL2 with KMS/DRM, Mesa, mtdev),
@@ -48,10 +62,14 @@ when it is not). Settings not given keep the value of the previous run.
   --rotation DEG       0, 90, 180 or 270: Kivy turns the picture and the touches with it
   --touch-invert AXES  none, x, y or xy: mirror the touchscreen's axes (a panel whose
                        touches land mirrored), default none
-  --rfid-port DEVICE   the RFID reader's serial port (/dev/ttyUSB0, /dev/serial0), or
+  --rfid-port DEVICE   the RFID reader's port: uart (the GPIO 14/15 serial port of this
+                       board: /dev/ttyAMA0 on a Pi 5, /dev/serial0 before), a device
+                       under /dev (/dev/ttyUSB0, /dev/input/by-id/...-event-kbd), or
                        none; the app reads it as SPLENDOR_RFID_PORT
-  --rfid-reader KIND   rdm6300 or lines (the app's --reader), or none for the app's
-                       default; the app reads it as SPLENDOR_RFID_READER
+  --rfid-reader KIND   READER_LIST (the app's --reader), or none for
+                       the app's default; the app reads it as SPLENDOR_RFID_READER
+  --rfid-baud N        the reader's speed, or default (the reader's own); the app reads
+                       it as SPLENDOR_RFID_BAUD
   --no-usb-export      do not install the hook that exports games to a USB stick
   --dry-run            print every action, do none of them
   --uninstall          remove what deploy.sh installed; keeps the games
@@ -89,6 +107,7 @@ check_failed() { die "$1" 3; }
 # ---------------------------------------------------------------- options
 
 OPT_USER="" OPT_PREFIX="" OPT_ROTATION="" OPT_TOUCH_INVERT="" OPT_RFID_PORT="" OPT_RFID_READER=""
+OPT_RFID_BAUD=""
 OPT_USB=""
 DRY_RUN=0 UNINSTALL=0 PURGE=0 ROOT="" SOURCE="$SCRIPT_DIR" PYTHON="" MIN_FREE_MB=600
 
@@ -104,6 +123,7 @@ while [ $# -gt 0 ]; do
         --touch-invert) need_value "$1" $#; OPT_TOUCH_INVERT=$2; shift 2 ;;
         --rfid-port) need_value "$1" $#; OPT_RFID_PORT=$2; shift 2 ;;
         --rfid-reader) need_value "$1" $#; OPT_RFID_READER=$2; shift 2 ;;
+        --rfid-baud) need_value "$1" $#; OPT_RFID_BAUD=$2; shift 2 ;;
         --no-usb-export) OPT_USB=no; shift ;;
         --dry-run) DRY_RUN=1; shift ;;
         --uninstall) UNINSTALL=1; shift ;;
@@ -154,6 +174,7 @@ PREV_ROTATION=$(previous SPLENDOR_ROTATION)
 PREV_TOUCH_INVERT=$(previous SPLENDOR_TOUCH_INVERT)
 PREV_RFID_PORT=$(previous SPLENDOR_RFID_PORT)
 PREV_RFID_READER=$(previous SPLENDOR_RFID_READER)
+PREV_RFID_BAUD=$(previous SPLENDOR_RFID_BAUD)
 PREV_USB=$(previous SPLENDOR_USB_EXPORT)
 PREV_GROUPS_ADDED=$(previous SPLENDOR_GROUPS_ADDED)
 
@@ -166,23 +187,67 @@ ROTATION=$(pick "$OPT_ROTATION" "$PREV_ROTATION" 0)
 TOUCH_INVERT=$(pick "$OPT_TOUCH_INVERT" "$PREV_TOUCH_INVERT" none)
 RFID_PORT=$(pick "$OPT_RFID_PORT" "$PREV_RFID_PORT" none)
 RFID_READER=$(pick "$OPT_RFID_READER" "$PREV_RFID_READER" none)
+RFID_BAUD=$(pick "$OPT_RFID_BAUD" "$PREV_RFID_BAUD" default)
 USB_EXPORT=$(pick "$OPT_USB" "$PREV_USB" yes)
-PREFIX=${PREFIX%/}
+
+# normalise PATH: the absolute PATH without ".", ".." and repeated slashes, worked out on
+# the letters alone (no symlink followed, nothing needs to exist), so that the guards
+# below see the folder it names: /./etc, /etc// and /opt/../etc are /etc, /// is /.
+normalise() {
+    local part out=()
+    local IFS=/
+    for part in $1; do
+        case $part in
+            "" | .) ;;
+            ..) [ ${#out[@]} -eq 0 ] || unset 'out[${#out[@]}-1]' ;;
+            *) out+=("$part") ;;
+        esac
+    done
+    printf '/%s\n' "${out[*]}"
+}
+
+# The GPIO 14/15 serial port of this board: a Pi 5's /dev/serial0 is its debug connector.
+pi_model() { tr -d '\0' <"$ROOT/proc/device-tree/model" 2>/dev/null || true; }
+gpio_uart() {
+    case $(pi_model) in
+        "Raspberry Pi 5"* | "Raspberry Pi Compute Module 5"*) say /dev/ttyAMA0 ;;
+        *) say /dev/serial0 ;;
+    esac
+}
 
 [[ $SERVICE_USER =~ ^[a-z_][a-z0-9_-]{0,31}$ ]] ||
     usage_error "--user: '$SERVICE_USER' is not a valid user name"
 [ "$SERVICE_USER" != root ] || usage_error "--user: the app must not run as root"
-[[ $PREFIX =~ ^/[A-Za-z0-9._/-]+$ && $PREFIX != *..* ]] ||
+[[ $PREFIX =~ ^/[A-Za-z0-9._/-]*$ && $PREFIX != *..* ]] ||
     usage_error "--prefix: '$PREFIX' must be an absolute path of letters, digits, . _ - /"
-case $PREFIX in
-    /bin | /boot | /dev | /etc | /home | /lib | /opt | /proc | /root | /run | /sbin | /sys | /tmp | /usr | /usr/* | /var | /var/lib)
-        usage_error "--prefix: '$PREFIX' is a system folder; use a folder of its own" ;;
-esac
+PREFIX=$(normalise "$PREFIX")
+system_folder() {
+    case $1 in
+        / | /bin | /boot | /boot/* | /dev | /dev/* | /etc | /etc/* | /home | /lib | /lib64 | /opt | /proc | /proc/* | /root | /run | /sbin | /srv | /sys | /sys/* | /tmp | /usr | /usr/* | /var | /var/lib | /var/lib/splendor-companion | /var/lib/splendor-companion/*) return 0 ;;
+    esac
+    return 1
+}
+! system_folder "$PREFIX" || usage_error "--prefix: '$PREFIX' is a system folder; use a folder of its own"
+# ... and the folder it really is, through symlinks (/opt/app -> /etc).
+REAL_PREFIX=$(realpath -m -- "$ROOT$PREFIX")
+REAL_PREFIX=$(normalise "${REAL_PREFIX#"$ROOT"}")
+! system_folder "$REAL_PREFIX" ||
+    usage_error "--prefix: '$PREFIX' leads to $REAL_PREFIX, a system folder; use a folder of its own"
 case $ROTATION in 0 | 90 | 180 | 270) ;; *) usage_error "--rotation: 0, 90, 180 or 270" ;; esac
 case $TOUCH_INVERT in none | x | y | xy) ;; *) usage_error "--touch-invert: none, x, y or xy" ;; esac
-[ "$RFID_PORT" = none ] || [[ $RFID_PORT =~ ^/dev/[A-Za-z0-9._/-]+$ ]] ||
-    usage_error "--rfid-port: a device like /dev/ttyUSB0, or none"
-case $RFID_READER in none | rdm6300 | lines) ;; *) usage_error "--rfid-reader: rdm6300, lines or none" ;; esac
+[ "$RFID_PORT" != uart ] || RFID_PORT=$(gpio_uart)
+if [ "$RFID_PORT" != none ]; then
+    [[ $RFID_PORT =~ ^/[A-Za-z0-9._/:-]+$ ]] || usage_error "--rfid-port: a device like /dev/ttyUSB0, uart, or none"
+    RFID_PORT=$(normalise "$RFID_PORT")
+    [[ $RFID_PORT == /dev/?* ]] ||
+        usage_error "--rfid-port: $RFID_PORT is not under /dev: a device like /dev/ttyUSB0, uart, or none"
+fi
+case " none ${READER_KINDS[*]} " in
+    *" $RFID_READER "*) ;;
+    *) usage_error "--rfid-reader: $READER_LIST or none" ;;
+esac
+[ "$RFID_BAUD" = default ] || [[ $RFID_BAUD =~ ^[1-9][0-9]{2,6}$ ]] ||
+    usage_error "--rfid-baud: a speed like 9600 or 115200, or default"
 VENV=$PREFIX/venv
 APP=$VENV/bin/splendor-companion
 STAMP=$PREFIX/.installed-source
@@ -402,7 +467,8 @@ check_source() {
     SOURCE=$(cd "$SOURCE" && pwd)
     local template
     for template in splendor-companion.service "$EXPORT_UNIT" splendor-companion-usb-export \
-        99-splendor-companion-usb.rules; do
+        99-splendor-companion-usb.rules 99-splendor-companion-backlight.rules \
+        splendor-companion-command "$REQUEST_UNIT" "$REQUEST_PATH_UNIT"; do
         [ -f "$SCRIPT_DIR/systemd/$template" ] ||
             check_failed "$SCRIPT_DIR/systemd/$template is missing: is this a complete checkout?"
     done
@@ -430,6 +496,46 @@ display_notes() {
     if [ -e "$ROOT/etc/systemd/system/display-manager.service" ]; then
         note "a desktop starts at boot and holds the display: choose the console (sudo raspi-config: System Options, Boot / Auto Login, Console) and reboot"
     fi
+}
+
+uart0_console() {
+    local config
+    for config in "$ROOT/boot/firmware/config.txt" "$ROOT/boot/config.txt"; do
+        [ -f "$config" ] || continue
+        grep -Eq '^[[:space:]]*dtparam=uart0_console(=on)?[[:space:]]*$' "$config"
+        return
+    done
+    return 1
+}
+
+# The reader's serial port: the board's own, and no console on it.
+serial_notes() {
+    [ "$RFID_PORT" != none ] || return 0
+    local model cmdline console device uart
+    model=$(pi_model)
+    uart=$(gpio_uart)
+    case $model in
+        "Raspberry Pi 5"* | "Raspberry Pi Compute Module 5"*)
+            if [ "$RFID_PORT" = /dev/serial0 ]; then
+                note "on a Pi 5, /dev/serial0 is the 3-pin debug connector, not GPIO 14/15: a reader on the GPIO pins is /dev/ttyAMA0 (./deploy.sh --rfid-port uart)"
+            fi ;;
+    esac
+    for cmdline in "$ROOT/boot/firmware/cmdline.txt" "$ROOT/boot/cmdline.txt"; do
+        [ -f "$cmdline" ] || continue
+        for console in $(tr ' ' '\n' <"$cmdline" | sed -n 's/^console=\([^,]*\).*/\1/p'); do
+            device=/dev/$console
+            if [ "$console" = serial0 ]; then
+                # serial0 is the GPIO UART, except on a Pi 5 where it is the debug connector
+                # unless config.txt moves it (dtparam=uart0_console).
+                device=$uart
+                if [ "$uart" = /dev/ttyAMA0 ] && ! uart0_console; then device=/dev/ttyAMA10; fi
+            fi
+            if [ "$device" = "$RFID_PORT" ] || [ "/dev/$console" = "$RFID_PORT" ]; then
+                note "a serial console is on the reader's port $RFID_PORT (console=$console in ${cmdline#"$ROOT"}): it takes the reader's bytes and changes its speed. Turn it off: sudo raspi-config nonint do_serial_cons 1 (or raspi-config: Interface Options, Serial Port, login shell No, hardware Yes), then reboot"
+            fi
+        done
+        break
+    done
 }
 
 become_root() {
@@ -638,6 +744,7 @@ SPLENDOR_DATA_DIR=$DATA_DIR
 EOF
     [ "$RFID_PORT" = none ] || say "SPLENDOR_RFID_PORT=$RFID_PORT"
     [ "$RFID_READER" = none ] || say "SPLENDOR_RFID_READER=$RFID_READER"
+    [ "$RFID_BAUD" = default ] || say "SPLENDOR_RFID_BAUD=$RFID_BAUD"
     cat <<EOF
 KIVY_HOME=$KIVY_HOME
 KIVY_NO_ARGS=1
@@ -654,7 +761,7 @@ render() { # TEMPLATE: the file from systemd/ with the placeholders filled in
     local groups
     groups="${UNIT_GROUPS[*]:-}"
     sed -e "s|@USER@|$SERVICE_USER|g" -e "s|@PREFIX@|$PREFIX|g" -e "s|@GROUPS@|$groups|g" \
-        "$SCRIPT_DIR/systemd/$1"
+        -e "s|@DATA_DIR@|$DATA_DIR|g" "$SCRIPT_DIR/systemd/$1"
 }
 
 step_files() {
@@ -663,18 +770,32 @@ step_files() {
     [ "$WROTE" -eq 0 ] || CHANGED=1
     write_file "$UNIT_DIR/$UNIT" 644 - "$(render splendor-companion.service)"
     [ "$WROTE" -eq 0 ] || units_changed=1
+    # splendor-companion on PATH: the kiosk's user, on the kiosk's games and tags.
+    write_file "$COMMAND_LINK" 755 - "$(render splendor-companion-command)"
+    write_file "$BACKLIGHT_RULE" 644 - "$(render 99-splendor-companion-backlight.rules)"
+    [ "$WROTE" -eq 0 ] || rule_changed=1
     if [ "$USB_EXPORT" = yes ]; then
         make_dir "$PREFIX/bin" 755 -
         write_file "$EXPORT_HELPER" 755 - "$(render splendor-companion-usb-export)"
         write_file "$UNIT_DIR/$EXPORT_UNIT" 644 - "$(render "$EXPORT_UNIT")"
+        [ "$WROTE" -eq 0 ] || units_changed=1
+        write_file "$UNIT_DIR/$REQUEST_UNIT" 644 - "$(render "$REQUEST_UNIT")"
+        [ "$WROTE" -eq 0 ] || units_changed=1
+        write_file "$UNIT_DIR/$REQUEST_PATH_UNIT" 644 - "$(render "$REQUEST_PATH_UNIT")"
         [ "$WROTE" -eq 0 ] || units_changed=1
         write_file "$UDEV_RULE" 644 - "$(render 99-splendor-companion-usb.rules)"
         [ "$WROTE" -eq 0 ] || rule_changed=1
     else
         [ ! -e "$ROOT$UNIT_DIR/$EXPORT_UNIT" ] || units_changed=1
         [ ! -e "$ROOT$UDEV_RULE" ] || rule_changed=1
+        if [ -e "$ROOT$UNIT_DIR/$REQUEST_PATH_UNIT" ]; then
+            run systemctl disable --now "$REQUEST_PATH_UNIT"
+            units_changed=1
+        fi
         remove "$UDEV_RULE"
         remove "$UNIT_DIR/$EXPORT_UNIT"
+        remove "$UNIT_DIR/$REQUEST_UNIT"
+        remove "$UNIT_DIR/$REQUEST_PATH_UNIT"
         remove "$EXPORT_HELPER"
     fi
     if [ "$units_changed" -eq 1 ]; then
@@ -690,6 +811,13 @@ step_service() {
     else
         run systemctl enable "$UNIT"
     fi
+    if [ "$USB_EXPORT" = yes ]; then
+        if [ -L "$ROOT$UNIT_DIR/multi-user.target.wants/$REQUEST_PATH_UNIT" ]; then
+            say "UNCHANGED $REQUEST_PATH_UNIT enabled"
+        else
+            run systemctl enable --now "$REQUEST_PATH_UNIT"
+        fi
+    fi
     if [ "$CHANGED" -eq 1 ]; then
         run systemctl restart "$UNIT"
     elif [ -n "$ROOT" ]; then
@@ -702,7 +830,7 @@ step_service() {
 }
 
 install() {
-    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (rotation $ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, USB export $USB_EXPORT)${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
+    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (rotation $ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT)${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
     check_system
     check_source
     check_python
@@ -710,6 +838,7 @@ install() {
     check_tools
     become_root
     display_notes
+    serial_notes
     if [ -n "$PREV_PREFIX" ] && [ "$PREV_PREFIX" != "$PREFIX" ]; then
         note "the previous install in $PREV_PREFIX stays: remove $PREV_PREFIX/venv by hand"
     fi
@@ -739,12 +868,19 @@ uninstall() {
     else
         say "UNCHANGED $UNIT (not installed)"
     fi
+    if [ -e "$ROOT$UNIT_DIR/$REQUEST_PATH_UNIT" ]; then
+        run systemctl disable --now "$REQUEST_PATH_UNIT"
+    fi
     local units_there=0 rule_there=0 group
     [ ! -e "$ROOT$UNIT_DIR/$UNIT" ] && [ ! -e "$ROOT$UNIT_DIR/$EXPORT_UNIT" ] || units_there=1
-    [ ! -e "$ROOT$UDEV_RULE" ] || rule_there=1
+    [ ! -e "$ROOT$UDEV_RULE" ] && [ ! -e "$ROOT$BACKLIGHT_RULE" ] || rule_there=1
     remove "$UNIT_DIR/$UNIT"
     remove "$UNIT_DIR/$EXPORT_UNIT"
+    remove "$UNIT_DIR/$REQUEST_UNIT"
+    remove "$UNIT_DIR/$REQUEST_PATH_UNIT"
     remove "$UDEV_RULE"
+    remove "$BACKLIGHT_RULE"
+    remove "$COMMAND_LINK"
     [ "$units_there" -eq 0 ] || run systemctl daemon-reload
     [ "$rule_there" -eq 0 ] || run udevadm control --reload
     # Only what deploy.sh put in the prefix, which may hold other things.

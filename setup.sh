@@ -52,6 +52,14 @@ fi
 
 # What Kivy's bundled SDL2 needs to open a window (also headless, through Mesa).
 apt_install libgl1 libegl1 libegl-mesa0 libgl1-mesa-dri libmtdev1
+# python-evdev (USB keyboard RFID readers) compiles against the kernel's input headers
+# where pip finds no wheel; with the system's Python it needs its headers too.
+if [ "$(uname -s)" = Linux ]; then
+    apt_install gcc linux-libc-dev || say "gcc or linux-libc-dev missing: evdev may not build"
+    if ! "$py" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+        apt_install python3-dev || say "python3-dev missing: evdev may not build"
+    fi
+fi
 if [ -n "$extras" ]; then
     # The test suite checks the kiosk's shell script and unit files with these; without
     # them those two checks are skipped, so a machine that refuses them still tests.

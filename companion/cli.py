@@ -383,20 +383,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="a short run")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("rfid", help="an RFID card reader: watch it, or tag the cards")
-    rfid = p.add_subparsers(dest="rfid_command", metavar="ACTION", required=True)
-    for name, text in (
-        ("monitor", "print each tag read and its card, each dropped frame, until Ctrl-C"),
-        ("enroll", "ask for each card in turn and record the tag scanned for it"),
-    ):
-        q = rfid.add_parser(name, help=text)
-        q.add_argument("--port", required=True, help="the reader: /dev/serial0, /dev/ttyUSB0...")
-        q.add_argument("--reader", choices=("rdm6300", "lines"), default="rdm6300")
-        q.add_argument("--baud", type=int, help="the reader's speed (default 9600)")
-        if name == "enroll":
-            q.add_argument("--level", type=int, choices=(1, 2, 3), help="only this level's cards")
-            q.add_argument("--all", action="store_true", help="cards that have a tag too")
-    p.set_defaults(func=cmd_rfid)
+    try:  # the hardware registers its own command (its reader kinds)
+        from hardware.cli import register as register_rfid
+    except ImportError:
+        pass
+    else:
+        register_rfid(sub, cmd_rfid)
     return parser
 
 

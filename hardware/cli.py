@@ -1,11 +1,17 @@
 """``splendor-companion rfid monitor|enroll``: set a reader up, and tag the cards.
 
-``companion.cli`` imports this module by name when the ``rfid`` command runs (the core
-does not depend on the hardware) and calls :func:`run` with the parsed arguments:
-``rfid_command`` (``monitor`` or ``enroll``), ``port``, ``reader``, ``baud``, and for
-``enroll`` ``level`` and ``all``; ``data_dir`` is the global option.
+:func:`register` adds the ``rfid`` command to the command line (the reader kinds from
+:mod:`hardware.readers`); when it runs, ``companion.cli`` calls :func:`run` with the
+parsed arguments: ``rfid_command`` (``monitor`` or ``enroll``), ``port``, ``reader``,
+``baud``, and for ``enroll`` ``level`` and ``all``; ``data_dir`` is the global option.
+This module imports pyserial and python-evdev only when the command runs.
 
-Both print as they go, flushing each line, and read tags from the serial port.
+Without ``--port``: a serial reader is on the Pi's GPIO UART (``/dev/ttyAMA0`` on a Pi 5,
+``/dev/serial0`` before), a keyboard reader is the one keyboard under
+``/dev/input/by-id`` (with several, the command lists them). Without ``--baud``: the
+reader's own speed (115200 for a PN532, 9600 for the others).
+
+Both print as they go, flushing each line, and read tags from the reader.
 ``monitor`` runs until Ctrl-C. ``enroll`` asks for each card in turn; Enter skips a card,
 Ctrl-D (end of input) or Ctrl-C stops, and every tag recorded is saved at once.
 """
@@ -19,32 +25,82 @@ import queue
 import select
 import sys
 import threading
-from typing import TextIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.cards import CARDS
 from companion.i18n import _, localise, translate
 from companion.tokens import Tokens
 
 from .exc import HardwareError, TagConflict
-from .rfid import CONNECTED, DEFAULT_BAUD, DISCONNECTED, Dropped, RfidReader
+from .ports import gpio_uart, keyboard_devices
+from .readers import DEFAULT, INPUT, NAMES, READERS, baud_of
 from .tagmap import TagMap, default_path
+
+if TYPE_CHECKING:
+    from .rfid import RfidReader
 
 EXIT_OK, EXIT_ERROR = 0, 2
 
 Event = tuple[str, object, object]
 
 
+def register(sub: Any, func: Callable[[argparse.Namespace], int]) -> None:
+    """Add ``rfid monitor|enroll`` to the subcommands ``sub``; ``func`` runs them."""
+    kinds = ", ".join(f"{r.name} ({r.tags})" for r in READERS.values())
+    p = sub.add_parser("rfid", help="an RFID card reader: watch it, or tag the cards")
+    rfid = p.add_subparsers(dest="rfid_command", metavar="ACTION", required=True)
+    for name, text in (
+        ("monitor", "print each tag read and its card, each dropped frame, until Ctrl-C"),
+        ("enroll", "ask for each card in turn and record the tag scanned for it"),
+    ):
+        q = rfid.add_parser(name, help=text)
+        q.add_argument(
+            "--port",
+            help="the reader: /dev/ttyUSB0, /dev/ttyAMA0, a /dev/input/by-id name... "
+            "(default: the Pi's GPIO serial port, or the one USB keyboard reader)",
+        )
+        q.add_argument("--reader", choices=NAMES, default=DEFAULT, help=kinds)
+        q.add_argument("--baud", type=int, help="the reader's speed (default: its own)")
+        if name == "enroll":
+            q.add_argument("--level", type=int, choices=(1, 2, 3), help="only this level's cards")
+            q.add_argument("--all", action="store_true", help="cards that have a tag too")
+    p.set_defaults(func=func)
+
+
+def default_port(reader: str) -> str:
+    """The port of ``reader`` when none is given; :class:`HardwareError` when it is not
+    clear which (several keyboards, or none)."""
+    if READERS[reader].port != INPUT:
+        return gpio_uart()
+    found = keyboard_devices()
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise HardwareError(
+            "not-found",
+            _("no USB keyboard reader is plugged in (nothing in /dev/input/by-id)"),
+        )
+    raise HardwareError(
+        "ambiguous",
+        _(
+            "several keyboards are plugged in: choose the reader with --port, one of: {ports}"
+        ).format(ports=", ".join(found)),
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """The ``rfid`` command. Returns the exit code."""
     try:
         tags = TagMap.load(default_path(getattr(args, "data_dir", None)))
+        port = args.port or default_port(args.reader)
     except HardwareError as err:
         print(err.message, file=sys.stderr)
         return EXIT_ERROR
-    baud = args.baud or DEFAULT_BAUD
+    baud = baud_of(args.reader, args.baud) or 0
     if args.rfid_command == "monitor":
-        return monitor(args.port, args.reader, baud, tags)
-    return enroll(args.port, args.reader, baud, tags, level=args.level, everything=args.all)
+        return monitor(port, args.reader, baud, tags)
+    return enroll(port, args.reader, baud, tags, level=args.level, everything=args.all)
 
 
 def _say(out: TextIO, text: str) -> None:
@@ -88,6 +144,8 @@ class _Events:
             os.close(self.wake_w)
 
     def reader(self, port: str, kind: str, baud: int) -> RfidReader:
+        from .rfid import RfidReader
+
         return RfidReader(
             port,
             kind,
@@ -109,16 +167,15 @@ def _stop(reader: RfidReader, events: _Events) -> None:
 
 
 def _status_line(state: object, detail: object) -> str | None:
-    if state == CONNECTED:
+    if state == "connected":
         return _("connected: {detail}").format(detail=detail)
-    if state == DISCONNECTED:
+    if state in ("disconnected", "blocked"):
         return _("disconnected: {detail}").format(detail=detail)
     return None
 
 
 def _dropped_line(item: object) -> str:
-    assert isinstance(item, Dropped)
-    return _("dropped: {reason}").format(reason=item.message)
+    return _("dropped: {reason}").format(reason=getattr(item, "message", item))
 
 
 def monitor(port: str, kind: str, baud: int, tags: TagMap, out: TextIO | None = None) -> int:
@@ -127,11 +184,12 @@ def monitor(port: str, kind: str, baud: int, tags: TagMap, out: TextIO | None = 
     out = out or sys.stdout
     events = _Events()
     reader = events.reader(port, kind, baud)
+    what = f"{kind}, {baud} baud" if baud else kind
     _say(
         out,
-        _(
-            "Monitoring {port} ({reader}, {baud} baud): put a card on the reader. Ctrl-C stops."
-        ).format(port=port, reader=kind, baud=baud),
+        _("Monitoring {port} ({reader}): put a card on the reader. Ctrl-C stops.").format(
+            port=port, reader=what
+        ),
     )
     reader.start()
     seen = 0

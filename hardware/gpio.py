@@ -1,12 +1,14 @@
 """Buttons, LEDs and a buzzer on the Pi's GPIO pins (gpiozero), every one of them optional.
 
 - an *undo* button and a *confirm* button, each between a GPIO pin and ground (the pin's
-  pull-up keeps it high; pressed pulls it low);
+  pull-up keeps it high; pressed pulls it low). Undo acts when the button is *held* for
+  ``hold`` seconds (1 by default, a setting), so that a bump does not undo a move;
 - a green LED flashed on an accepted move; a red LED lit and a short buzz (an active
   buzzer) on a refused one.
 
 Pins come from the settings (:class:`GpioPins`: a BCM number like ``17``, or any name
 gpiozero knows, like ``"GPIO17"`` or ``"BOARD11"``); an unset pin means no such device.
+GPIO 14 and 15 are refused while the RFID reader uses the Pi's UART (``reserved``).
 
 **Threads.** gpiozero calls the button handlers on its own thread. ``on_undo`` and
 ``on_confirm`` reach the app's thread through ``dispatch``, a function that schedules a
@@ -82,6 +84,55 @@ class GpioPins:
     def fitted(self) -> bool:
         return any(getattr(self, f.name) is not None for f in fields(self))
 
+    def check(self, reserved: Mapping[int, str]) -> None:
+        """Refuse (:class:`PinError`) a pin that ``reserved`` gives to something else: BCM
+        number to what uses it (the RFID reader's UART on 14 and 15)."""
+        for f in fields(self):
+            number = bcm(getattr(self, f.name))
+            if number is not None and number in reserved:
+                raise PinError(
+                    "pin-reserved",
+                    _(
+                        "pin {pin} ({role}) is the serial port's {line}, which the RFID "
+                        "reader uses: choose another pin, like 17, 27 or 22"
+                    ).format(
+                        pin=getattr(self, f.name), role=ROLES[f.name](), line=reserved[number]
+                    ),
+                )
+
+
+ROLES: dict[str, Callable[[], str]] = {
+    "undo": lambda: _("undo button"),
+    "confirm": lambda: _("confirm button"),
+    "green": lambda: _("green LED"),
+    "red": lambda: _("red LED"),
+    "buzzer": lambda: _("buzzer"),
+}
+BOARD_TO_BCM = {8: 14, 10: 15}
+"""The header's pins 8 and 10 are GPIO 14 and 15 (the only ones :meth:`GpioPins.check`
+needs to know)."""
+
+
+def bcm(pin: PinName) -> int | None:
+    """The BCM number of a pin name, when it is one of those forms: ``14``, ``"GPIO14"``,
+    ``"BCM14"``, ``"BOARD8"``.
+
+    >>> bcm(14), bcm("GPIO15"), bcm("BOARD8"), bcm("J8:10"), bcm(None)
+    (14, 15, 14, 15, None)
+    """
+    if pin is None:
+        return None
+    if isinstance(pin, int):
+        return pin
+    text = pin.strip().upper()
+    for prefix in ("GPIO", "BCM"):
+        if text.startswith(prefix) and text[len(prefix) :].isdigit():
+            return int(text[len(prefix) :])
+    for prefix in ("BOARD", "J8:"):
+        if text.startswith(prefix) and text[len(prefix) :].isdigit():
+            return BOARD_TO_BCM.get(int(text[len(prefix) :]), -1)
+    return int(text) if text.isdigit() else None
+
 
 class Signals:
     """The buttons and lights when there are none: every call does nothing.
@@ -128,6 +179,7 @@ class Panel(Signals):
         alarm: float = 1.0,
         beep: float = 0.15,
         bounce: float | None = 0.05,
+        hold: float = 1.0,
     ) -> None:
         super().__init__("")
         self.pins = pins
@@ -146,9 +198,12 @@ class Panel(Signals):
             if pins.undo is not None:
                 role = _("undo button")
                 self.undo_button = self._add(
-                    pins.undo, role, lambda: Button(pins.undo, bounce_time=bounce, **kw)
+                    pins.undo,
+                    role,
+                    lambda: Button(pins.undo, bounce_time=bounce, hold_time=hold, **kw),
                 )
-                self.undo_button.when_pressed = lambda: self._pressed("undo")
+                # Held, not pressed: a bump against the button must not undo a move.
+                self.undo_button.when_held = lambda: self._pressed("undo")
             if pins.confirm is not None:
                 role = _("confirm button")
                 self.confirm_button = self._add(
@@ -230,14 +285,17 @@ def open_panel(
     on_confirm: Action | None = None,
     dispatch: Dispatch | None = None,
     pin_factory: Any = None,
+    reserved: Mapping[int, str] | None = None,
     **timing: float,
 ) -> Signals:
     """The :class:`Panel` of ``pins``, or a :class:`Signals` that does nothing (and says
     why in :attr:`Signals.reason`) when no pin is set, the machine has no GPIO, or a pin
-    cannot be used. Never raises: the game goes on without buttons and lights."""
+    cannot be used (``reserved``: see :meth:`GpioPins.check`). Never raises: the game goes
+    on without buttons and lights."""
     if not pins.fitted:
         return Signals(_("no GPIO pin is set"))
     try:
+        pins.check(reserved or {})
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # gpiozero's fallbacks from one library to the next
             return Panel(

@@ -1,21 +1,29 @@
-"""RFID card readers on a serial port: bytes in, debounced tag ids out, unplugging survived.
+"""RFID card readers: bytes or key presses in, debounced tag ids out, unplugging survived.
 
-Two kinds of reader (the ``reader`` setting):
+The kinds of reader (the ``reader`` setting) are listed in :mod:`hardware.readers`:
 
 ``rdm6300``
     The 125 kHz RDM6300 module, 9600 baud. A frame is STX (0x02), 10 hex characters (a
     version byte and the 4-byte tag id), 2 hex characters of checksum (the XOR of the 5
     data bytes) and ETX (0x03). The module repeats the frame while the tag stays on it.
 ``lines``
-    A reader that prints one tag id per line: an Arduino with an MFRC522, many USB-serial
-    readers. Hex digits, optionally separated by spaces, colons or dashes; a label ending in
-    ``": "`` before the id (``Card UID: 04 A3 2B 1C``) is ignored; ``\\n``, ``\\r\\n`` or
-    ``\\r`` end a line.
+    A reader that prints one tag id per line: an Arduino with an MFRC522 or a PN532, many
+    USB-serial readers. Only a whole UID counts (:meth:`LineTags.parse`): memory dumps and
+    other chatter are dropped; ``\\n``, ``\\r\\n`` or ``\\r`` end a line.
+``pn532``
+    The 13.56 MHz PN532 on its UART, 115200 baud, polled (:mod:`hardware.pn532`).
+``keyboard``
+    A USB reader that types the tag like a keyboard, read through python-evdev with the
+    device grabbed (:mod:`hardware.keyboard`).
 
-Both are pyserial :class:`~serial.threaded.ReaderThread` protocols (a
-:class:`~serial.threaded.FramedPacket` and a :class:`~serial.threaded.LineReader`). A bad
-frame (checksum, length, a character that is not hex, noise between frames) is dropped,
-counted by reason (:attr:`RfidReader.dropped`) and reported, never raised.
+The serial ones are pyserial :class:`~serial.threaded.ReaderThread` protocols (a
+:class:`~serial.threaded.FramedPacket`, a :class:`~serial.threaded.LineReader` and
+:class:`~hardware.pn532.PN532Protocol`). A serial port that a console holds
+(``console=serial0`` in ``cmdline.txt``) is not opened: the state is ``blocked``, and the
+detail says how to turn the console off.
+
+A bad frame (checksum, length, a character that is not hex, noise between frames) is
+dropped, counted by reason (:attr:`RfidReader.dropped`) and reported, never raised.
 
 **Debounce.** A tag is reported when it arrives, at once; its repeats are not, as long as
 it keeps being seen: a tag is reported again only after ``away`` seconds (1.0 by default)
@@ -49,29 +57,47 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import string
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import serial
 from serial.threaded import FramedPacket, LineReader, Protocol, ReaderThread
 
 from companion.i18n import _
 
+from . import ports
 from .exc import lost_error, serial_error
+from .pn532 import PN532Protocol, silent_message
+from .ports import console_on
+from .readers import INPUT, NAMES, baud_of, kind
+
+if TYPE_CHECKING:
+    from .keyboard import EventSource
 
 log = logging.getLogger(__name__)
 
-RDM6300, LINES = "rdm6300", "lines"
-READERS = (RDM6300, LINES)
+RDM6300, LINES, PN532, KEYBOARD = "rdm6300", "lines", "pn532", "keyboard"
+READERS = NAMES  # the kinds, from hardware.readers
 DEFAULT_BAUD = 9600
-CONNECTED, DISCONNECTED, STOPPED = "connected", "disconnected", "stopped"
+CONNECTED, DISCONNECTED, BLOCKED, STOPPED = "connected", "disconnected", "blocked", "stopped"
+"""``blocked``: a serial console holds the port (it is not read until that is fixed)."""
+TICK = 0.05
 
 HEX = frozenset(string.hexdigits)
+UID_LABEL = re.compile(r"\b(uid|id|tag|serial)\b", re.IGNORECASE)
+HEX_ONLY = re.compile(r"[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2})+")  # 04:A3:2B:1C, colons and all
+SEPARATORS = re.compile(r"[\s:-]+")
+UID_BYTES = (4, 7, 10)
+"""ISO 14443 UIDs: single, double and triple size."""
+WHOLE_RUN = (4, 5, 7, 10)
+"""Bytes of a bare run of hex: a UID, or a 125 kHz tag (5 bytes)."""
 
 TagCallback = Callable[[str], object]
 StatusCallback = Callable[[str, str], object]
@@ -95,7 +121,7 @@ class Dropped:
 
     Reasons: ``checksum``, ``length``, ``not-hex``, ``noise`` (bytes between frames),
     ``truncated`` (a frame cut short by the next one), ``too-long`` (no end of frame or
-    line in sight).
+    line in sight), ``typed`` (a keyboard reader typed something that is not a tag).
     """
 
     reason: str
@@ -117,6 +143,8 @@ class Dropped:
             message = _("frame cut short by the next one: {data}")
         elif reason == "too-long":
             message = _("{n} bytes without the end of a frame or line: {data}")
+        elif reason == "typed":
+            message = _("not a tag id: {data} was typed")
         else:
             raise ValueError(f"unknown drop reason {reason!r}")
         return cls(reason, data, message.format(data=text, n=len(data), **params))
@@ -247,30 +275,56 @@ class LineTags(LineReader):
 
     @classmethod
     def parse(cls, line: str) -> str | None:
-        """The tag id of a line, in upper case; ``None`` if it is not one.
+        """The tag id of a line, in upper case; ``None`` if the line is not one whole UID.
 
-        >>> LineTags.parse("Card UID: 04 a3 2b 1c"), LineTags.parse("hello world")
+        A UID is bare hex, or follows a label naming it (``Card UID:``, ``UID Value:``,
+        ``Tag ID:``). After a label, bytes may be unpadded or ``0x``-prefixed (the
+        Adafruit PN532 sketch); a bare line is one run of hex, or 4, 7 or 10 bytes of two
+        digits each, which leaves out the page lines of a memory dump (``  0   04 6B 8A 88``:
+        a page number, then 4 bytes).
+
+        >>> LineTags.parse("Card UID: 04 a3 2b 1c"), LineTags.parse("UID: 4 A3 2B 1C")
+        ('04A32B1C', '04A32B1C')
+        >>> LineTags.parse("UID Value: 0x04 0xA3 0x2B 0x1C"), LineTags.parse("  0   04 6B 8A 88")
         ('04A32B1C', None)
+        >>> LineTags.parse("hello world"), LineTags.parse("Card SAK: 08")
+        (None, None)
         """
         text = line.strip()
-        if ": " in text:
-            text = text.rsplit(": ", 1)[1]
-        for sep in " :-":
-            text = text.replace(sep, "")
-        if text[:2] in ("0x", "0X"):
-            text = text[2:]
-        if not cls.MIN_DIGITS <= len(text) <= cls.MAX_DIGITS or not HEX.issuperset(text):
+        label, sep, value = text.rpartition(":")
+        labelled = bool(sep) and UID_LABEL.search(label) is not None
+        if sep and not labelled and not HEX_ONLY.fullmatch(text):
+            return None  # a label, but not of a UID: "PICC type: ...", "Card SAK: 08"
+        if labelled:
+            text = value
+        parts = [p[2:] if p[:2] in ("0x", "0X") else p for p in SEPARATORS.split(text.strip())]
+        parts = [p for p in parts if p]
+        if not parts or not all(HEX.issuperset(p) for p in parts):
             return None
-        return text.upper()
+        if len(parts) == 1:
+            digits = parts[0]
+            if len(digits) % 2 or not cls.MIN_DIGITS <= len(digits) <= cls.MAX_DIGITS:
+                return None
+            if not labelled and len(digits) // 2 not in WHOLE_RUN:
+                return None
+            return digits.upper()
+        if labelled:
+            if any(len(p) > 2 for p in parts) or not 4 <= len(parts) <= 16:
+                return None
+            return "".join(p.zfill(2) for p in parts).upper()
+        if any(len(p) != 2 for p in parts) or len(parts) not in UID_BYTES:
+            return None
+        return "".join(parts).upper()
 
     def connection_lost(self, exc: BaseException | None) -> None:
         super().connection_lost(None)  # forgets the transport; never re-raises
         self.on_lost(exc)
 
 
-PROTOCOLS: dict[str, type[RDM6300Frames] | type[LineTags]] = {
+PROTOCOLS: dict[str, type[RDM6300Frames] | type[LineTags] | type[PN532Protocol]] = {
     RDM6300: RDM6300Frames,
     LINES: LineTags,
+    PN532: PN532Protocol,
 }
 
 
@@ -347,12 +401,16 @@ class RfidReader:
         away: float = 1.0,
         retry: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
+        cmdline: Path | None = None,
+        events: Callable[[str], EventSource] | None = None,
     ) -> None:
-        if reader not in READERS:
-            raise ValueError(f"unknown reader {reader!r}: choose one of {', '.join(READERS)}")
-        self.port = port
+        self.kind = kind(reader)  # ValueError naming the kinds
         self.reader = reader
-        self.baudrate = baudrate or DEFAULT_BAUD
+        self.port = ports.input_path(port) if self.kind.port == INPUT else port
+        self.baudrate = baud_of(reader, baudrate) or 0
+        self.cmdline = cmdline or ports.CMDLINE  # the kernel's, where consoles are set
+        self.events = events
+        """Opens a keyboard reader's device (tests give recorded events)."""
         self.on_tag = on_tag
         self.on_status = on_status
         self.on_dropped = on_dropped
@@ -441,6 +499,14 @@ class RfidReader:
     def _supervise(self) -> None:
         try:
             while not self._stopping.is_set():
+                if self.kind.port == INPUT:
+                    self._supervise_input()
+                    continue
+                console = console_on(self.port, self.cmdline)
+                if console is not None:
+                    self._status(BLOCKED, console_message(self.port, console))
+                    self._stopping.wait(max(self.retry, 5.0))
+                    continue
                 try:
                     port = self._open()
                 except (OSError, ValueError) as err:  # serial.SerialException is an OSError
@@ -475,15 +541,71 @@ class RfidReader:
         thread = _ReaderThread(port, factory, done, name=f"rfid-reader {self.port}")
         self._wake.clear()
         thread.start()
-        self._status(
-            CONNECTED,
-            _("reading {port} ({reader}, {baud} baud)").format(
-                port=self.port, reader=self.reader, baud=self.baudrate
-            ),
-        )
+        ticking = self.reader == PN532
+        if not ticking:  # a PN532 is connected when it answers
+            self._status(CONNECTED, self._reading())
         while not (ended.is_set() or self._stopping.is_set()):
-            self._wake.wait()
+            self._wake.wait(TICK if ticking else None)
             self._wake.clear()
+            protocol = thread.protocol
+            if ticking and isinstance(protocol, PN532Protocol):
+                change = protocol.tick()
+                if change is not None and change[0]:
+                    firmware = _("PN532 firmware {version}").format(version=change[1])
+                    self._status(CONNECTED, f"{self._reading()}: {firmware}")
+                elif change is not None:
+                    self._status(DISCONNECTED, silent_message(self.port))
         thread.close()  # stops the thread (if still reading) and closes the port
         errors = [e for e in lost if e is not None]
         return errors[-1] if errors else None
+
+    def _reading(self) -> str:
+        if not self.baudrate:
+            return _("reading {port} ({reader})").format(port=self.port, reader=self.reader)
+        return _("reading {port} ({reader}, {baud} baud)").format(
+            port=self.port, reader=self.reader, baud=self.baudrate
+        )
+
+    # ------------------------------------------------------- a keyboard reader
+
+    def _supervise_input(self) -> None:
+        """Open the keyboard reader's device (grabbed), read it until it goes away."""
+        try:  # python-evdev (Linux): imported only for a keyboard reader
+            from . import keyboard as keyboard_reader
+        except ImportError as err:
+            self._status(
+                DISCONNECTED, _("cannot open {port}: {reason}").format(port=self.port, reason=err)
+            )
+            self._stopping.wait(self.retry)
+            return
+        try:
+            source = (self.events or keyboard_reader.EvdevSource)(self.port)
+        except OSError as err:
+            self._status(DISCONNECTED, keyboard_reader.open_error(self.port, err).message)
+            self._stopping.wait(self.retry)
+            return
+        typing = keyboard_reader.KeyTyping(
+            self._tag, lambda reason, text: self._drop(Dropped.of("typed", text.encode()))
+        )
+        self._status(CONNECTED, self._reading())
+        error: BaseException | None = None
+        try:
+            while not self._stopping.is_set():
+                typing.feed(source.read(0.1))
+        except OSError as err:  # unplugged: ENODEV
+            error = err
+            typing.lost()
+        finally:
+            source.close()
+        if not self._stopping.is_set():
+            self._status(DISCONNECTED, lost_error(self.port, error).message)
+            self._stopping.wait(self.retry)
+
+
+def console_message(port: str, console: str) -> str:
+    """What the app and the command line say when a serial console holds the port."""
+    return _(
+        "a console holds this port ({port} is console={console} in cmdline.txt): turn it "
+        "off with sudo raspi-config (Interface Options, Serial Port: login shell No, "
+        "hardware Yes), then reboot"
+    ).format(port=port, console=console)

@@ -31,6 +31,8 @@ DATA_DIR = "/var/lib/splendor-companion"
 KIVY_CONFIG = f"{DATA_DIR}/kivy/config.ini"
 PREFIX = "/opt/splendor-companion"
 WANTS_LINK = "/etc/systemd/system/multi-user.target.wants/splendor-companion.service"
+REQUEST_PATH_UNIT = "splendor-companion-export-request.path"
+COMMAND = "/usr/local/bin/splendor-companion"
 
 DEBIAN = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_CODENAME=bookworm\n'
 RASPBIAN_32 = 'PRETTY_NAME="Raspbian GNU/Linux 12 (bookworm)"\nID=raspbian\nID_LIKE=debian\n'
@@ -133,6 +135,7 @@ def install_everything(root: Path, packages: list[str]) -> None:
     link = root / WANTS_LINK.lstrip("/")
     link.parent.mkdir(parents=True, exist_ok=True)
     link.symlink_to(UNIT)
+    (link.parent / REQUEST_PATH_UNIT).symlink_to(f"/etc/systemd/system/{REQUEST_PATH_UNIT}")
     # Kivy has run once: its own full file, with config_version.
     put(
         root / KIVY_CONFIG.lstrip("/"),
@@ -406,7 +409,7 @@ def test_unit_runs_the_app_full_screen_as_the_service_user(root: Path, source: P
         "SupplementaryGroups=video render input dialout gpio",
         "EnvironmentFile=/etc/default/splendor-companion",
         "ExecStart=/srv/splendor/venv/bin/splendor-companion --fullscreen",
-        "Restart=on-failure",
+        "Restart=always",  # a clean exit too: never a black tty1
         "StandardOutput=journal",
         "Conflicts=getty@tty1.service",
         "WantedBy=multi-user.target",
@@ -541,7 +544,16 @@ def test_a_folder_that_is_not_the_project_stops(root: Path, tmp_path: Path) -> N
         (["--prefix", "relative/path"], "must be an absolute path"),
         (["--prefix", "/usr"], "is a system folder"),
         (["--rfid-port", "COM3"], "--rfid-port: a device like /dev/ttyUSB0"),
-        (["--rfid-reader", "nfc"], "--rfid-reader: rdm6300, lines or none"),
+        (["--rfid-reader", "nfc"], "--rfid-reader: rdm6300, lines, pn532, keyboard or none"),
+        (["--prefix", "/./etc"], "'/etc' is a system folder"),
+        (["--prefix", "/etc//"], "'/etc' is a system folder"),
+        (["--prefix", "///"], "'/' is a system folder"),
+        (["--prefix", "/usr/./local/"], "'/usr/local' is a system folder"),
+        (["--prefix", "/opt/../etc"], "must be an absolute path"),
+        (["--rfid-port", "/dev/../etc/shadow"], "/etc/shadow is not under /dev"),
+        (["--rfid-port", "/dev/./../root/x"], "/root/x is not under /dev"),
+        (["--rfid-port", "/dev/"], "is not under /dev"),
+        (["--rfid-baud", "fast"], "--rfid-baud: a speed like 9600 or 115200"),
         (["--purge-data"], "--purge-data goes with --uninstall"),
         (["--rotation"], "--rotation needs a value"),
         (["--frobnicate"], "unknown option: --frobnicate"),
@@ -589,9 +601,215 @@ def test_systemd_analyze_verify(tmp_path_factory: pytest.TempPathFactory, source
     # A template is verified through an instance, as udev starts it.
     instance = units / "splendor-companion-export@sda1.service"
     shutil.copy(units / "splendor-companion-export@.service", instance)
-    for unit in (units / "splendor-companion.service", instance):
+    request = units / "splendor-companion-export-request.service"
+    for unit in (
+        units / "splendor-companion.service",
+        instance,
+        request,
+        units / REQUEST_PATH_UNIT,
+    ):
         result = subprocess.run(
             [analyze, "verify", "--man=no", str(unit)], capture_output=True, text=True
         )
         assert result.returncode == 0, f"{unit.name}: {result.stdout}{result.stderr}"
         assert "splendor" not in result.stderr, result.stderr
+
+
+# ------------------------------------------------- paths, readers and the serial port
+
+
+def test_paths_are_normalised_before_they_are_used(root: Path, source: Path) -> None:
+    run = deploy(root, source, "--prefix", "/srv//splendor/./", "--rfid-port", "/dev//ttyUSB0")
+    assert run.code == 0, run.err
+    env = text(root, ENV_FILE)
+    assert "SPLENDOR_PREFIX=/srv/splendor\n" in env
+    assert "SPLENDOR_RFID_PORT=/dev/ttyUSB0\n" in env
+
+
+def test_a_prefix_that_is_a_symlink_to_a_system_folder_is_refused(root: Path, source: Path) -> None:
+    (root / "srv").mkdir()
+    (root / "srv" / "app").symlink_to("/etc")
+    run = deploy(root, source, "--prefix", "/srv/app")
+    assert run.code == 2
+    assert "leads to /etc, a system folder" in run.err
+
+
+def test_every_reader_kind_of_the_registry_is_accepted_and_documented(
+    root: Path, source: Path
+) -> None:
+    from hardware.readers import NAMES
+
+    help_text = subprocess.run(
+        ["bash", str(DEPLOY), "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    for name in NAMES:
+        assert name in help_text
+        run = deploy(root, source, "--dry-run", "--rfid-reader", name)
+        assert run.code == 0, run.err
+
+
+def test_the_reader_speed_reaches_the_environment_and_is_kept(root: Path, source: Path) -> None:
+    assert deploy(root, source, "--rfid-reader", "pn532", "--rfid-baud", "57600").code == 0
+    assert "SPLENDOR_RFID_BAUD=57600" in text(root, ENV_FILE)
+    assert deploy(root, source).code == 0
+    assert "SPLENDOR_RFID_BAUD=57600" in text(root, ENV_FILE)
+    assert deploy(root, source, "--rfid-baud", "default").code == 0
+    assert "SPLENDOR_RFID_BAUD" not in text(root, ENV_FILE)
+
+
+@pytest.mark.parametrize(
+    ("model", "port"),
+    [
+        ("Raspberry Pi 5 Model B Rev 1.0", "/dev/ttyAMA0"),
+        ("Raspberry Pi 4 Model B Rev 1.4", "/dev/serial0"),
+    ],
+)
+def test_uart_is_the_gpio_serial_port_of_the_board(
+    root: Path, source: Path, model: str, port: str
+) -> None:
+    put(root / "proc/device-tree/model", model + "\0")
+    assert deploy(root, source, "--rfid-port", "uart").code == 0
+    assert f"SPLENDOR_RFID_PORT={port}\n" in text(root, ENV_FILE)
+
+
+def test_a_pi_5_told_serial0_is_sent_to_ttyama0(root: Path, source: Path) -> None:
+    put(root / "proc/device-tree/model", "Raspberry Pi 5 Model B Rev 1.0\0")
+    run = deploy(root, source, "--rfid-port", "/dev/serial0")
+    assert run.code == 0, run.err
+    assert any(
+        line.startswith("NOTE on a Pi 5, /dev/serial0 is the 3-pin debug connector")
+        and "/dev/ttyAMA0" in line
+        for line in run.lines
+    )
+
+
+@pytest.mark.parametrize(
+    ("model", "console", "port", "config"),
+    [
+        ("Raspberry Pi 4 Model B", "serial0", "/dev/serial0", ""),
+        ("Raspberry Pi 4 Model B", "serial0", "uart", ""),
+        ("Raspberry Pi 5 Model B", "serial0", "uart", "dtparam=uart0_console\n"),
+        ("Raspberry Pi 4 Model B", "ttyS0", "/dev/ttyS0", ""),
+    ],
+)
+def test_a_serial_console_on_the_readers_port_is_said_with_how_to_turn_it_off(
+    root: Path, source: Path, model: str, console: str, port: str, config: str
+) -> None:
+    put(root / "proc/device-tree/model", model + "\0")
+    put(root / "boot/firmware/config.txt", "dtoverlay=vc4-kms-v3d\n" + config)
+    put(
+        root / "boot/firmware/cmdline.txt",
+        f"console={console},115200 console=tty1 root=PARTUUID=1234-02 rootwait\n",
+    )
+    run = deploy(root, source, "--rfid-port", port)
+    assert run.code == 0, run.err
+    [note] = [line for line in run.lines if "serial console" in line]
+    assert f"console={console} in /boot/firmware/cmdline.txt" in note
+    assert "raspi-config nonint do_serial_cons 1" in note
+    quiet = deploy(root, source, "--rfid-port", "/dev/ttyUSB0")
+    assert not [line for line in quiet.lines if "serial console" in line]
+
+
+def test_a_pi_5_console_on_its_debug_connector_leaves_the_gpio_uart_alone(
+    root: Path, source: Path
+) -> None:
+    put(root / "proc/device-tree/model", "Raspberry Pi 5 Model B Rev 1.0\0")
+    put(root / "boot/firmware/config.txt", "dtoverlay=vc4-kms-v3d\n")
+    put(root / "boot/firmware/cmdline.txt", "console=serial0,115200 console=tty1 rootwait\n")
+    run = deploy(root, source, "--rfid-port", "uart")
+    assert run.code == 0, run.err
+    assert not [line for line in run.lines if "serial console" in line]
+
+
+# ---------------------------------------------------------------- the kiosk's command
+
+
+def test_the_command_on_path_runs_as_the_kiosk_user_on_its_data(root: Path, source: Path) -> None:
+    import getpass
+    import tempfile
+
+    me = getpass.getuser()
+    user = "nobody" if me == "root" else me  # as root: runuser to another user, for real
+    base = Path(tempfile.mkdtemp(prefix="splendor-command-"))
+    try:
+        base.chmod(0o777)
+        seen = base / "seen"
+        stub = put(
+            base / "prefix/venv/bin/splendor-companion",
+            f'#!/bin/sh\necho "$(id -un) $SPLENDOR_DATA_DIR $*" > {seen}\n',
+            0o755,
+        )
+        for folder in stub.parents:
+            if folder == base:
+                break
+            folder.chmod(0o755)
+        run = deploy(root, source, "--user", user, "--prefix", str(base / "prefix"))
+        assert run.code == 0, run.err
+        command = root / COMMAND.lstrip("/")
+        assert not re.search(r"@[A-Z_]+@", command.read_text())
+        subprocess.run([str(command), "rfid", "enroll", "--level", "1"], check=True, timeout=60)
+        assert seen.read_text() == f"{user} {DATA_DIR} rfid enroll --level 1\n"
+    finally:
+        shutil.rmtree(base)
+
+
+def test_uninstall_removes_the_command_and_the_request_units(root: Path, source: Path) -> None:
+    assert deploy(root, source).code == 0
+    assert (root / COMMAND.lstrip("/")).exists()
+    run = deploy(root, source, "--uninstall")
+    assert run.code == 0, run.err
+    assert not (root / COMMAND.lstrip("/")).exists()
+    assert not (root / "etc/systemd/system" / REQUEST_PATH_UNIT).exists()
+    assert run.has(f"PLAN systemctl disable --now {REQUEST_PATH_UNIT}")
+
+
+# ---------------------------------------------------------------- the unit's sandbox
+
+
+def test_systemd_analyze_security_scores_the_unit_under_5(
+    tmp_path_factory: pytest.TempPathFactory, source: Path
+) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed (apt-get install systemd)")
+    root = tmp_path_factory.mktemp("root")
+    put(root / "etc/os-release", DEBIAN)
+    assert deploy(root, source).code == 0
+    unit = root / UNIT.lstrip("/")
+    result = subprocess.run(
+        [analyze, "security", "--offline=true", "--no-pager", str(unit)],
+        capture_output=True,
+        text=True,
+    )
+    found = re.search(r"Overall exposure level for \S+: ([0-9.]+)", result.stdout)
+    assert found, result.stdout + result.stderr
+    assert float(found.group(1)) < 5.0, result.stdout
+
+
+def test_an_export_asked_without_a_stick_says_so_to_the_app() -> None:
+    import getpass
+    import tempfile
+
+    if getpass.getuser() != "root" or shutil.which("runuser") is None:
+        pytest.skip("the helper runs as root (it mounts the stick)")
+    data = Path(tempfile.mkdtemp(prefix="splendor-request-"))
+    try:
+        data.chmod(0o777)
+        (data / "usb-export.request").write_text("")
+        env = {
+            **os.environ,
+            "SPLENDOR_USER": "nobody",
+            "SPLENDOR_PREFIX": "/nonexistent",
+            "SPLENDOR_DATA_DIR": str(data),
+        }
+        helper = SYSTEMD / "splendor-companion-usb-export"
+        result = subprocess.run(
+            ["bash", str(helper), "--request"], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        status = (data / "usb-export.status").read_text().splitlines()
+        assert "state=no-stick" in status
+        assert (data / "usb-export.status").owner() == "nobody"  # never root's, in its folder
+        assert not (data / "usb-export.request").exists()
+    finally:
+        shutil.rmtree(data)

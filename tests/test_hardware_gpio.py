@@ -78,10 +78,10 @@ def test_the_undo_button_undoes_a_move_of_a_real_session(
 ) -> None:
     session.play("take WUG")
     app_thread: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
-    panel = Panel(PINS, on_undo=session.undo, dispatch=app_thread.put)
+    panel = Panel(PINS, on_undo=session.undo, dispatch=app_thread.put, hold=0.1)
     panels.append(panel)
 
-    pin(factory, 17).drive_low()  # pressed: the button pulls the pin to ground
+    pin(factory, 17).drive_low()  # held: the button pulls the pin to ground
     assert session.can_undo  # nothing happens on gpiozero's thread
     app_thread.get(timeout=WAIT)()  # the app's thread runs the undo
     pin(factory, 17).drive_high()
@@ -89,6 +89,40 @@ def test_the_undo_button_undoes_a_move_of_a_real_session(
     assert not session.can_undo and session.can_redo
     assert session.store.moves(session.game_id) == []
     assert [str(m) for m in session.store.undone(session.game_id)] == ["take WUG"]
+
+
+def test_a_bump_on_the_undo_button_undoes_nothing(
+    factory: MockFactory, panels: list[Signals], session: Session
+) -> None:
+    session.play("take WUG")
+    app_thread: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+    panel = Panel(PINS, on_undo=session.undo, dispatch=app_thread.put, hold=0.3)
+    panels.append(panel)
+    button = pin(factory, 17)
+    button.drive_low()  # a bump: pressed and let go at once
+    button.drive_high()
+    button.drive_low()  # then held
+    app_thread.get(timeout=WAIT)()
+    button.drive_high()
+    assert app_thread.empty()  # one undo: the held press's, none for the bump
+    assert not session.can_undo
+
+
+def test_the_uart_pins_are_refused_while_the_reader_uses_them(
+    factory: MockFactory, panels: list[Signals]
+) -> None:
+    uart = {14: "TX", 15: "RX"}
+    for pins in (GpioPins(undo=14), GpioPins(red="GPIO15"), GpioPins(buzzer="BOARD8")):
+        panel = open_panel(pins, reserved=uart)
+        assert not panel.available
+        assert "the serial port's" in panel.reason and "RFID reader" in panel.reason
+    assert (
+        "pin 14 (undo button) is the serial port's TX"
+        in open_panel(GpioPins(undo=14), reserved=uart).reason
+    )
+    free = open_panel(GpioPins(undo=14))  # a USB reader: the UART pins are free
+    panels.append(free)
+    assert free.available
 
 
 def test_the_confirm_button_commits_the_declared_turn(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import os
 import random
 import tempfile
 from pathlib import Path
@@ -24,9 +23,9 @@ from companion.store import Store, StoreError
 from companion.table import NewGame
 from companion.timeline import points_by_round
 
-from . import theme
+from . import stick, theme
 from .chart import PointsChart
-from .i18n import LANGUAGE_NAMES, set_language, tr
+from .i18n import set_language, tr
 from .media import removable_media
 from .screens.end import EndScreen
 from .screens.enroll import EnrollScreen
@@ -35,7 +34,7 @@ from .screens.newgame import NewGameScreen
 from .screens.setup import SetupScreen
 from .screens.start import StartScreen
 from .screens.table import TableScreen
-from .settings import DEFAULTS, SETTINGS_SECTION
+from .settings import DEFAULTS, SETTINGS_SECTION, from_kiosk
 
 
 class CompanionApp(App):
@@ -64,15 +63,13 @@ class CompanionApp(App):
         return str(folder / "settings.ini")
 
     def build_config(self, config: Any) -> None:
-        defaults = dict(DEFAULTS)
-        # The kiosk's installer puts the reader in the service's environment: it is the
-        # default, and the settings screen can still change it.
-        defaults["rfid_port"] = os.environ.get("SPLENDOR_RFID_PORT", "")
-        if os.environ.get("SPLENDOR_RFID_READER") in ("rdm6300", "lines"):
-            defaults["rfid_reader"] = os.environ["SPLENDOR_RFID_READER"]
-        config.setdefaults(SETTINGS_SECTION, defaults)
+        config.setdefaults(SETTINGS_SECTION, dict(DEFAULTS))
 
     def setting(self, key: str) -> str:
+        # What the kiosk's installer set (the service's environment) wins at every start.
+        kiosk = from_kiosk(key)
+        if kiosk is not None:
+            return kiosk
         value: str = self.config.get(SETTINGS_SECTION, key)
         return value
 
@@ -81,77 +78,9 @@ class CompanionApp(App):
         return self.setting("hints") == "1"
 
     def build_settings(self, settings: Any) -> None:
-        import json
+        from .settings_panel import add_panel
 
-        panel = [
-            {
-                "type": "options",
-                "title": tr("Language"),
-                "section": SETTINGS_SECTION,
-                "key": "language",
-                "options": list(LANGUAGES),
-                "desc": ", ".join(f"{k}: {v}" for k, v in LANGUAGE_NAMES.items()),
-            },
-            {
-                "type": "bool",
-                "title": tr("Hints: highlight the cards a player can afford"),
-                "section": SETTINGS_SECTION,
-                "key": "hints",
-            },
-            {
-                "type": "options",
-                "title": tr("Screen rotation"),
-                "section": SETTINGS_SECTION,
-                "key": "rotation",
-                "options": ["0", "90", "180", "270"],
-            },
-            {"type": "title", "title": tr("RFID card reader")},
-            {
-                "type": "string",
-                "title": tr("Serial port (empty: no reader)"),
-                "section": SETTINGS_SECTION,
-                "key": "rfid_port",
-            },
-            {
-                "type": "options",
-                "title": tr("Reader type"),
-                "section": SETTINGS_SECTION,
-                "key": "rfid_reader",
-                "options": ["rdm6300", "lines"],
-            },
-            {"type": "title", "title": tr("Buttons and lights (GPIO pin numbers, empty: none)")},
-            {
-                "type": "numeric",
-                "title": tr("Undo button"),
-                "section": SETTINGS_SECTION,
-                "key": "pin_undo",
-            },
-            {
-                "type": "numeric",
-                "title": tr("Confirm button"),
-                "section": SETTINGS_SECTION,
-                "key": "pin_confirm",
-            },
-            {
-                "type": "numeric",
-                "title": tr("Green light"),
-                "section": SETTINGS_SECTION,
-                "key": "pin_led_green",
-            },
-            {
-                "type": "numeric",
-                "title": tr("Red light"),
-                "section": SETTINGS_SECTION,
-                "key": "pin_led_red",
-            },
-            {
-                "type": "numeric",
-                "title": tr("Buzzer"),
-                "section": SETTINGS_SECTION,
-                "key": "pin_buzzer",
-            },
-        ]
-        settings.add_json_panel(tr("Splendor Companion"), self.config, data=json.dumps(panel))
+        add_panel(self, settings)
 
     def on_config_change(self, config: Any, section: str, key: str, value: str) -> None:
         if section != SETTINGS_SECTION:
@@ -162,7 +91,7 @@ class CompanionApp(App):
             Window.rotation = int(value)
         elif key == "hints":
             self.refresh_all()
-        elif key.startswith(("rfid", "pin_")):
+        elif key.startswith(("rfid", "pin_")) or key == "undo_hold":
             self.start_hardware()
 
     def switch_language(self, language: str) -> None:
@@ -207,7 +136,37 @@ class CompanionApp(App):
         if self.demo:
             self.resume(self._demo_game())
         self.start_hardware()
+        self._start_dimmer()
+        if stick.on_kiosk():
+            self.stick_watcher = stick.StickWatcher(
+                self.data_folder(), self.stick_said, self._finished_games
+            )
+            self._stick_check = Clock.schedule_interval(self.stick_watcher.check, 1)
         return self.manager
+
+    def _finished_games(self) -> int:
+        return sum(1 for info in self.store.games() if info.finished)
+
+    def stick_said(self, message: str, ok: bool) -> None:
+        """What the kiosk's USB export did, on the screen showing."""
+        if self.manager.current == "history":
+            self.history_screen.refresh(message, ok=ok)
+        else:
+            self.say(message, error=not ok)
+
+    def _start_dimmer(self) -> None:
+        """Dim the backlight after the idle time of the settings; a touch wakes it."""
+        from .backlight import Backlight, Dimmer
+
+        def idle() -> float:
+            try:
+                return 60 * float(self.setting("dim_after"))
+            except ValueError:
+                return 0.0
+
+        self.dimmer = Dimmer(Backlight.find(), idle)
+        Window.bind(on_touch_down=self.dimmer.touched)
+        self._dim_check = Clock.schedule_interval(self.dimmer.check, 5)
 
     def _open_store(self) -> Store:
         if self.demo:
@@ -304,6 +263,15 @@ class CompanionApp(App):
 
     def export_to_media(self, folder: Path | None = None) -> tuple[bool, str]:
         """Every finished game (and its chart) to the USB stick; a sentence for the table."""
+        if folder is None and stick.on_kiosk():
+            # The kiosk's helper mounts the stick and exports; its status comes back.
+            try:
+                stick.ask(self.data_folder())
+            except OSError as err:
+                return False, tr(
+                    "cannot write {path}: {reason}. Nothing was written there."
+                ).format(path=self.data_folder(), reason=err.strerror or err)
+            return True, tr("Looking for the USB stick...")
         if folder is None:
             media = removable_media()
             if not media:
@@ -388,6 +356,11 @@ class CompanionApp(App):
         gc.freeze()
 
     def on_stop(self) -> None:
+        if hasattr(self, "dimmer"):
+            Window.unbind(on_touch_down=self.dimmer.touched)
+            self._dim_check.cancel()
+        if hasattr(self, "_stick_check"):
+            self._stick_check.cancel()
         if self.hardware is not None:
             self.hardware.close()
         self.store.close()

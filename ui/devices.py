@@ -1,8 +1,10 @@
 """The optional devices wired into the app: the RFID reader, buttons, lights, buzzer.
 
-Each comes from the settings (whose defaults come from the kiosk's environment:
-``SPLENDOR_RFID_PORT``, ``SPLENDOR_RFID_READER``). A device that is absent, fails or is
-unplugged never stops a game: the app says so and goes on with taps.
+Each comes from the settings (the kiosk's environment first: ``SPLENDOR_RFID_PORT``,
+``SPLENDOR_RFID_READER``, ``SPLENDOR_RFID_BAUD``; see :mod:`ui.settings`). A device that
+is absent, fails or is unplugged never stops a game: the app says so and goes on with
+taps. While the reader uses the Pi's UART, buttons and lights on GPIO 14 and 15 are
+refused.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from kivy.clock import Clock
 
 from hardware.exc import HardwareError
 from hardware.gpio import GpioPins, Signals, open_panel
-from hardware.rfid import RfidReader
+from hardware.ports import UART_PINS, on_gpio_uart
+from hardware.readers import DEFAULT, NAMES, READERS, SERIAL, baud_of
+from hardware.rfid import BLOCKED, RfidReader
 from hardware.scanner import NOT_ENROLLED, CardScanner, ScanResult
 from hardware.tagmap import TagMap, default_path
 
@@ -37,7 +41,9 @@ class Devices:
         self.tags: TagMap | None = None
         self.status = ""
         port = app.setting("rfid_port")
-        kind = app.setting("rfid_reader") or "rdm6300"
+        kind = app.setting("rfid_reader")
+        kind = kind if kind in NAMES else DEFAULT
+        baud = _number(app.setting("rfid_baud"))
         if port:
             try:
                 tags = TagMap.load(default_path(app.data_folder()))
@@ -49,6 +55,7 @@ class Devices:
             self.reader = RfidReader(
                 port,
                 kind,
+                baudrate=baud_of(kind, baud),
                 on_tag=lambda tag: on_app_thread(lambda: self.tag_read(tag)),
                 on_status=lambda state, detail: on_app_thread(
                     lambda: self.reader_status(state, detail)
@@ -63,12 +70,15 @@ class Devices:
                 "buzzer": app.setting("pin_buzzer"),
             }
         )
+        uart = bool(port) and READERS[kind].port == SERIAL and on_gpio_uart(port)
         self.panel: Signals = open_panel(
             pins,
             on_undo=app.undo_pressed,
             on_confirm=app.confirm_pressed,
             dispatch=on_app_thread,
             pin_factory=pin_factory,
+            reserved=dict(zip(UART_PINS, ("TX", "RX"), strict=True)) if uart else None,
+            hold=_seconds(app.setting("undo_hold"), 1.0),
         )
         if pins.fitted and not self.panel.available:
             app.notices.append(self.panel.reason)
@@ -88,7 +98,7 @@ class Devices:
 
     def reader_status(self, state: str, detail: str) -> None:
         self.status = detail
-        if state == "disconnected":
+        if state in ("disconnected", BLOCKED):
             self.app.say(tr("RFID reader: {detail}").format(detail=detail), error=True)
         elif state == "connected":
             self.app.say(tr("RFID reader ready: {detail}").format(detail=detail))
@@ -103,3 +113,15 @@ class Devices:
         if self.reader is not None:
             self.reader.stop()
         self.panel.close()
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.strip().isdigit() else None
+
+
+def _seconds(text: str, default: float) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        return default
+    return value if 0 < value <= 10 else default

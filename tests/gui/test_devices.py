@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from gpiozero import Device
@@ -48,6 +49,11 @@ def pins() -> Iterator[MockFactory]:
     Device.pin_factory = None
 
 
+def lit(pins: MockFactory, number: int) -> bool:
+    """Whether the pin went high (a flash may be over by the time the test looks)."""
+    return any(state.state for state in pins.pin(number).states)
+
+
 def configure(d: Driver, **settings: str) -> None:
     for key, value in settings.items():
         d.app.config.set("companion", key, value)
@@ -68,7 +74,7 @@ def test_undo_button_undoes_and_a_refused_move_lights_red_and_buzzes(
     session = table.session
     assert session is not None
     assert len(session.game.moves) == 1
-    assert pins.pin(27).state  # the green light flashes on the accepted take
+    assert lit(pins, 27)  # the green light flashes on the accepted take
 
     undo = pins.pin(17)
     undo.drive_low()
@@ -79,8 +85,8 @@ def test_undo_button_undoes_and_a_refused_move_lights_red_and_buzzes(
     d.tap(table.bank[Colour.RED])
     d.tap(table.bank[Colour.BLUE])
     d.tap(table.bank[Colour.BLUE])  # refused: not a take
-    assert pins.pin(22).state, "the red light is on after a refused move"
-    assert pins.pin(23).state, "the buzzer sounds"
+    assert lit(pins, 22), "the red light is on after a refused move"
+    assert lit(pins, 23), "the buzzer sounds"
 
 
 @pytest.fixture
@@ -222,3 +228,203 @@ def test_a_wrong_card_scanned_for_a_reveal_is_refused_in_the_open_picker(
     assert d.top() is picker  # still asking for the right card
     session = d.app.table_screen.session
     assert session is not None and len(session.game.moves) == first
+
+
+# ------------------------------------------------------------ the kiosk's settings
+
+
+def test_the_kiosk_reader_reaches_the_app_after_any_number_of_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first_master, first_slave = os.openpty()
+    second_master, second_slave = os.openpty()
+    d = Driver(tmp_path / "data")  # the first start, before the reader: settings.ini is written
+    try:
+        assert d.app.hardware.reader is None
+        assert (tmp_path / "data" / "settings.ini").exists()
+        for port, baud in ((os.ttyname(first_slave), "19200"), (os.ttyname(second_slave), "")):
+            # deploy.sh --rfid-port ... --rfid-reader pn532 [--rfid-baud ...], then a restart
+            monkeypatch.setenv("SPLENDOR_RFID_PORT", port)
+            monkeypatch.setenv("SPLENDOR_RFID_READER", "pn532")
+            monkeypatch.setenv("SPLENDOR_RFID_BAUD", baud)
+            for _ in range(2):
+                d.restart()
+                reader = d.app.hardware.reader
+                assert reader is not None
+                assert (reader.port, reader.reader) == (port, "pn532")
+                assert reader.baudrate == (int(baud) if baud else 115200)
+    finally:
+        d.close()
+        for fd in (first_master, first_slave, second_master, second_slave):
+            os.close(fd)
+
+
+def test_the_settings_screen_says_where_each_value_comes_from(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kivy.uix.settings import SettingItem, Settings
+
+    d = driver
+    monkeypatch.setenv("SPLENDOR_RFID_PORT", "/dev/ttyAMA0")
+    d.app.config.set("companion", "pin_undo", "17")
+    d.app.destroy_settings()
+    d.press("Settings")
+    d.frames(3)
+    (panel,) = [w for w in d.app.root_window.children if isinstance(w, Settings)]
+    shown = {w.key: w for w in d.walk(panel) if isinstance(w, SettingItem)}
+    port = shown["rfid_port"]
+    assert port.value == "/dev/ttyAMA0" and port.disabled  # changed with deploy.sh only
+    assert "./deploy.sh --rfid-port" in port.desc
+    assert "SPLENDOR_RFID_PORT" in port.desc
+    assert shown["pin_undo"].desc == "Set on this screen"
+    assert shown["rfid_reader"].desc == "The default"
+    assert not shown["rfid_reader"].disabled
+    d.app.close_settings()
+
+
+def test_a_console_on_the_reader_port_is_said_with_the_fix(
+    driver: Driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hardware.ports
+
+    d = driver
+    master, slave = os.openpty()
+    port = tmp_path / "serial0"
+    port.symlink_to(os.ttyname(slave))
+    cmdline = tmp_path / "cmdline"
+    cmdline.write_text("console=serial0,115200 console=tty1 rootwait\n")
+    monkeypatch.setattr(hardware.ports, "CMDLINE", cmdline)
+    try:
+        configure(d, rfid_port=str(port), rfid_reader="rdm6300")
+        wait_for(d, lambda: "a console holds this port" in d.texts())
+        assert "raspi-config" in d.texts()
+        assert d.app.hardware.reader.state == "blocked"
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_a_button_on_the_readers_uart_pins_is_refused_clearly(
+    driver: Driver, pins: MockFactory
+) -> None:
+    d = driver
+    configure(d, rfid_port="/dev/serial0", rfid_reader="rdm6300", pin_undo="14")
+    d.app.start_screen.refresh()
+    assert not d.app.hardware.panel.available
+    assert "pin 14 (undo button) is the serial port's TX" in d.texts()
+    configure(d, rfid_port="/dev/ttyUSB0", pin_undo="14")  # a USB reader: the pin is free
+    assert d.app.hardware.panel.available
+
+
+def test_the_screen_dims_when_idle_and_the_waking_touch_presses_nothing(
+    driver: Driver, tmp_path: Path
+) -> None:
+    from kivy.uix.settings import Settings
+
+    from ui.backlight import Backlight
+
+    d = driver
+    light = tmp_path / "backlight" / "10-0045"
+    light.mkdir(parents=True)
+    (light / "max_brightness").write_text("255\n")
+    (light / "brightness").write_text("200\n")
+    now = [1000.0]
+    dimmer = d.app.dimmer
+    dimmer.backlight = Backlight(light)
+    dimmer.clock = lambda: now[0]
+    dimmer.last_touch = now[0]
+    d.app.config.set("companion", "dim_after", "2")  # minutes
+    now[0] += 100
+    dimmer.check()
+    assert (light / "brightness").read_text() == "200\n"  # not idle long enough
+    now[0] += 30
+    dimmer.check()
+    assert int((light / "brightness").read_text()) < 200 / 4
+    d.tap(d.button("Settings"))  # in the dark: wakes the screen, opens nothing
+    d.frames(3)
+    assert (light / "brightness").read_text() == "200\n"
+    assert not [w for w in d.app.root_window.children if isinstance(w, Settings)]
+    d.press("Settings")  # now it is seen: the tap does what it says
+    d.frames(3)
+    assert [w for w in d.app.root_window.children if isinstance(w, Settings)]
+    d.app.close_settings()
+    d.app.config.set("companion", "dim_after", "0")
+    now[0] += 10_000
+    dimmer.check()
+    assert (light / "brightness").read_text() == "200\n"  # 0: never dimmed
+
+
+# ------------------------------------------------------------------ the USB stick
+
+
+def test_on_the_kiosk_export_asks_the_helper_and_says_what_it_did(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.record import Record
+    from companion.store import GameState
+
+    monkeypatch.setenv("SPLENDOR_USB_EXPORT", "yes")  # deploy.sh installed the helper
+    data = tmp_path / "data"
+    d = Driver(data)
+    try:
+        for seed in (1, 2):
+            game = simulate(players=2, seed=seed)
+            d.app.store.import_record(Record.of(game), GameState.of(game))
+        d.app.show_history()
+        d.frames(2)
+        d.press("Export all")
+        assert (data / "usb-export.request").exists()  # what the path unit waits for
+        assert "Looking for the USB stick" in d.texts()
+        # the helper, as root: found the stick, mounted it, exported, unmounted
+        (data / "usb-export.status").write_text("state=exported\ndevice=/dev/sda1\ngames=2\n")
+        wait_for(d, lambda: "2 games exported: you can pull the stick out" in d.texts())
+
+        d.app.start_game(simulate(players=2, seed=3, max_moves=0).setup)
+        d.frames(2)
+        # a stick plugged in during a game: exported by udev's helper, said at the table
+        (data / "usb-export.status").write_text("state=no-stick\n")
+        wait_for(d, lambda: "No USB stick found" in d.app.table_screen.status.text)
+        (data / "usb-export.status").write_text("state=exported\ngames=1\ntime=2\n")
+        wait_for(d, lambda: "1 game exported: you can pull" in d.app.table_screen.status.text)
+    finally:
+        d.close()
+
+
+def test_a_pn532_and_a_keyboard_reader_enroll_cards_in_the_app(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_hardware_readers import BY_ID, PN532Module, Recorded, UsbPort, typed
+    from test_hardware_rfid import Pty
+
+    import hardware.keyboard
+
+    d = driver
+    pty = Pty()
+    module = PN532Module(pty)
+    usb = UsbPort()
+    usb.device = Recorded()
+    monkeypatch.setattr(hardware.keyboard, "EvdevSource", usb)  # the recorded device
+    try:
+        configure(d, rfid_port=pty.path, rfid_reader="pn532")
+        wait_for(d, lambda: d.app.hardware.reader.state == "connected")
+        assert d.app.hardware.reader.baudrate == 115200
+        d.app.show_start()
+        d.frames(2)
+        d.press("RFID cards")
+        d.press("Level 3")
+        screen = d.app.enroll_screen
+        first, second, third = screen.queue[:3]
+        module.tag = "046B8A882C5E80"
+        wait_for(d, lambda: screen.current == second)
+
+        configure(d, rfid_port=BY_ID, rfid_reader="keyboard")
+        wait_for(d, lambda: d.app.hardware.reader.state == "connected")
+        assert usb.opened == [f"/dev/input/by-id/{BY_ID}"]
+        usb.device.play(typed("0004346362"))
+        wait_for(d, lambda: screen.current == third)
+        tags = TagMap.load(default_path(d.app.data_folder()))
+        assert tags.card("046B8A882C5E80") == first
+        assert tags.card("0004346362") == second
+    finally:
+        module.stop()
+        pty.unplug()

@@ -1,0 +1,476 @@
+"""The readers people buy: a PN532 (a simulated module speaking its real frames on a
+pseudo-terminal), a USB keyboard-wedge reader (recorded input events), the line readers'
+whole-UID rule, and a serial console holding the port."""
+
+from __future__ import annotations
+
+import errno
+import os
+import queue
+import select
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from evdev import InputEvent, ecodes
+from test_hardware_rfid import WAIT, Pty, Recorder, _command
+from test_hardware_rfid import readers as readers  # the fixture: no reader thread outlives a test
+
+from hardware.readers import NAMES, READERS
+from hardware.rfid import BLOCKED, CONNECTED, DISCONNECTED, STOPPED, LineTags, RfidReader
+from hardware.tagmap import FILE_NAME, TagMap
+
+NTAG = "046B8A882C5E80"
+MIFARE = "DEADBEEF"
+
+# ------------------------------------------------------------------ a simulated PN532
+
+
+def checksum(data: bytes) -> int:
+    return (0x100 - sum(data) % 256) % 256
+
+
+def module_frame(data: bytes) -> bytes:
+    """A frame as the module sends it: preamble, start code, LEN, LCS, TFI D5, data, DCS."""
+    body = b"\xd5" + data
+    return (
+        b"\x00\x00\xff"
+        + bytes([len(body), checksum(bytes([len(body)]))])
+        + body
+        + bytes([checksum(body)])
+        + b"\x00"
+    )
+
+
+class PN532Module:
+    """The module's side: ACKs and answers each well-formed command from the host, asleep
+    until woken (0x55 0x55 before a frame), answering tag reads only once configured."""
+
+    ACK = b"\x00\x00\xff\x00\xff\x00"
+
+    def __init__(self, pty: Pty) -> None:
+        self.pty = pty
+        self.tag: str | None = None
+        self.commands: list[int] = []
+        self.bad: list[bytes] = []
+        self.awake = False
+        self.configured = False
+        self.buffer = b""
+        self.running = True
+        self.thread = threading.Thread(target=self._run, name="pn532-module", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while self.running and self.pty.open:
+            try:
+                ready, _w, _x = select.select([self.pty.master], [], [], 0.02)
+                if ready:
+                    self.buffer += os.read(self.pty.master, 1024)
+            except (OSError, ValueError):
+                return
+            self._frames()
+
+    def _frames(self) -> None:
+        while True:
+            start = self.buffer.find(b"\x00\x00\xff")
+            if start < 0 or len(self.buffer) < start + 5:
+                return
+            if b"\x55\x55" in self.buffer[:start]:
+                self.awake = True
+            length, lcs = self.buffer[start + 3], self.buffer[start + 4]
+            end = start + 5 + length + 2
+            if len(self.buffer) < end:
+                return
+            body = self.buffer[start + 5 : start + 5 + length]
+            dcs = self.buffer[start + 5 + length]
+            whole, self.buffer = self.buffer[start:end], self.buffer[end:]
+            if (length + lcs) % 256 or (sum(body) + dcs) % 256 or body[:1] != b"\xd4":
+                self.bad.append(whole)
+                continue
+            if self.awake:
+                self._answer(body[1], body[2:])
+
+    def _answer(self, command: int, data: bytes) -> None:
+        self.commands.append(command)
+        if command == 0x02:
+            answer = b"\x03\x32\x01\x06\x07"  # PN532, firmware 1.6
+        elif command == 0x14:
+            self.configured = data[:1] == b"\x01"
+            answer = b"\x15"
+        elif command == 0x32:
+            answer = b"\x33"
+        elif command == 0x4A and self.configured and self.tag:
+            uid = bytes.fromhex(self.tag)
+            answer = b"\x4b\x01\x01\x00\x44\x00" + bytes([len(uid)]) + uid
+        elif command == 0x4A:
+            answer = b"\x4b\x00"
+        else:
+            return
+        self.pty.write(self.ACK + module_frame(answer))
+
+    def stop(self) -> None:
+        self.running = False
+        self.thread.join(WAIT)
+
+
+def until(condition: Callable[[], bool], what: str) -> None:
+    """Poll what the simulated module saw (it has no event to wait on)."""
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
+def started(readers: list[RfidReader], port: str, kind: str, **kw: Any) -> Recorder:
+    rec = Recorder()
+    reader = RfidReader(
+        port,
+        kind,
+        on_tag=rec.on_tag,
+        on_status=rec.on_status,
+        on_dropped=rec.on_dropped,
+        retry=0.05,
+        **kw,
+    )
+    readers.append(reader)
+    reader.start()
+    return rec
+
+
+def test_pn532_is_woken_configured_and_polled_and_reports_each_tag(
+    readers: list[RfidReader],
+) -> None:
+    pty = Pty()
+    module = PN532Module(pty)
+    try:
+        rec = started(readers, pty.path, "pn532")
+        rec.wait_count(CONNECTED, 1)
+        assert "115200 baud" in rec.of(CONNECTED)[0]
+        assert "PN532 firmware 1.6" in rec.of(CONNECTED)[0]
+        assert module.commands[:3] == [0x02, 0x14, 0x32]
+        module.tag = NTAG
+        rec.wait_count("tag", 1)
+        polled = module.commands.count(0x4A)
+        until(lambda: module.commands.count(0x4A) >= polled + 5, "more polls of the same tag")
+        module.tag = None
+        polled = module.commands.count(0x4A)
+        until(lambda: module.commands.count(0x4A) >= polled + 3, "polls after the tag left")
+        module.tag = MIFARE
+        rec.wait_count("tag", 2)
+        assert rec.tags == [NTAG, MIFARE]  # the NTAG, polled many times, once
+        assert module.bad == []
+        assert readers[0].dropped == {}
+    finally:
+        module.stop()
+        pty.unplug()
+
+
+def test_pn532_unplugged_and_plugged_back_is_woken_again(
+    tmp_path: Path, readers: list[RfidReader]
+) -> None:
+    device = tmp_path / "ttyUSB0"
+    first = Pty()
+    module = PN532Module(first)
+    device.symlink_to(first.path)
+    second: Pty | None = None
+    again: PN532Module | None = None
+    try:
+        rec = started(readers, str(device), "pn532")
+        module.tag = NTAG
+        rec.wait_count("tag", 1)
+        device.unlink()
+        module.stop()
+        first.unplug()
+        rec.wait_count(DISCONNECTED, 1)
+        second = Pty()
+        again = PN532Module(second)
+        device.symlink_to(second.path)
+        rec.wait_count(CONNECTED, 2)
+        assert again.commands[:3] == [0x02, 0x14, 0x32]  # woken and configured anew
+        again.tag = MIFARE
+        rec.wait_count("tag", 2)
+        assert rec.tags == [NTAG, MIFARE]
+        readers[0].stop()
+        assert rec.states == [CONNECTED, DISCONNECTED, CONNECTED, STOPPED]
+    finally:
+        for m in (module, again):
+            if m is not None:
+                m.stop()
+        first.unplug()
+        if second is not None:
+            second.unplug()
+
+
+def test_a_pn532_that_does_not_answer_is_not_called_connected(
+    readers: list[RfidReader],
+) -> None:
+    pty = Pty()  # nothing on the other side: wiring swapped, or the switches on I2C
+    try:
+        rec = started(readers, pty.path, "pn532")
+        rec.wait_count(DISCONNECTED, 1)
+        assert CONNECTED not in rec.states
+        assert "does not answer" in rec.of(DISCONNECTED)[0]
+        assert "HSU" in rec.of(DISCONNECTED)[0]
+        module = PN532Module(pty)  # wired right: it answers the next wake-up
+        try:
+            rec.wait_count(CONNECTED, 1)
+        finally:
+            module.stop()
+    finally:
+        pty.unplug()
+
+
+def test_rfid_monitor_reads_a_pn532_at_its_own_speed(tmp_path: Path) -> None:
+    pty = Pty()
+    module = PN532Module(pty)
+    TagMap(tmp_path / FILE_NAME, {NTAG: "1W1"}).save()
+    proc, out = _command(tmp_path, "monitor", "--port", pty.path, "--reader", "pn532")
+    try:
+        out.until("(pn532, 115200 baud)")
+        out.until("PN532 firmware 1.6")
+        module.tag = NTAG
+        out.until(f"tag {NTAG}: card 1W1")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=WAIT * 2) == 0
+    finally:
+        proc.kill()
+        out.rest()
+        module.stop()
+        pty.unplug()
+
+
+# ---------------------------------------------------------- a keyboard-wedge reader
+
+
+def typed(text: str, enter: bool = True, sec: int = 1700000000) -> list[InputEvent]:
+    """The events a reader sends to type ``text`` (and Enter), as evtest records them:
+    for each key a scan code, the key down, a report, then the same for the key up."""
+    events: list[InputEvent] = []
+    usec = 0
+    codes = [getattr(ecodes, f"KEY_{c}") for c in text]
+    if enter:
+        codes.append(ecodes.KEY_ENTER)
+    for code in codes:
+        for value in (1, 0):
+            usec += 800
+            events.append(InputEvent(sec, usec, ecodes.EV_MSC, ecodes.MSC_SCAN, 0x70000 + code))
+            events.append(InputEvent(sec, usec, ecodes.EV_KEY, code, value))
+            events.append(InputEvent(sec, usec, ecodes.EV_SYN, ecodes.SYN_REPORT, 0))
+    return events
+
+
+class Recorded:
+    """A plugged-in reader's device playing recorded events; unplugged, reads fail as
+    the kernel's do (ENODEV)."""
+
+    def __init__(self) -> None:
+        self.queue: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
+        self.gone = False
+        self.closed = False
+
+    def play(self, events: Sequence[InputEvent]) -> None:
+        for event in events:
+            self.queue.put(event)
+
+    def read(self, timeout: float) -> Sequence[InputEvent]:
+        if self.gone:
+            raise OSError(errno.ENODEV, "No such device")
+        try:
+            events = [self.queue.get(timeout=timeout)]
+        except queue.Empty:
+            return []
+        while not self.queue.empty():
+            events.append(self.queue.get())
+        return events
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class UsbPort:
+    """What /dev/input/by-id holds: the reader's device while it is plugged in."""
+
+    def __init__(self) -> None:
+        self.device: Recorded | None = None
+        self.opened: list[str] = []
+
+    def __call__(self, path: str) -> Recorded:
+        if self.device is None:
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
+        self.opened.append(path)
+        return self.device
+
+
+BY_ID = "usb-Sycreader_RFID_Technology_Co.__Ltd_SYC_ID_IC_USB_Reader_08FF20140315-event-kbd"
+
+
+def test_a_keyboard_reader_types_tags_that_are_read_and_never_typed(
+    readers: list[RfidReader],
+) -> None:
+    usb = UsbPort()
+    usb.device = Recorded()
+    rec = started(readers, BY_ID, "keyboard", events=usb)
+    rec.wait_count(CONNECTED, 1)
+    assert usb.opened == [f"/dev/input/by-id/{BY_ID}"]
+    assert "baud" not in rec.of(CONNECTED)[0]
+    usb.device.play(typed("0004346362") + typed("0004346362") + typed("HELLO") + typed("3A4B5C6D"))
+    rec.wait_count("tag", 2)
+    assert rec.tags == ["0004346362", "3A4B5C6D"]  # the repeat debounced
+    assert [d.reason for d in rec.of("dropped")] == ["typed"]
+    assert "HELLO" in rec.of("dropped")[0].message
+
+
+def test_a_keyboard_reader_unplugged_and_plugged_back_is_read_again(
+    readers: list[RfidReader],
+) -> None:
+    usb = UsbPort()
+    rec = started(readers, BY_ID, "keyboard", events=usb)
+    rec.wait_count(DISCONNECTED, 1)
+    assert "does not exist: is the reader plugged in?" in rec.of(DISCONNECTED)[0]
+    first = usb.device = Recorded()
+    rec.wait_count(CONNECTED, 1)
+    first.play(typed("12345678"))
+    rec.wait_count("tag", 1)
+    first.play(typed("8765", enter=False))  # pulled out halfway through a tag
+    usb.device = None
+    first.gone = True
+    rec.wait_count(DISCONNECTED, 2)
+    assert "was disconnected" in rec.of(DISCONNECTED)[1]
+    assert first.closed
+    second = usb.device = Recorded()
+    rec.wait_count(CONNECTED, 2)
+    second.play(typed("CAFE0001"))
+    rec.wait_count("tag", 2)
+    assert rec.tags == ["12345678", "CAFE0001"]  # nothing of the half-typed tag
+
+
+# ------------------------------------------------------------------- line readers
+
+# An Arduino's MFRC522 DumpInfo of one NTAG213 sticker.
+NTAG_DUMP = """\
+Card UID: 04 6B 8A 88 2C 5E 80
+Card SAK: 00
+PICC type: MIFARE Ultralight or Ultralight C
+Page  0  1  2  3
+  0   04 6B 8A 6D
+  1   88 2C 5E 80
+  2   72 48 00 00
+  3   E1 10 12 00
+  4   01 03 A0 0C
+  5   34 03 00 FE
+  6   00 00 00 00
+  7   00 00 00 00
+  8   00 00 00 00
+  9   00 00 00 00
+ 10   00 00 00 00
+ 11   00 00 00 00
+ 12   00 00 00 00
+ 13   00 00 00 00
+ 14   00 00 00 00
+ 15   00 00 00 00
+"""
+
+# Adafruit's PN532 "readMifare" example.
+ADAFRUIT = """\
+Found chip PN532
+Firmware ver. 1.6
+Waiting for an ISO14443A Card ...
+Found an ISO14443A card
+  UID Length: 4 bytes
+  UID Value: 0xDE 0xAD 0xBE 0xEF
+"""
+
+
+def test_a_memory_dump_is_one_tag(readers: list[RfidReader]) -> None:
+    pty = Pty()
+    try:
+        rec = started(readers, pty.path, "lines")
+        rec.wait_count(CONNECTED, 1)
+        pty.write(NTAG_DUMP.replace("\n", "\r\n").encode() + b"12345678\r\n")
+        rec.wait(lambda: "12345678" in rec.tags, "the line after the dump")
+        assert rec.tags == [NTAG, "12345678"]
+    finally:
+        pty.unplug()
+
+
+def test_the_adafruit_format_and_unpadded_bytes_are_read() -> None:
+    tags = [t for line in ADAFRUIT.splitlines() if (t := LineTags.parse(line))]
+    assert tags == [MIFARE]
+    assert LineTags.parse("UID: 4 A3 2B 1C") == "04A32B1C"
+    assert LineTags.parse("UID: 4A 32 B1 C") == "4A32B10C"  # no longer the same tag
+
+
+# ------------------------------------------------------------------ a serial console
+
+
+def test_a_serial_console_on_the_port_is_said_and_how_to_turn_it_off(
+    tmp_path: Path, readers: list[RfidReader]
+) -> None:
+    pty = Pty()
+    port = tmp_path / "serial0"
+    port.symlink_to(pty.path)
+    cmdline = tmp_path / "cmdline"
+    cmdline.write_text("console=serial0,115200 console=tty1 root=PARTUUID=1234-02 rootwait\n")
+    try:
+        rec = started(readers, str(port), "rdm6300", cmdline=cmdline)
+        rec.wait_count(BLOCKED, 1)
+        assert "a console holds this port" in rec.of(BLOCKED)[0]
+        assert "raspi-config" in rec.of(BLOCKED)[0]
+        assert CONNECTED not in rec.states
+    finally:
+        pty.unplug()
+
+
+def test_every_reader_kind_is_in_the_command_line_and_the_docs() -> None:
+    from companion.cli import build_parser
+
+    root = Path(__file__).resolve().parent.parent
+    parser = build_parser()
+    args = parser.parse_args(["rfid", "monitor", "--reader", "pn532", "--port", "/dev/x"])
+    assert args.reader == "pn532"
+    for name in NAMES:
+        assert parser.parse_args(["rfid", "monitor", "--reader", name]).reader == name
+        for doc in ("docs/hardware.md", "docs/install-pi.md"):
+            assert f"`{name}`" in (root / doc).read_text(), f"{name} missing from {doc}"
+    assert READERS["pn532"].baud == 115200
+
+
+def test_rfid_enroll_with_a_pn532_records_its_tags(tmp_path: Path) -> None:
+    pty = Pty()
+    module = PN532Module(pty)
+    proc, out = _command(tmp_path, "enroll", "--port", pty.path, "--reader", "pn532")
+    try:
+        out.until("Scan card 1W1")
+        out.until("PN532 firmware 1.6")
+        module.tag = NTAG
+        out.until(f"tag {NTAG} is now card 1W1: saved")
+        out.until("Scan card 1W2")
+        module.tag = MIFARE
+        out.until(f"tag {MIFARE} is now card 1W2: saved")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=WAIT * 2) == 0
+    finally:
+        proc.kill()
+        out.rest()
+        module.stop()
+        pty.unplug()
+    tags = TagMap.load(tmp_path / FILE_NAME)
+    assert (tags.card(NTAG), tags.card(MIFARE)) == ("1W1", "1W2")
+
+
+def test_the_keyboard_reader_is_found_by_its_by_id_name(tmp_path: Path) -> None:
+    from hardware.ports import keyboard_devices
+
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    assert keyboard_devices(by_id) == []
+    (by_id / BY_ID).symlink_to("../event7")
+    (by_id / "usb-Logitech_USB_Receiver-if01-event-mouse").symlink_to("../event3")
+    assert keyboard_devices(by_id) == [str(by_id / BY_ID)]
+    if not Path("/dev/input/by-id").exists():  # this machine: no keyboard at all
+        proc, out = _command(tmp_path, "monitor", "--reader", "keyboard")
+        assert proc.wait(timeout=WAIT * 2) == 2
+        assert "no USB keyboard reader is plugged in" in out.rest()
