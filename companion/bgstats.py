@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -35,7 +34,8 @@ from urllib.parse import quote, unquote, urlsplit
 
 from .playtime import played_minutes
 from .record import Record, replay
-from .store import Store, resolve
+from .stats import persons, spelling
+from .store import Store
 
 SOURCE_NAME = "Splendor Companion"
 BGG_ID = 148228  # Splendor on BoardGameGeek: how BG Stats knows the game without asking
@@ -72,7 +72,7 @@ def bgstats_time(text: str | None) -> str | None:
 def player_id(name: str) -> str:
     """The same spelling is the same player, on every kiosk: ``Zoé`` and ``Zoé`` (NFC/NFD)
     too, so BG Stats matches the player once and remembers."""
-    return unicodedata.normalize("NFC", name).strip()
+    return spelling(name)
 
 
 def play_id(record: Record) -> str:
@@ -142,8 +142,7 @@ def play(
 def stored_play(store: Store, game_id: int) -> dict[str, Any]:
     """The play of a game of the journal: its length from the journal, merged names."""
     record = store.record(game_id, with_journal=True)
-    aliases = store.aliases()
-    return play(record, played_minutes(record), lambda name: resolve(aliases, name))
+    return play(record, played_minutes(record), persons(store))
 
 
 def link(data: dict[str, Any]) -> str:

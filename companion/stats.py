@@ -14,6 +14,7 @@ without the companion in a seat.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -21,7 +22,7 @@ from dataclasses import dataclass, replace
 from .ai.seats import companion_levels
 from .playtime import played_minutes
 from .record import replay
-from .store import GameInfo, Store, resolve
+from .store import GameInfo, Store, StoreError, resolve
 from .tokens import GEMS, Colour
 
 
@@ -114,20 +115,44 @@ def _played(store: Store, info: GameInfo) -> PlayedGame:
     return line
 
 
+def spelling(name: str) -> str:
+    """A name as the key of a player: ``Zoé`` typed here and ``Zoé`` from a file written
+    elsewhere (composed or not, a stray space) are the same spelling."""
+    return unicodedata.normalize("NFC", name).strip()
+
+
+def persons(store: Store) -> Callable[[str], str]:
+    """The person each name counts as: its spelling, then the merges of the journal."""
+    aliases = {spelling(k): spelling(v) for k, v in store.aliases().items()}
+    return lambda name: resolve(aliases, spelling(name))
+
+
 def played_games(
-    store: Store, include: Callable[[PlayedGame], bool] | None = None
+    store: Store,
+    include: Callable[[PlayedGame], bool] | None = None,
+    unreadable: list[int] | None = None,
 ) -> list[PlayedGame]:
-    """Every finished game, most recent first, names counted as the persons they are."""
-    aliases = store.aliases()
+    """Every finished game, most recent first, names counted as the persons they are.
+
+    A game whose journal cannot be read is left out rather than hiding every other
+    game; its id goes to ``unreadable`` when given, so the table can be told.
+    """
+    person = persons(store)
     lines = []
     for info in store.games():
         if not info.finished:
             continue
-        line = _played(store, info)
-        if aliases:
-            persons = tuple(resolve(aliases, n) for n in line.names)
-            winners = frozenset(resolve(aliases, n) for n in line.winners)
-            line = replace(line, players=persons, winners=winners)
+        try:
+            line = _played(store, info)
+        except StoreError:
+            if unreadable is not None:
+                unreadable.append(info.id)
+            continue
+        line = replace(
+            line,
+            players=tuple(person(n) for n in line.names),
+            winners=frozenset(person(n) for n in line.winners),
+        )
         if include is None or include(line):
             lines.append(line)
     return lines

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import sqlite3
+import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from plays import import_known
+from plays import KNOWN, LOWER_CASE_ZOE, TWO_PLAYER_WIN, import_known
 
 from companion.cli import main
+from companion.record import write
 from companion.stats import head_to_head, played_games, player_stats
 from companion.store import Store, StoreError
 from companion.tokens import Colour
@@ -100,3 +104,44 @@ def test_stats_and_names_on_the_command_line(
     assert main([*folder, "names", "--unmerge", "zoé"]) == 0
     assert main([*folder, "stats"]) == 0
     assert "zoé: 1 games, 0 wins" in capsys.readouterr().out
+
+
+def test_figures_of_records_imported_from_files_match_the_hand_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The way games reach another kiosk: record files, `import`, then the figures."""
+    folder = ["--data-dir", str(tmp_path / "data")]
+    for n, known in enumerate(KNOWN):
+        path = tmp_path / f"game{n}.json"
+        path.write_text(write(known.record()), encoding="utf-8")
+        assert main([*folder, "import", str(path)]) == 0
+    capsys.readouterr()
+    with Store(tmp_path / "data" / "games.sqlite3") as store:
+        lines = {s.name: s for s in player_stats(store)}
+    # By hand (see the top of this file): Zoé won both her games, 16 and 15 points.
+    assert (lines["Zoé"].games, lines["Zoé"].wins, lines["Zoé"].average_points) == (2, 2, 15.5)
+    assert (lines["Marc"].wins, lines["Marc"].average_rounds) == (1, 34.0)
+    assert (lines["Lin"].average_points, lines["Lin"].favourite_bonus) == (16.5, Colour.GREEN)
+    assert lines["Zoé"].fastest_win is not None and lines["Zoé"].fastest_win.rounds == 33
+
+
+def test_a_game_whose_journal_cannot_be_read_is_left_out_and_reported(store: Store) -> None:
+    broken = store.games()[0].id
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE moves SET move = 'not json' WHERE game_id = ? AND seq = 3", (broken,))
+    unreadable: list[int] = []
+    games = played_games(store, unreadable=unreadable)
+    assert unreadable == [broken]
+    assert len(games) == 2 and broken not in {g.id for g in games}
+
+
+def test_the_same_spelling_written_two_ways_is_one_player(tmp_path: Path) -> None:
+    """``Zoé`` typed at the kiosk (one é) and from a file written elsewhere (e + accent)."""
+    decomposed = unicodedata.normalize("NFD", "Zoé") + " "
+    assert decomposed != "Zoé"
+    elsewhere = replace(LOWER_CASE_ZOE, names=(decomposed, "Lin"))
+    with Store(tmp_path / "games.sqlite3") as store:
+        import_known(store, (TWO_PLAYER_WIN, elsewhere))
+        lines = {s.name: s for s in player_stats(store)}
+    assert set(lines) == {"Zoé", "Marc", "Lin"}
+    assert (lines["Zoé"].games, lines["Zoé"].wins, lines["Zoé"].average_points) == (2, 1, 13.0)

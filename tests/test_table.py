@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from companion.cards import CARDS
 from companion.errors import ErrorCode, IllegalMove, Refused
 from companion.moves import Buy, Reserve, Take
 from companion.session import Session
 from companion.setup import Setup
 from companion.store import Store
-from companion.table import CONFIRM, NOBLE, RETURN, REVEAL, NewGame, Turn
+from companion.table import CONFIRM, NOBLE, RETURN, REVEAL, Declared, NewGame, Picked, Step, Turn
 from companion.tokens import Colour, Tokens
 
 SETUP = Setup.of(
@@ -158,3 +159,102 @@ def test_A3_take_choices_offered_are_only_legal_ones(turn: Turn) -> None:
     # After two reds, nothing more.
     assert turn.can_add(Tokens(red=2)) == set()
     assert not turn.passes_only()
+
+
+def test_A2_a_take_of_two_is_never_whole_by_taps_alone(turn: Turn) -> None:
+    assert turn.pick_token(Colour.RED) == Picked.MORE
+    # A second tap on the same pile (or a bounce of the first) asks for a confirm.
+    assert turn.pick_token(Colour.RED) == Picked.CONFIRM
+    assert turn.step == Step.ACTION and not turn.game.moves
+    turn.take()
+    assert turn.commit().gems == Tokens(red=2)
+
+
+def test_A1_three_colours_are_whole_on_the_last_tap(turn: Turn) -> None:
+    assert turn.pick_token(Colour.WHITE) == Picked.MORE
+    assert turn.pick_token(Colour.BLUE) == Picked.MORE  # two colours: not a take while 5 remain
+    assert turn.pick_token(Colour.GREEN) == Picked.COMPLETE
+    assert turn.selection == Tokens(white=1, blue=1, green=1)
+
+
+def test_A1_gold_is_refused_with_the_engines_reason_and_the_selection_kept(turn: Turn) -> None:
+    turn.pick_token(Colour.RED)
+    with pytest.raises(IllegalMove) as err:
+        turn.pick_token(Colour.GOLD)
+    assert "gold cannot be taken" in err.value.message
+    with pytest.raises(IllegalMove) as err:
+        turn.pick_token(Colour.RED)
+        turn.pick_token(Colour.BLUE)  # two red and a blue: not a take
+    assert err.value.code == ErrorCode.TAKE_INVALID
+    assert turn.selection == Tokens(red=2)
+    turn.clear_selection()
+    assert turn.can_add() == set(Colour) - {Colour.GOLD}
+
+
+def test_the_legal_takes_are_listed_once_per_position(turn: Turn) -> None:
+    first = turn.offer
+    assert turn.offer is first  # same position: not listed again
+    turn.session.play("take WUG")
+    assert turn.offer is not first
+    assert Tokens(white=2) not in turn.offer.takes  # T3: white is down to 3
+
+
+def test_A5_gold_swaps_pay_gold_in_place_of_a_colour(turn: Turn) -> None:
+    for text in ["reserve L1", "reserve L1", "take RKU", "take RKW", "take UGR", "take WUG"]:
+        turn.session.play(text)
+    game = turn.game
+    card = CARDS["1W1"]  # 2 red, 1 black: Ada holds 2 red, 1 black, 2 blue, 1 green, 1 gold
+    purchase = turn.purchase(card, face_up=True)
+    assert purchase.buy_error is None and purchase.payment == purchase.default
+    colour = purchase.swaps()[0]
+    purchase.swap(colour)
+    assert purchase.payment is not None and purchase.payment.gold == 1
+    assert purchase.swaps() == []  # Ada holds one gold only
+    with pytest.raises(Refused):
+        purchase.swap(colour)
+    assert purchase.buy.payment == purchase.payment
+    turn.start(purchase.buy)
+    if turn.step == REVEAL:
+        turn.declare_reveal(game.unseen(card.level)[0].id)
+    move = turn.commit()
+    assert move.payment is not None and move.payment.gold == 1
+    assert game.seat(0).tokens.gold == 0
+
+
+def test_A5_an_unaffordable_card_is_said_before_it_is_picked(turn: Turn) -> None:
+    purchase = turn.purchase(CARDS["3W1"], face_up=True)
+    assert purchase.buy_error is not None and purchase.buy_error.code == ErrorCode.CANNOT_AFFORD
+    assert purchase.reserve_error is None  # reserving it is still possible
+    assert purchase.default is None and purchase.swaps() == []
+    assert turn.affordable(turn.game.unseen(3)) == []
+
+
+def test_E1_the_final_round_says_who_still_plays(turn: Turn) -> None:
+    assert turn.still_to_play() == []
+    # Replace the game with one in its final round from a real play.
+    from companion.simulate import simulate
+
+    game = simulate(players=3, seed=0)  # Ada reaches 15 first: Ben and Cleo still play
+    session = Session.start(turn.session.store, game.setup)
+    for move in game.moves:
+        session.play(move)
+        if session.game.final_round:
+            break
+    later = Turn(session)
+    assert later.still_to_play() == ["Ben", "Cleo"]
+    session.play(game.moves[len(session.game.moves)])
+    assert later.still_to_play() == ["Cleo"]
+
+
+def test_declare_kinds_are_named_values(turn: Turn) -> None:
+    assert turn.declare_card("1W1") == Declared.RESERVE  # Ada cannot pay yet
+    assert Declared.RESERVE == "reserve" and turn.step == Step.REVEAL  # A6: refill the gap
+
+
+@pytest.mark.parametrize("language", ["en", "it", "sv", "pt", "fr"])
+def test_undo_and_cancel_are_different_words(language: str) -> None:
+    # Cancelling a take must never read like undoing the previous move (fr had "Annuler").
+    from companion import i18n
+
+    i18n.set_language(language)
+    assert i18n.translate("Undo") != i18n.translate("Cancel")

@@ -31,8 +31,10 @@ from .screens.end import EndScreen
 from .screens.enroll import EnrollScreen
 from .screens.history import HistoryScreen
 from .screens.newgame import NewGameScreen
+from .screens.review import ReviewScreen
 from .screens.setup import SetupScreen
 from .screens.start import StartScreen
+from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .settings import DEFAULTS, SETTINGS_SECTION, from_kiosk
 
@@ -131,6 +133,8 @@ class CompanionApp(App):
             self.end_screen,
             self.history_screen,
             self.enroll_screen,
+            StatsScreen(self),
+            ReviewScreen(self),
         ):
             self.manager.add_widget(screen)
         if self.demo:
@@ -314,25 +318,30 @@ class CompanionApp(App):
         self.hardware = Devices(self, pin_factory=pin_factory)
         self.start_screen.refresh()  # the RFID button comes and goes with the reader
 
+    # Events from the hardware go to the screen on show, by what it can do, not by its
+    # name: a screen handles ``say``, ``card_scanned``, ``undo_pressed``, ``confirm_pressed``
+    # if it has them.
+
     def say(self, message: str, error: bool = False) -> None:
         """A line for the table, on whatever screen is showing."""
-        if self.manager.current == "table":
-            self.table_screen.say(message, error)
-        elif self.manager.current == "setup":
-            self.setup_screen.refresh(message)
+        said = getattr(self.manager.current_screen, "say", None)
+        if said is not None:
+            said(message, error)
         else:
             self.notices[:] = [message]
             self.start_screen.refresh()
 
     def undo_pressed(self) -> None:
         """The undo button at the table."""
-        if self.manager.current == "table":
-            self.table_screen.undo()
+        pressed = getattr(self.manager.current_screen, "undo_pressed", None)
+        if pressed is not None:
+            pressed()
 
     def confirm_pressed(self) -> None:
         """The confirm button: take the tokens chosen so far, when they make a take."""
-        if self.manager.current == "table":
-            self.table_screen.confirm()
+        pressed = getattr(self.manager.current_screen, "confirm_pressed", None)
+        if pressed is not None:
+            pressed()
 
     def feedback(self, accepted: bool) -> None:
         """A move or a declaration accepted (green light) or refused (red light, buzz)."""
@@ -341,10 +350,9 @@ class CompanionApp(App):
 
     def on_card_scanned(self, card_id: str) -> None:
         """A card read by the RFID reader, on the app's thread."""
-        if self.manager.current == "setup":
-            self.setup_screen.declare(card_id)
-        elif self.manager.current == "table":
-            self.table_screen.declare_card(card_id)
+        scanned = getattr(self.manager.current_screen, "card_scanned", None)
+        if scanned is not None:
+            scanned(card_id)
         else:
             self.say(tr("{card} scanned, but no card is being declared now").format(card=card_id))
 

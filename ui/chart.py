@@ -37,7 +37,7 @@ class PointsChart(Widget):
         self.bind(pos=trigger, size=trigger, rounds=trigger, names=trigger)
 
     def _label(self, text: str, x: float, y: float, w: float, h: float, colour: Any) -> None:
-        draw_text(self.canvas, text, x, y, w, h, colour, max(11.0, self.height * 0.04), bold=False)
+        draw_text(self.canvas, text, x, y, w, h, colour, max(14.0, self.height * 0.04), bold=False)
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from kivy.graphics import Color, RoundedRectangle
+from kivy.core.window import Window
+from kivy.graphics import Color, Rectangle, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
@@ -16,7 +17,15 @@ from companion.tokens import GEMS, Colour, Tokens
 
 from . import theme
 from .i18n import tr
-from .widgets import CardView, NobleView, TokenButton, big_button, text_label, then
+from .widgets import (
+    CardView,
+    NobleView,
+    TokenButton,
+    big_button,
+    text_label,
+    then,
+    wrapping_label,
+)
 
 
 class Dialog(ModalView):
@@ -32,20 +41,13 @@ class Dialog(ModalView):
         )
         self._anim_duration = 0  # at the table a dialog is there or gone, at once
         self.box = BoxLayout(orientation="vertical", padding=8, spacing=6)
-        self.title = text_label(
-            title,
-            scale=0.5,
-            size_hint_y=0.11,
-            bold=True,
-            halign="left",
-            valign="middle",
-            color=theme.ACCENT,
-        )
+        unit = Window.height / 480  # 1 on the 7-inch screen
+        self.title = wrapping_label(title, font=22 * unit, bold=True, color=theme.ACCENT)
         self.body = BoxLayout(orientation="vertical", spacing=6)
-        self.message = text_label(
-            "", scale=0.34, size_hint_y=0.13, halign="left", valign="middle", color=theme.ERROR
-        )
-        self.buttons = BoxLayout(size_hint_y=0.14, spacing=8)
+        # A refusal is said in full, wrapped, never cut: the label grows with its text.
+        self.message = wrapping_label("", font=19 * unit, color=theme.ERROR)
+        # Buttons a finger can hit: 56 px at 800x480, growing with the window.
+        self.buttons = BoxLayout(size_hint_y=None, height=max(56, Window.height * 0.12), spacing=8)
         with self.box.canvas.before:  # an opaque panel: the table must not show through
             Color(*theme.PANEL)
             self._panel = RoundedRectangle(radius=[10])
@@ -59,6 +61,20 @@ class Dialog(ModalView):
     def _place(self, *_: Any) -> None:
         self._panel.pos = self.box.pos
         self._panel.size = self.box.size
+
+    def ribbon(self, text: str) -> None:
+        """A line kept in sight above the dialog's title (the final round's banner)."""
+        unit = Window.height / 480
+        label = wrapping_label(text, font=18 * unit, bold=True, color=theme.BANNER_TEXT)
+        with label.canvas.before:
+            Color(*theme.BANNER)
+            band = Rectangle()
+
+        def place(*_: Any) -> None:
+            band.pos, band.size = label.pos, label.size
+
+        label.bind(pos=place, size=place)
+        self.box.add_widget(label, index=len(self.box.children))
 
     def button(self, text: str, action: Callable[[], object], **kw: Any) -> Any:
         b = big_button(text, action, **kw)
@@ -75,11 +91,13 @@ class CardPicker(Dialog):
         cards: Sequence[Card],
         on_pick: Callable[[Card], None],
         on_cancel: Callable[[], None] | None = None,
+        dimmed: Collection[str] = (),
     ) -> None:
         super().__init__(title)
         self.cards = list(cards)
+        self.dimmed = set(dimmed)  # cards shown but not possible now (say, too dear)
         self.on_pick = on_pick
-        self.colours = BoxLayout(size_hint_y=0.24, spacing=8)
+        self.colours = BoxLayout(size_hint_y=None, height=max(60, Window.height * 0.13), spacing=8)
         self.grid = GridLayout(rows=1, spacing=6)
         self.body.add_widget(self.colours)
         self.body.add_widget(self.grid)
@@ -105,7 +123,7 @@ class CardPicker(Dialog):
         chosen = [c for c in self.cards if c.bonus == colour]
         self.grid.cols = max(4, len(chosen))
         for card in chosen:
-            view = CardView(card=card)
+            view = CardView(card=card, dimmed=card.id in self.dimmed)
             view.bind(on_release=lambda v, c=card: self.pick(c))
             self.grid.add_widget(view)
         for _ in range(4 - len(chosen)):
@@ -125,14 +143,19 @@ class NoblePicker(Dialog):
         on_cancel: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(title)
-        grid = GridLayout(cols=5, spacing=10, padding=[20, 0])
+        grid = GridLayout(cols=5, spacing=10, padding=[20, 0], size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
         for noble in nobles:
-            view = NobleView(noble=noble)
+            # Tiles keep a tile's shape (a little wider than tall), centred in the body.
+            view = NobleView(noble=noble, size_hint_y=None, pos_hint={"center_y": 0.5})
+            view.bind(width=lambda v, w: setattr(v, "height", w * 0.8))
             view.bind(on_release=lambda v, n=noble: self.pick(n, on_pick))
             grid.add_widget(view)
         for _ in range((-len(nobles)) % 5):
             grid.add_widget(Widget())
+        self.body.add_widget(Widget())
         self.body.add_widget(grid)
+        self.body.add_widget(Widget())
         if on_cancel is not None:
             self.button(tr("Cancel"), then(self.dismiss, on_cancel))
 
@@ -145,7 +168,12 @@ class ReturnPicker(Dialog):
     """Give back ``count`` tokens from ``hand`` (tokens just taken included)."""
 
     def __init__(
-        self, title: str, hand: Tokens, count: int, on_done: Callable[[Tokens], None]
+        self,
+        title: str,
+        hand: Tokens,
+        count: int,
+        on_done: Callable[[Tokens], None],
+        on_cancel: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(title)
         self.hand = hand
@@ -154,15 +182,21 @@ class ReturnPicker(Dialog):
         row = BoxLayout(spacing=8, size_hint_y=0.5)
         self.tokens: list[TokenButton] = []
         for colour in Colour:
-            token = TokenButton(colour=colour, count=hand[colour], dimmed=hand[colour] == 0)
+            token = TokenButton(
+                colour=colour, count=hand[colour], dimmed=hand[colour] == 0, sign="-"
+            )
             token.bind(on_release=lambda t, col=colour: self.tap(col))
             self.tokens.append(token)
             row.add_widget(token)
         self.body.add_widget(row)
         self.status = text_label("", scale=0.45, size_hint_y=0.2)
         self.body.add_widget(self.status)
+        if on_cancel is not None:
+            self.button(tr("Cancel"), then(self.dismiss, on_cancel))
         self.button(tr("Start again"), self.clear)
-        self.done = self.button(tr("Give back"), lambda: self.finish(on_done))
+        self.done = self.button(
+            tr("Give back"), lambda: self.finish(on_done), background_color=theme.BUTTON_GO
+        )
         self.update()
 
     def tap(self, colour: Colour) -> None:

@@ -57,12 +57,22 @@ class QRCode(ButtonBehavior, Widget):
         self._rebuild()
 
     def _rebuild(self, *_: Any) -> None:
+        self._texture, self._size = None, 0
         if self.text:
-            rows = modules(self.text)
-            self._texture, self._size = texture_of(rows), len(rows)
-        else:
-            self._texture, self._size = None, 0
+            try:
+                rows = modules(self.text)
+            except segno.DataOverflowError:
+                # More than a QR code holds (names from a stranger's record, say): no
+                # code, and ``fits`` lets the screen say what to do instead.
+                pass
+            else:
+                self._texture, self._size = texture_of(rows), len(rows)
         self.redraw_soon()
+
+    @property
+    def fits(self) -> bool:
+        """The text is drawn: it was short enough for a QR code."""
+        return self._texture is not None or not self.text
 
     @property
     def module_px(self) -> int:

@@ -55,3 +55,23 @@ ACCENT = hex_rgba("#f0b92a")
 ERROR = hex_rgba("#ff6b5e")
 OK = hex_rgba("#5ed38a")
 HINT = hex_rgba("#5ed38a")
+
+CARD_INK = hex_rgba("#1e1e1e")
+# A card's top band: a light tint of its bonus; white's is grey so a white card shows one.
+BAND: dict[Colour, RGBA] = {
+    Colour.WHITE: hex_rgba("#c9c6bf"),
+    Colour.BLUE: hex_rgba("#a9c4ef"),
+    Colour.GREEN: hex_rgba("#a6dcbc"),
+    Colour.RED: hex_rgba("#f0aaa4"),
+    Colour.BLACK: hex_rgba("#9d9da3"),
+    Colour.GOLD: hex_rgba("#f6dd99"),
+}
+NOBLE_FILL = hex_rgba("#e9dcc0")
+NOBLE_RING = hex_rgba("#8a7650")
+NOBLE_INK = hex_rgba("#33291a")
+BUTTON = hex_rgba("#4a4f5c")
+BUTTON_GO = hex_rgba("#2f8a4e")
+BUTTON_DISABLED = hex_rgba("#2c2f37")
+TEXT_DISABLED = hex_rgba("#6d7280")
+BANNER = hex_rgba("#f0b92a")
+BANNER_TEXT = hex_rgba("#1b1d24")

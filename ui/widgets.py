@@ -12,16 +12,21 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty
+from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.behaviors import ButtonBehavior
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.cards import Card, Noble
-from companion.game import Hidden, Seat
+from companion.game import Hidden
 from companion.i18n import localise
 from companion.tokens import GEMS, Colour, Tokens
 
@@ -49,13 +54,17 @@ def draw_text(
     """Text centred in a box, drawn straight on a canvas: no widget, textures cached.
 
     The table redraws often; a Label widget per number would cost more than the drawing.
+    Text too wide for its box is rendered again at the size that fits, never squeezed:
+    what is drawn is the font size the legibility test reads.
     """
     if not text:
         return
-    texture = _texture(text, max(8, int(size)), bold, tuple(colour))
+    size = int(size)
+    texture = _texture(text, size, bold, tuple(colour))
     tw, th = texture.size
-    if tw > w > 0:  # too wide: shrink to fit rather than spill over
-        th, tw = th * w / tw, w
+    if tw > w > 0:
+        texture = _texture(text, int(size * w / tw), bold, tuple(colour))
+        tw, th = texture.size
     canvas.add(Color(1, 1, 1, 1))
     canvas.add(Rectangle(texture=texture, pos=(x + (w - tw) / 2, y + (h - th) / 2), size=(tw, th)))
 
@@ -63,11 +72,20 @@ def draw_text(
 def text_label(text: str = "", scale: float = 0.5, **kw: Any) -> Label:
     """A label whose font follows its height, so layouts scale from 800x480 up."""
     label = Label(text=text, **kw)
-    label.bind(height=lambda w, h: setattr(w, "font_size", max(10.0, h * scale)))
-    label.font_size = max(10.0, label.height * scale)
+    label.bind(height=lambda w, h: setattr(w, "font_size", max(14.0, h * scale)))
+    label.font_size = max(14.0, label.height * scale)
     label.bind(
         size=lambda w, s: setattr(w, "text_size", (s[0], None)) if w.halign != "center" else None
     )
+    return label
+
+
+def wrapping_label(text: str = "", font: float = 18, **kw: Any) -> Label:
+    """A label as tall as its wrapped text: a message is never cut off."""
+    label = Label(text=text, font_size=font, size_hint_y=None, halign="left", valign="middle", **kw)
+    label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+    label.bind(texture_size=lambda w, ts: setattr(w, "height", max(ts[1], w.font_size * 1.4)))
+    label.height = font * 1.4  # until its text is rendered (an empty one never is)
     return label
 
 
@@ -94,42 +112,79 @@ class Tappable(ButtonBehavior, Widget):
         raise NotImplementedError
 
 
-def _pip(canvas: Any, colour: Colour, x: float, y: float, d: float, round_: bool = True) -> None:
-    canvas.add(Color(*theme.TOKEN_FILL[colour]))
-    if round_:
-        canvas.add(Ellipse(pos=(x, y), size=(d, d)))
+# Each gem has its own shape as well as its colour, so that red and green (or blue and
+# black) stay apart for a colour-blind player: white round, blue a diamond, green a
+# hexagon, red a shield, black a square, gold a coin with a ring. Points of each outline
+# in a unit box; the digit sits at ``_DIGIT_Y`` of the box's height.
+_SHAPES: dict[Colour, tuple[tuple[float, float], ...]] = {
+    Colour.BLUE: ((0.5, 1.0), (1.0, 0.5), (0.5, 0.0), (0.0, 0.5)),
+    Colour.GREEN: ((0.5, 1.0), (0.95, 0.75), (0.95, 0.25), (0.5, 0.0), (0.05, 0.25), (0.05, 0.75)),
+    Colour.RED: ((0.04, 0.96), (0.96, 0.96), (0.96, 0.42), (0.5, 0.0), (0.04, 0.42)),
+    Colour.BLACK: ((0.06, 0.94), (0.94, 0.94), (0.94, 0.06), (0.06, 0.06)),
+}
+_DIGIT_Y = {Colour.RED: 0.58}
+
+
+def draw_gem(
+    canvas: Any,
+    colour: Colour,
+    x: float,
+    y: float,
+    d: float,
+    count: str = "",
+    digit: float = 0.56,
+    alpha: float = 1.0,
+) -> None:
+    """A gem of ``colour`` in a ``d``-sized box, its shape telling the colour, and a count
+    whose font is ``digit`` times the box (larger for the numbers read across a table)."""
+    fill, ring = theme.TOKEN_FILL[colour], theme.TOKEN_RING[colour]
+    outline = _SHAPES.get(colour)
+    canvas.add(Color(*fill[:3], alpha))
+    if outline is None:
+        canvas.add(Ellipse(pos=(x, y), size=(d, d), segments=36))
     else:
-        canvas.add(RoundedRectangle(pos=(x, y), size=(d, d), radius=[d * 0.18]))
-    canvas.add(Color(*theme.TOKEN_RING[colour]))
-    if round_:
-        canvas.add(Line(circle=(x + d / 2, y + d / 2, d / 2), width=1))
+        points = [(x + px * d, y + py * d) for px, py in outline]
+        cx = sum(p[0] for p in points) / len(points)
+        cy = sum(p[1] for p in points) / len(points)
+        vertices = [cx, cy, 0, 0]
+        for px, py in [*points, points[0]]:
+            vertices += [px, py, 0, 0]
+        canvas.add(
+            Mesh(vertices=vertices, indices=list(range(len(points) + 2)), mode="triangle_fan")
+        )
+    canvas.add(Color(*ring[:3], alpha))
+    if outline is None:
+        canvas.add(Line(circle=(x + d / 2, y + d / 2, d / 2, 0, 360, 36), width=1))
+        if colour == Colour.GOLD:
+            canvas.add(Line(circle=(x + d / 2, y + d / 2, d * 0.38, 0, 360, 36), width=1))
     else:
-        canvas.add(Line(rounded_rectangle=(x, y, d, d, d * 0.18), width=1))
+        canvas.add(Line(points=[v for p in points for v in p], close=True, width=1))
+    if count:
+        size = d * digit
+        cy = y + d * _DIGIT_Y.get(colour, 0.5) - size * 0.6
+        ink = theme.TOKEN_TEXT[colour]
+        draw_text(canvas, count, x, cy, d, size * 1.2, (*ink[:3], max(alpha, 0.6)), size)
 
 
 class CardView(Tappable):
-    """A development card, a blind-reserved card (``Hidden``), a deck, or an empty slot."""
+    """A development card, a blind-reserved card (``Hidden``), a deck, or an empty slot.
+
+    Drawn as the physical card reads: points, bonus gem, cost. Small (a card in a player's
+    reserve) it shows its bonus and points only; a tap opens it in full.
+    """
 
     card = ObjectProperty(None, allownone=True)
     deck_level = NumericProperty(0)  # a deck: its level
     deck_count = NumericProperty(0)
+    small = BooleanProperty(False)  # a reserve slot: bonus, points and level only
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.bind(card=self.redraw_soon, deck_count=self.redraw_soon, deck_level=self.redraw_soon)
+        self.bind(small=self.redraw_soon)
 
-    def _text(
-        self,
-        text: str,
-        x: float,
-        y: float,
-        w: float,
-        h: float,
-        colour: Any,
-        bold: bool = True,
-        size: float = 0.8,
-    ) -> None:
-        draw_text(self.canvas, text, x, y, w, h, colour, max(9.0, h * size), bold)
+    def _text(self, text: str, x: float, y: float, w: float, h: float, colour: Any) -> None:
+        draw_text(self.canvas, text, x, y, w, h, colour, h)
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas
@@ -144,8 +199,8 @@ class CardView(Tappable):
             c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
             c.add(Color(1, 1, 1, 0.6))
             c.add(Line(rounded_rectangle=(x + 3, y + 3, w - 6, h - 6, r), width=1))
-            self._text("I" * self.deck_level, x, y + h * 0.55, w, h * 0.3, theme.TEXT)
-            self._text(str(self.deck_count), x, y + h * 0.15, w, h * 0.28, theme.TEXT)
+            self._text(ROMAN[self.deck_level], x, y + h * 0.52, w, h * 0.3, theme.TEXT)
+            self._text(str(self.deck_count), x, y + h * 0.14, w, h * 0.28, theme.TEXT)
         elif card is None:
             c.add(Color(1, 1, 1, 0.25))
             c.add(
@@ -159,8 +214,15 @@ class CardView(Tappable):
         elif isinstance(card, Hidden):
             c.add(Color(*theme.CARD_BACK[card.level - 1]))
             c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
-            self._text("?", x, y + h * 0.25, w, h * 0.5, theme.TEXT)
-            self._text("I" * card.level, x, y + h * 0.72, w, h * 0.2, theme.TEXT)
+            c.add(Color(1, 1, 1, 0.6))
+            c.add(Line(rounded_rectangle=(x + 2, y + 2, w - 4, h - 4, r), width=1))
+            if self.small or h < 60:  # a reserve slot: the level and a question mark
+                self._text(ROMAN[card.level] + " ?", x, y + h * 0.2, w, h * 0.6, theme.TEXT)
+            else:
+                self._text("?", x, y + h * 0.25, w, h * 0.45, theme.TEXT)
+                self._text(ROMAN[card.level], x, y + h * 0.72, w, h * 0.2, theme.TEXT)
+        elif self.small or h < 60:
+            self._draw_small(card, x, y, w, h, r)
         else:
             self._draw_card(card, x, y, w, h, r)
         if self.highlight or self.selected:
@@ -170,58 +232,62 @@ class CardView(Tappable):
             c.add(Color(0, 0, 0, 0.55))
             c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
 
-    def _draw_card(self, card: Card, x: float, y: float, w: float, h: float, r: float) -> None:
+    def _body(self, card: Card, x: float, y: float, w: float, h: float, r: float) -> None:
         c = self.canvas
         c.add(Color(*theme.CARD_BODY))
         c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
-        band = h * 0.3
-        fill = theme.TOKEN_FILL[card.bonus]
-        c.add(Color(*(0.55 + 0.45 * v for v in fill[:3]), 1))  # a light tint of the bonus
-        c.add(RoundedRectangle(pos=(x, y + h - band), size=(w, band), radius=[r, r, 0, 0]))
         c.add(Color(*theme.CARD_BACK[card.level - 1]))
-        c.add(Rectangle(pos=(x, y), size=(w, h * 0.04)))
+        c.add(Rectangle(pos=(x + r, y), size=(w - 2 * r, max(3.0, h * 0.04))))
         c.add(Color(0.5, 0.5, 0.5, 1))
         c.add(Line(rounded_rectangle=(x, y, w, h, r), width=1))
-        small = w < 50  # a card in a player's reserve: colour, points and id only
+
+    def _band(self, card: Card, x: float, y: float, w: float, band: float, r: float) -> None:
+        """The card's top: a tint of its bonus (a white bonus: a grey band, so it shows)."""
+        c = self.canvas
+        c.add(Color(*theme.BAND[card.bonus]))
+        c.add(RoundedRectangle(pos=(x, y), size=(w, band), radius=[r, r, 0, 0]))
+
+    def _draw_small(self, card: Card, x: float, y: float, w: float, h: float, r: float) -> None:
+        """A reserve slot: the bonus gem and the points on top, the level below."""
+        self._body(card, x, y, w, h, r)
+        self._band(card, x, y + h * 0.5, w, h * 0.5, r)
+        c = self.canvas
+        gem = min(h * 0.46, w * 0.44)
+        draw_gem(c, card.bonus, x + w - gem - w * 0.06, y + h * 0.52, gem)
+        if card.points:
+            draw_text(
+                c, str(card.points), x, y + h * 0.5, w * 0.5, h * 0.5, theme.CARD_INK, h * 0.4
+            )
+        level = ROMAN[card.level]
+        draw_text(c, level, x, y + h * 0.04, w, h * 0.44, theme.CARD_BACK[card.level - 1], h * 0.36)
+
+    def _draw_card(self, card: Card, x: float, y: float, w: float, h: float, r: float) -> None:
+        self._body(card, x, y, w, h, r)
+        band = h * 0.3
+        self._band(card, x, y + h - band, w, band, r)
         if card.points:
             self._text(
-                str(card.points),
-                x + w * 0.03,
-                y + h - band,
-                band,
-                band,
-                (0.12, 0.12, 0.12, 1),
-                size=0.85,
+                str(card.points), x + w * 0.04, y + h - band, band, band * 0.9, theme.CARD_INK
             )
-        gem = band * 0.72
-        gx, gy = x + w - gem - w * 0.06, y + h - band + (band - gem) / 2
-        _pip(c, card.bonus, gx, gy, gem)
-        if small:
-            self._labels_small(card.id, x, y + h * 0.1, w, h * 0.3)
-            return
-        costs = [(col, n) for col, n in zip(GEMS, card.cost, strict=True) if n]
-        # Two columns of large pips: the cost is what players read from across the table.
-        d = min((h - band) * 0.42, w * 0.4)
-        for i, (colour, n) in enumerate(costs):
-            px = x + w * 0.06 + (i % 2) * d * 1.1
-            py = y + h * 0.07 + (i // 2) * d * 1.08
-            _pip(c, colour, px, py, d)
-            self._text(str(n), px, py, d, d, theme.TOKEN_TEXT[colour], size=0.72)
-        self._text(
-            card.id,
-            x + band * 0.8,
-            y + h - band * 0.62,
-            w - band * 1.9,
-            band * 0.3,
-            (0.35, 0.35, 0.35, 1),
-            bold=False,
+        gem = band * 0.8
+        draw_gem(
+            self.canvas, card.bonus, x + w - gem - w * 0.06, y + h - band + (band - gem) / 2, gem
         )
+        costs = [(col, n) for col, n in zip(GEMS, card.cost, strict=True) if n]
+        # Two columns of large gems: the cost is what players read from across the table.
+        d = min((h - band) * 0.42, w * 0.42)
+        for i, (colour, n) in enumerate(costs):
+            px = x + w * 0.05 + (i % 2) * d * 1.08
+            py = y + h * 0.06 + (i // 2) * d * 1.06
+            draw_gem(self.canvas, colour, px, py, d, str(n))
 
-    def _labels_small(self, text: str, x: float, y: float, w: float, h: float) -> None:
-        draw_text(self.canvas, text, x, y, w, h, (0.2, 0.2, 0.2, 1), max(8.0, w * 0.34))
+
+ROMAN = ("", "I", "II", "III")
 
 
 class NobleView(Tappable):
+    """A noble tile: its points, and the bonuses it asks for (up to a 2x2 grid of gems)."""
+
     noble = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kw: Any) -> None:
@@ -237,74 +303,81 @@ class NobleView(Tappable):
             c.add(Color(1, 1, 1, 0.25))
             c.add(Line(rounded_rectangle=(x + 2, y + 2, w - 4, h - 4, 6), width=1))
             return
-        c.add(Color(*theme.hex_rgba("#e9dcc0")))
+        c.add(Color(*theme.NOBLE_FILL))
         c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[6]))
-        c.add(Color(*theme.hex_rgba("#8a7650")))
+        c.add(Color(*theme.NOBLE_RING))
         c.add(Line(rounded_rectangle=(x, y, w, h, 6), width=1.2))
         needs = [(col, n) for col, n in zip(GEMS, noble.requires, strict=True) if n]
-        d = min(h / (len(needs) + 0.6), w * 0.34)
+        strip = w * 0.22  # the points, on the left as on the tile
+        pad = min(w, h) * 0.05
+        d = min((h - 3 * pad) / 2, (w - strip - 3 * pad) / 2)
+        rows = (len(needs) + 1) // 2
+        block = rows * d + (rows - 1) * pad
+        top = y + (h + block) / 2  # a tall tile keeps its content in the middle
+        draw_text(c, str(noble.points), x, top - d * 1.2, strip, d * 1.2, theme.NOBLE_INK, d * 0.9)
         for i, (colour, n) in enumerate(needs):
-            px, py = x + w * 0.08, y + h * 0.06 + i * d * 1.05
-            _pip(c, colour, px, py, d * 0.95, False)
-            draw_text(c, str(n), px, py, d * 0.95, d * 0.95, theme.TOKEN_TEXT[colour], d * 0.65)
-        draw_text(
-            c,
-            str(noble.points),
-            x + w * 0.5,
-            y + h * 0.55,
-            w * 0.45,
-            h * 0.4,
-            (0.2, 0.16, 0.1, 1),
-            h * 0.32,
-        )
+            px = x + strip + pad + (i % 2) * (d + pad)
+            py = top - d - (i // 2) * (d + pad)
+            draw_gem(c, colour, px, py, d, str(n))
         if self.highlight or self.selected:
             c.add(Color(*(theme.ACCENT if self.selected else theme.HINT)))
             c.add(Line(rounded_rectangle=(x + 1, y + 1, w - 2, h - 2, 6), width=2.5))
 
 
 class TokenButton(Tappable):
-    """A bank pile: its colour and how many are left; ``chosen`` tokens of a take so far."""
+    """A bank pile: its colour and how many are left; ``chosen`` tokens of a take so far.
+
+    ``sign`` marks the chosen tokens: ``+`` taken, ``-`` given back. ``blank`` shows no
+    count (a bank audit, before the pile is counted). ``locked``: a pile that cannot be
+    tapped (gold: it comes only with a reserve), drawn with a lock-like bar across.
+    """
 
     colour = ObjectProperty(Colour.WHITE)
     count = NumericProperty(0)
     chosen = NumericProperty(0)
+    sign = StringProperty("+")
+    blank = BooleanProperty(False)
+    locked = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.bind(colour=self.redraw_soon, count=self.redraw_soon, chosen=self.redraw_soon)
+        self.bind(
+            colour=self.redraw_soon,
+            count=self.redraw_soon,
+            chosen=self.redraw_soon,
+            sign=self.redraw_soon,
+            blank=self.redraw_soon,
+            locked=self.redraw_soon,
+        )
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas
         c.clear()
-        d = min(self.width, self.height) * 0.92
+        d = min(self.width, self.height) * 0.94
         x = self.center_x - d / 2
         y = self.center_y - d / 2
-        _pip(c, self.colour, x, y, d)
-        draw_text(c, str(self.count), x, y, d, d, theme.TOKEN_TEXT[self.colour], d * 0.42)
+        alpha = 0.3 if self.dimmed else 0.55 if self.locked else 1.0
+        draw_gem(c, self.colour, x, y, d, "?" if self.blank else str(self.count), alpha=alpha)
+        if self.locked:  # not takable: a no-entry sign on the pile's corner
+            b = max(d * 0.42, 22.0)
+            bx, by = x + d - b * 0.8, y - b * 0.1
+            c.add(Color(*theme.PANEL))
+            c.add(Ellipse(pos=(bx, by), size=(b, b), segments=24))
+            c.add(Color(*theme.ERROR))
+            c.add(Line(circle=(bx + b / 2, by + b / 2, b / 2 - 1, 0, 360, 24), width=1.5))
+            c.add(Line(points=[bx + b * 0.25, by + b / 2, bx + b * 0.75, by + b / 2], width=2))
         if self.chosen:
-            b = d * 0.42
-            c.add(Color(*theme.ACCENT))
-            c.add(Ellipse(pos=(x + d - b * 0.8, y + d - b * 0.8), size=(b, b)))
-            draw_text(
-                c,
-                f"+{self.chosen}",
-                x + d - b * 0.8,
-                y + d - b * 0.8,
-                b,
-                b,
-                (0.1, 0.1, 0.1, 1),
-                b * 0.5,
-            )
-        if self.dimmed:
-            c.add(Color(*theme.BACKGROUND[:3], 0.6))
-            c.add(Ellipse(pos=(x, y), size=(d, d)))
+            b = max(d * 0.5, 30.0)
+            bx, by = x + d - b * 0.75, y + d - b * 0.75
+            c.add(Color(*(theme.ACCENT if self.sign == "+" else theme.ERROR)))
+            c.add(Ellipse(pos=(bx, by), size=(b, b)))
+            draw_text(c, f"{self.sign}{self.chosen}", bx, by, b, b, (0.1, 0.1, 0.1, 1), b * 0.55)
 
 
-class Counts(Widget):
-    """A row of small colour pips with counts: a hand of tokens or a set of bonuses."""
+class GemRow(Widget):
+    """Tokens as a row of gems with their counts (a payment, a cost): shapes, not words."""
 
     values = ListProperty([0] * 6)
-    square = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         self.redraw_soon = Clock.create_trigger(lambda dt: self.redraw(), -1)
@@ -314,107 +387,41 @@ class Counts(Widget):
     def redraw(self, *_: Any) -> None:
         c = self.canvas
         c.clear()
-        n = len(self.values)
-        d = min(self.height, self.width / n * 0.9)
-        gap = (self.width - n * d) / max(1, n)
-        for i, value in enumerate(self.values):
-            colour = Colour(i)
-            px = self.x + i * (d + gap)
-            py = self.center_y - d / 2
-            if value:
-                _pip(c, colour, px, py, d, not self.square)
-            else:
-                c.add(Color(1, 1, 1, 0.12))
-                c.add(
-                    Ellipse(pos=(px, py), size=(d, d))
-                    if not self.square
-                    else RoundedRectangle(pos=(px, py), size=(d, d), radius=[d * 0.18])
-                )
-            if value:
-                draw_text(c, str(value), px, py, d, d, theme.TOKEN_TEXT[colour], d * 0.62)
-
-
-class PlayerPanel(ButtonBehavior, BoxLayout):
-    """One player: name, points, tokens, bonuses, nobles, and the reserved cards to tap."""
-
-    active = BooleanProperty(False)
-
-    def __init__(self, on_reserved: Callable[[int, Card | Hidden], None], **kw: Any) -> None:
-        super().__init__(orientation="horizontal", padding=4, spacing=4, **kw)
-        self.on_reserved = on_reserved
-        self.seat_index = 0
-        left = BoxLayout(orientation="vertical", size_hint_x=0.7, spacing=2)
-        top = BoxLayout(size_hint_y=0.36)
-        self.name_label = text_label(
-            scale=0.62,
-            halign="left",
-            valign="middle",
-            bold=True,
-            shorten=True,
-            shorten_from="right",
-        )
-        self.points_label = text_label(
-            scale=0.72,
-            size_hint_x=0.42,
-            halign="right",
-            valign="middle",
-            bold=True,
-            color=theme.ACCENT,
-        )
-        self.nobles_label = text_label(
-            scale=0.5,
-            size_hint_x=0.5,
-            halign="right",
-            valign="middle",
-            color=theme.hex_rgba("#e9dcc0"),
-        )
-        top.add_widget(self.name_label)
-        top.add_widget(self.nobles_label)
-        top.add_widget(self.points_label)
-        self.tokens = Counts(size_hint_y=0.32)
-        self.bonuses = Counts(size_hint_y=0.32, square=True)
-        left.add_widget(top)
-        left.add_widget(self.tokens)
-        left.add_widget(self.bonuses)
-        self.reserved = BoxLayout(size_hint_x=0.3, spacing=2)
-        self.add_widget(left)
-        self.add_widget(self.reserved)
-        self.bind(pos=self._bg, size=self._bg, active=self._bg)
-
-    def _bg(self, *_: Any) -> None:
-        self.canvas.before.clear()
-        with self.canvas.before:
-            Color(*(theme.PANEL_ACTIVE if self.active else theme.PANEL))
-            RoundedRectangle(pos=self.pos, size=self.size, radius=[8])
-            if self.active:
-                Color(*theme.ACCENT)
-                Line(
-                    rounded_rectangle=(self.x + 1, self.y + 1, self.width - 2, self.height - 2, 8),
-                    width=2,
-                )
-
-    def show(self, seat: Seat, active: bool, affordable: set[str]) -> None:
-        self.seat_index = seat.seat
-        self.active = active
-        self.name_label.text = seat.name
-        self.nobles_label.text = " ".join(n.id for n in seat.nobles)
-        self.points_label.text = str(seat.points)
-        self.tokens.values = list(seat.tokens)
-        self.bonuses.values = list(seat.bonuses)
-        self.reserved.clear_widgets()
-        for item in seat.reserved:
-            view = CardView(card=item, highlight=isinstance(item, Card) and item.id in affordable)
-            view.bind(on_release=lambda v, it=item: self.on_reserved(self.seat_index, it))
-            self.reserved.add_widget(view)
-        for _ in range(3 - len(seat.reserved)):
-            self.reserved.add_widget(Widget())
+        d = self.height
+        x = self.x
+        for colour, n in zip(Colour, self.values, strict=True):
+            if n:
+                draw_gem(c, colour, x, self.y, d, str(n), digit=0.6)
+                x += d * 1.15
 
 
 def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:
-    button = Button(text=text, bold=True, halign="center", valign="middle", **kw)
+    """A button for a finger: its words wrap rather than spill, 16 px at the least.
+
+    A disabled button is drawn flat and grey, its words dimmed: it must not look like a
+    button that failed to react.
+    """
+    kw.setdefault("background_color", theme.BUTTON)
+    button = Button(
+        text=text,
+        bold=True,
+        halign="center",
+        valign="middle",
+        background_normal="",
+        background_disabled_normal="",
+        disabled_color=theme.TEXT_DISABLED,
+        **kw,
+    )
+    colour = tuple(button.background_color)
     button.bind(size=lambda b, s: setattr(b, "text_size", (s[0] * 0.94, None)))
-    button.bind(height=lambda b, h: setattr(b, "font_size", max(12.0, min(h * 0.38, 26))))
+    button.bind(height=lambda b, h: setattr(b, "font_size", max(16.0, min(h * 0.38, 26))))
     button.bind(on_release=lambda *_: on_press())
+
+    def look(b: Button, disabled: bool) -> None:
+        b.background_color = theme.BUTTON_DISABLED if disabled else colour
+
+    button.bind(disabled=look)
+    look(button, button.disabled)
     return button
 
 

@@ -6,15 +6,19 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from kivy.uix.button import Button
 
 from companion.cards import CARDS
 from companion.game import Hidden
 from companion.moves import Buy, Move, Pass, Reserve, Take
+from companion.setup import Setup
 from companion.simulate import simulate
-from companion.tokens import Colour
+from companion.tokens import Colour, Tokens
 from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
-from ui.widgets import CardView, NobleView, PlayerPanel, TokenButton
+from ui.i18n import tr
+from ui.screens.table.players import PlayerPanel
+from ui.widgets import CardView, NobleView, TokenButton
 
 from .driver import Driver
 
@@ -113,7 +117,8 @@ def play_through_taps(d: Driver, move: Move) -> None:
                 d.tap(
                     next(v for v in views if isinstance(v.card, Hidden) and v.card.level == level)
                 )
-                pick_card(d, move.card)
+                pick_card(d, move.card)  # which card it is, then the same buy dialog
+                d.press("Buy", exact=True)
     elif isinstance(move, Pass):
         d.press("Pass")
     finish_turn(d, move)
@@ -130,7 +135,6 @@ def test_whole_two_player_game_from_setup_to_standings_only_through_taps(driver:
     assert any(m.noble is not None for m in game.moves)
     setup = game.setup
     new_game_through_taps(d, ["Ada", "Ben"], list(setup.nobles), [list(r) for r in setup.market])
-    d.screenshot("table-start-800x480-en")
     final_round_seen = False
     for number, move in enumerate(game.moves, start=1):
         # A blind reserve is an unknown card at a real table: the simulation knew it.
@@ -155,7 +159,6 @@ def test_whole_two_player_game_from_setup_to_standings_only_through_taps(driver:
     info = d.app.store.games()[0]
     assert info.state == "over"
     assert list(info.winners) == game.winners()
-    d.screenshot("end-800x480-en")
 
 
 def test_illegal_take_is_refused_with_the_engine_reason(driver: Driver) -> None:
@@ -167,13 +170,20 @@ def test_illegal_take_is_refused_with_the_engine_reason(driver: Driver) -> None:
     d.tap(table.bank[Colour.RED])
     d.tap(table.bank[Colour.BLUE])
     d.tap(table.bank[Colour.BLUE])  # red + two blue: not a take
-    assert "take 3 tokens of 3 different colours" in table.status.text
+    assert "take 3 tokens of 3 different colours" in table.status.text.lower()
     assert table.session is not None
     assert table.session.game.position() == position
     d.tap(table.bank[Colour.GOLD])
-    assert "Gold cannot be taken" in table.status.text
+    assert "gold cannot be taken" in table.status.text.lower()
     d.press("Clear")
     assert not any(table.selection)
+    # A bounced double tap on one pile takes nothing: two of one colour wait for Take.
+    d.tap(table.bank[Colour.GREEN])
+    d.tap(table.bank[Colour.GREEN])
+    assert table.session.game.position() == position
+    assert "Two green tokens: tap Take to confirm" in table.status.text
+    d.press("Take 2 green")
+    assert str(table.session.game.moves[-1]) == "take GG"
 
 
 def test_undo_is_one_tap_and_survives_a_restart(driver: Driver) -> None:
@@ -249,5 +259,134 @@ def test_resume_after_the_process_is_killed(tmp_path: Path) -> None:
         assert session is not None
         assert list(session.game.moves) == list(simulate(players=3, seed=7, max_moves=7).moves)
         assert d.app.manager.current == "table"
+    finally:
+        d.close()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_turn_dialogs_through_taps(language: str, tmp_path: Path) -> None:
+    """A take of two confirmed, reserves from a deck, a buy paid with gold in place of a
+    colour, and a blind-reserved card bought through the same buy dialog: by taps, in the
+    table's language."""
+    d = Driver(tmp_path / "data", language=language)
+    try:
+        _turn_dialogs(d)
+    finally:
+        d.close()
+
+
+def _turn_dialogs(d: Driver) -> None:
+    setup = Setup.of(
+        ["Ada", "Ben"],
+        ["N1", "N2", "N3"],
+        ["1W1 1W2 1W3 1W4", "2W1 2W2 2W3 2W4", "3W1 3W2 3W3 3W4"],
+    )
+    d.app.start_game(setup)
+    d.frames(2)
+    table = d.app.table_screen
+    session = table.session
+    assert session is not None
+    game = session.game
+
+    # A take of two: the second tap on the pile asks for a confirm, the Take button plays it.
+    d.tap(table.bank[Colour.RED])
+    d.tap(table.bank[Colour.RED])
+    assert not game.moves
+    d.press(tr("Take {tokens}").split("{")[0].strip())
+    assert str(game.moves[-1]) == "take RR"
+    for _ in range(2):  # Ben, then Ada: the top card of the level 1 deck, unseen
+        d.tap(table.decks[0])
+        d.press(tr("Reserve"), exact=True)
+    assert isinstance(game.seat(0).reserved[0], Hidden)
+    for letters in ("WUG", "KUG", "WUK"):
+        for letter in letters:
+            d.tap(table.bank[Tokens.parse(letter).index(1)])
+    assert len(game.moves) == 6
+    assert game.seat(0).tokens == Tokens(blue=1, green=1, red=2, black=1, gold=1)
+
+    # A face-up card: its cost said in words, one gold paid for one red, a reveal after.
+    card = next(v for row in table.rows for v in row if v.card is not None and v.card.id == "1W1")
+    d.tap(card)
+    text = d.texts()
+    assert "1W1" not in text  # the card is drawn and said in words, never by its id
+    d.press(tr("Cancel"), exact=True)
+    assert len(game.moves) == 6  # Cancel changes nothing
+    d.tap(card)
+    d.press(tr("gold for 1 {colour}").format(colour=tr("red")))
+    d.press(tr("Buy"), exact=True)
+    pick_card(d, game.unseen(1)[0].id)
+    bought = game.moves[-1]
+    assert isinstance(bought, Buy) and bought.payment == Tokens(red=1, black=1, gold=1)
+
+    # Ben's blind reserve: which card it is, then the same buy dialog (cost, payment).
+    panel = d.find(PlayerPanel, lambda p: p.seat_index == 1)
+    hidden = next(
+        v for v in panel.reserved.children if isinstance(getattr(v, "card", None), Hidden)
+    )
+    d.tap(hidden)
+    picker = d.top()
+    assert isinstance(picker, CardPicker)
+    assert table.turn is not None
+    affordable = table.turn.affordable(game.unseen(1))
+    assert affordable, "Ben can pay for some level 1 card"
+    pick_card(d, affordable[0].id)
+    assert tr("Buy") in [b.text for b in d.walk() if isinstance(b, Button)]
+    d.press(tr("Buy"), exact=True)
+    assert game.moves[-1] == Buy(affordable[0].id, player=1)
+    assert not game.seat(1).reserved
+
+
+def test_the_confirm_button_plays_the_take_of_two_chosen_on_screen(driver: Driver) -> None:
+    d = driver
+    d.app.start_game(simulate(players=2, seed=1, max_moves=0).setup)
+    d.frames(2)
+    table = d.app.table_screen
+    d.tap(table.bank[Colour.BLUE])
+    d.app.confirm_pressed()  # one blue is not a take: the button does nothing
+    assert table.session is not None and not table.session.game.moves
+    d.tap(table.bank[Colour.BLUE])
+    d.app.confirm_pressed()  # the GPIO button and the screen share the core's selection
+    assert str(table.session.game.moves[-1]) == "take UU"
+    assert not any(table.selection)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_give_back_has_cancel_and_marks_tokens_minus_one(language: str, tmp_path: Path) -> None:
+    d = Driver(tmp_path / "data", language=language)
+    try:
+        setup = Setup.of(
+            ["Ada", "Ben", "Cleo", "Dan"],
+            ["N1", "N2", "N3", "N4", "N5"],
+            ["1W1 1W2 1W3 1W4", "2W1 2W2 2W3 2W4", "3W1 3W2 3W3 3W4"],
+        )
+        d.app.start_game(setup)
+        d.frames(2)
+        table = d.app.table_screen
+        session = table.session
+        assert session is not None
+        for take in ["take WUG", "take RKW", "take UGR"]:  # Ada to 9 tokens
+            session.play(take)
+            for _ in range(3):
+                session.play("reserve L1")
+        table.refresh()
+        played = len(session.game.moves)
+        for colour in (Colour.RED, Colour.BLACK, Colour.GREEN):
+            d.tap(table.bank[colour])
+        picker = d.top()
+        assert isinstance(picker, ReturnPicker)
+        d.tap(picker.tokens[Colour.RED])
+        assert picker.tokens[Colour.RED].chosen == 1 and picker.tokens[Colour.RED].sign == "-"
+        d.press(tr("Cancel"), exact=True)
+        assert len(session.game.moves) == played  # nothing was played
+        assert tr("Cancelled: nothing changed.") in table.status.text
+        for colour in (Colour.RED, Colour.BLACK, Colour.GREEN):
+            d.tap(table.bank[colour])
+        picker = d.top()
+        assert isinstance(picker, ReturnPicker)
+        d.tap(picker.tokens[Colour.RED])
+        d.tap(picker.tokens[Colour.GREEN])
+        d.press(tr("Give back"), exact=True)
+        assert session.game.moves[-1].returned == Tokens(red=1, green=1)
+        assert session.game.seat(0).tokens.total == 10
     finally:
         d.close()

@@ -80,6 +80,7 @@ class EndScreen(Screen):
         bar = BoxLayout(size_hint_y=0.14, spacing=6)
         if self.from_history:
             bar.add_widget(big_button(tr("Back"), self.app.show_history))
+            bar.add_widget(big_button(tr("Move by move"), self.review))
         else:
             bar.add_widget(big_button(tr("Undo the last move"), self.undo_last))
             bar.add_widget(big_button(tr("New game"), self.app.show_new_game))
@@ -96,8 +97,14 @@ class EndScreen(Screen):
         self.qr = QRCode(text=self.link, size_hint_y=None, height=side)
         self.qr.bind(on_release=lambda *_: self.enlarge())
         panel.add_widget(self.qr)
+        said = tr("Scan with a phone to log this play in BG Stats. Tap the code to enlarge it.")
+        if not self.qr.fits:
+            said = tr(
+                "This play is too long for a QR code (very long names?): log it in BG Stats "
+                "by hand, or export it as a file."
+            )
         caption = Label(
-            text=tr("Scan with a phone to log this play in BG Stats. Tap the code to enlarge it."),
+            text=said,
             font_size=max(15.0, Window.height * 0.033),
             halign="center",
             valign="top",
@@ -109,6 +116,8 @@ class EndScreen(Screen):
 
     def enlarge(self) -> None:
         """The code over the whole screen, for a phone further away; a tap closes it."""
+        if not self.qr.fits:
+            return
         view = ModalView(
             size_hint=(1, 1), background_color=(1, 1, 1, 1), overlay_color=(1, 1, 1, 1)
         )
@@ -117,6 +126,12 @@ class EndScreen(Screen):
         big.bind(on_release=lambda *_: view.dismiss())
         view.add_widget(big)
         view.open()
+
+    def review(self) -> None:
+        """The game move by move (``ui/screens/review.py``), back here after."""
+        assert self.record is not None
+        self.manager.get_screen("review").show(self.record, back_to="end")
+        self.manager.current = "review"
 
     def undo_last(self) -> None:
         """The last move was tapped wrongly: back to the table, the game not over."""

@@ -1,4 +1,5 @@
-"""Past games: the list, a game's summary and chart, and export to a USB stick."""
+"""Past games: who played, who won, when and for how long; a tap opens a game (its
+standings, chart, BG Stats code and moves) or resumes one still in play."""
 
 from __future__ import annotations
 
@@ -6,16 +7,33 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
+
+from companion.stats import PlayedGame, played_games
+from companion.store import GameInfo
 
 from .. import theme
 from ..i18n import tr
-from ..widgets import big_button, text_label
+from ..widgets import big_button
+from .listing import Row, cell, header, line_height, rows_view, title, when
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
+
+# Column widths, shared by the titles and the rows.
+WIDTHS = (0.2, 0.34, 0.24, 0.1, 0.12)
+
+
+def minutes_text(minutes: int | None) -> str:
+    return tr("{minutes} min").format(minutes=minutes) if minutes is not None else "-"
+
+
+def winner_text(info: GameInfo) -> str:
+    if info.state == "playing":
+        return tr("In play: tap to go on")
+    if not info.winners:
+        return tr("No winner")
+    return ", ".join(info.winners)
 
 
 class HistoryScreen(Screen):
@@ -24,6 +42,7 @@ class HistoryScreen(Screen):
         self.app = app
         self.box = BoxLayout(orientation="vertical", padding=8, spacing=6)
         self.add_widget(self.box)
+        self.rows: dict[int, Row] = {}
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
@@ -31,53 +50,51 @@ class HistoryScreen(Screen):
     def refresh(self, message: str = "", ok: bool = True) -> None:
         box = self.box
         box.clear_widgets()
-        box.add_widget(
-            text_label(
-                tr("Past games"),
-                scale=0.55,
-                size_hint_y=0.1,
-                bold=True,
-                color=theme.ACCENT,
-                halign="left",
-                valign="middle",
-            )
-        )
+        box.add_widget(title(tr("Past games")))
         games = self.app.store.games()
-        scroll = ScrollView(size_hint_y=0.66)
-        grid = GridLayout(cols=1, spacing=4, size_hint_y=None)
-        grid.bind(minimum_height=grid.setter("height"))
-        if not games:
-            grid.add_widget(text_label(tr("No games yet."), scale=0.5, size_hint_y=None, height=50))
-        for info in games:
-            date = info.started_at.replace("T", " ")[:16]
-            winner = ", ".join(info.winners) or "-"
-            text = tr("{date}  {players}  winner: {winner}  ({state})").format(
-                date=date, players=", ".join(info.players), winner=winner, state=tr(info.state)
+        unreadable: list[int] = []
+        played = {g.id: g for g in played_games(self.app.store, unreadable=unreadable)}
+        titles = (tr("Date"), tr("Players"), tr("Winner"), tr("Rounds"), tr("Length"))
+        box.add_widget(header(list(zip(titles, WIDTHS, strict=True))))
+        self.rows = {
+            info.id: Row(
+                self._columns(info, played.get(info.id)),
+                partial(self.app.show_past_game, info.id),
+                lines=2,
             )
-            grid.add_widget(
-                big_button(
-                    text,
-                    partial(self.app.show_past_game, info.id),
-                    size_hint_y=None,
-                    height=52,
-                    font_size=18,
-                )
+            for info in games
+        }
+        box.add_widget(rows_view(list(self.rows.values()), tr("No games yet.")))
+        if unreadable and not message:
+            message, ok = (
+                tr("A game whose journal cannot be read is left out of the figures."),
+                False,
             )
-        scroll.add_widget(grid)
-        box.add_widget(scroll)
-        note = text_label(
+        note = cell(
             message,
-            scale=0.4,
-            size_hint_y=0.1,
-            halign="left",
-            valign="middle",
+            1,
+            size_hint_y=None,
+            height=line_height(),
             color=theme.OK if ok else theme.ERROR,
         )
         box.add_widget(note)
-        bar = BoxLayout(size_hint_y=0.14, spacing=8)
+        bar = BoxLayout(size_hint_y=None, height=line_height() * 1.2, spacing=8)
         bar.add_widget(big_button(tr("Back"), self.app.show_start))
+        bar.add_widget(big_button(tr("Statistics"), self.show_stats))
         bar.add_widget(big_button(tr("Export all to a USB stick"), self.export))
         box.add_widget(bar)
+
+    def _columns(self, info: GameInfo, game: PlayedGame | None) -> list[tuple[str, float]]:
+        if game is not None:
+            rounds, length = str(game.rounds), minutes_text(game.minutes)
+        else:  # in play, or a journal that cannot be replayed: nothing to measure
+            rounds, length = "-", "-"
+        texts = (when(info.started_at), ", ".join(info.players), winner_text(info), rounds, length)
+        return list(zip(texts, WIDTHS, strict=True))
+
+    def show_stats(self) -> None:
+        self.manager.get_screen("stats").show()
+        self.manager.current = "stats"
 
     def export(self) -> None:
         ok, message = self.app.export_to_media()

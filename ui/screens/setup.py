@@ -115,6 +115,13 @@ class SetupScreen(Screen):
             lambda c: self.declare(c.id),
         ).open()
 
+    def card_scanned(self, card_id: str) -> None:
+        """A card read by the RFID reader while this screen shows: laid out on the table."""
+        self.declare(card_id)
+
+    def say(self, message: str, error: bool = False) -> None:
+        self.refresh(message)
+
     def declare(self, item: str) -> None:
         """A tap in a picker or a scanned card."""
         assert self.draft is not None

@@ -1,0 +1,85 @@
+"""The bank's piles and the take being chosen: tap colours, the take plays itself when it
+is whole; a take of two of one colour waits for its own button (a bounce cannot play it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.i18n import localise
+from companion.table import Picked, Turn
+from companion.tokens import Colour
+
+from ... import theme
+from ...i18n import tr
+from ...widgets import TokenButton, big_button, text_label
+
+
+class BankRow(BoxLayout):
+    """One pile per colour; gold is drawn barred, as it is never taken."""
+
+    def __init__(self, on_token: Callable[[Colour], None], **kw: Any) -> None:
+        super().__init__(spacing=2, **kw)
+        self.tokens: list[TokenButton] = []
+        for colour in Colour:
+            token = TokenButton(colour=colour, locked=colour == Colour.GOLD)
+            token.bind(on_release=lambda t, c=colour: on_token(c))
+            self.tokens.append(token)
+            self.add_widget(token)
+
+    def show(self, turn: Turn | None, bank: Any, playing: bool) -> None:
+        selection = turn.selection if turn is not None else None
+        can_add = turn.can_add() if turn is not None and playing else set()
+        for token in self.tokens:
+            chosen = selection[token.colour] if selection is not None else 0
+            token.count = bank[token.colour] - chosen
+            token.chosen = chosen
+            token.dimmed = (
+                token.colour != Colour.GOLD and token.colour not in can_add and not chosen
+            )
+
+
+class TakeBar(BoxLayout):
+    """Under the bank: whose turn it is, or the take chosen so far with its buttons.
+
+    The widgets are made once and swapped in and out: a refresh re-renders no text that
+    did not change.
+    """
+
+    def __init__(
+        self,
+        on_take: Callable[[], None],
+        on_clear: Callable[[], None],
+        on_pass: Callable[[], None],
+        **kw: Any,
+    ) -> None:
+        super().__init__(spacing=4, **kw)
+        self.take_button = big_button("", on_take, background_color=theme.BUTTON_GO)
+        self.clear_button = big_button(tr("Clear"), on_clear, size_hint_x=0.45)
+        self.pass_button = big_button(tr("Pass (no action is possible)"), on_pass)
+        self.turn_label = text_label("", scale=0.5, bold=True, color=theme.ACCENT)
+        self.mode: tuple[Any, ...] = ()
+
+    def _show(self, *shown: Any) -> None:
+        if self.mode != shown:
+            self.clear_widgets()
+            for widget in shown:
+                self.add_widget(widget)
+            self.mode = shown
+
+    def show(self, turn: Turn | None, name: str, playing: bool) -> None:
+        if turn is None or not playing:
+            self._show()
+        elif any(turn.selection):
+            self.take_button.text = tr("Take {tokens}").format(tokens=localise(turn.selection))
+            self.take_button.disabled = turn.picked() == Picked.MORE
+            self.clear_button.text = tr("Clear")
+            self._show(self.take_button, self.clear_button)
+        elif turn.passes_only():
+            self.pass_button.text = tr("Pass (no action is possible)")
+            self._show(self.pass_button)
+        else:
+            self.turn_label.text = tr("{name}'s turn").format(name=name)
+            self._show(self.turn_label)

@@ -1,0 +1,132 @@
+"""The dialogs that start a turn with a card: buy (any card, blind-reserved ones too, with
+its cost, its payment and "gold for 1 ..." swaps) or reserve, and a deck's blind reserve."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from kivy.core.window import Window
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from companion.i18n import localise
+from companion.moves import Move, Reserve
+from companion.table import Purchase
+from companion.tokens import Colour
+
+from ... import theme
+from ...dialogs import Dialog
+from ...i18n import tr
+from ...widgets import CardView, GemRow, big_button, then, wrapping_label
+from .words import card_words, reason
+
+
+class BuyDialog(Dialog):
+    """A card the player to act may buy (or, face up, reserve): what it costs them, what
+    they pay, and why an action is refused, all said before any button is pressed."""
+
+    def __init__(self, purchase: Purchase, name: str, start: Callable[[Move], None]) -> None:
+        card = purchase.card
+        title = (
+            tr("{name}: {card}") if purchase.face_up else tr("{name} buys from the reserve: {card}")
+        )
+        super().__init__(title.format(name=name, card=card_words(card)))
+        self.purchase = purchase
+        self.name = name
+        row = BoxLayout(spacing=12)
+        row.add_widget(CardView(card=card, size_hint_x=0.26))
+        info = BoxLayout(orientation="vertical", spacing=6)
+        cost = localise(purchase.cost)
+        info.add_widget(
+            wrapping_label(
+                tr("With the bonuses, it costs {name} {cost}.").format(name=name, cost=cost)
+                if cost
+                else tr("The bonuses pay for it all: it is free for {name}.").format(name=name),
+                font=20 * Window.height / 480,
+            )
+        )
+        self.pay_label = wrapping_label("", font=20 * Window.height / 480, color=theme.ACCENT)
+        info.add_widget(self.pay_label)
+        self.pay_gems = GemRow(size_hint_y=None, height=44 * Window.height / 480)
+        info.add_widget(self.pay_gems)
+        self.swaps = BoxLayout(spacing=6, size_hint_y=None, height=56)
+        info.add_widget(self.swaps)
+        info.add_widget(BoxLayout())  # the rest of the height
+        row.add_widget(info)
+        self.body.add_widget(row)
+        errors = [e for e in (purchase.buy_error, purchase.reserve_error) if e is not None]
+        self.message.text = " ".join(reason(e) for e in errors)
+        self.button(tr("Cancel"), self.dismiss)
+        if purchase.face_up:
+            self.button(
+                tr("Reserve"),
+                then(self.dismiss, partial(start, purchase.reserve)),
+                disabled=purchase.reserve_error is not None,
+            )
+        self.button(
+            tr("Buy"),
+            lambda: self.buy(start),
+            disabled=purchase.buy_error is not None,
+            background_color=theme.BUTTON_GO,
+        )
+        self.show_payment()
+
+    def buy(self, start: Callable[[Move], None]) -> None:
+        self.dismiss()
+        start(self.purchase.buy)  # with the payment as chosen at this moment
+
+    def show_payment(self) -> None:
+        purchase = self.purchase
+        pay = purchase.payment
+        self.swaps.clear_widgets()
+        if pay is None:
+            self.pay_label.text = ""
+            self.pay_gems.values = [0] * 6
+            return
+        self.pay_gems.values = list(pay)
+        self.pay_label.text = tr("{name} pays {tokens}.").format(
+            name=self.name, tokens=localise(pay) or "0"
+        )
+        for colour in purchase.swaps():
+            self.swaps.add_widget(
+                big_button(
+                    tr("gold for 1 {colour}").format(colour=tr(colour.key)),
+                    partial(self.swap, colour),
+                )
+            )
+        if pay != purchase.default:
+            self.swaps.add_widget(big_button(tr("No gold"), self.reset))
+        for _ in range(3 - len(self.swaps.children)):
+            self.swaps.add_widget(Widget())  # a lone button keeps a button's width
+
+    def swap(self, colour: Colour) -> None:
+        self.purchase.swap(colour)
+        self.show_payment()
+
+    def reset(self) -> None:
+        self.purchase.reset()
+        self.show_payment()
+
+
+class DeckDialog(Dialog):
+    """Reserve the top card of a deck, unseen (it becomes the player's hidden card)."""
+
+    def __init__(
+        self, move: Reserve, size: int, refusal: str | None, start: Callable[[Move], None]
+    ) -> None:
+        level = move.deck or 0
+        super().__init__(tr("Reserve the top card of the level {n} deck, unseen?").format(n=level))
+        row = BoxLayout()
+        row.add_widget(BoxLayout())
+        row.add_widget(CardView(deck_level=level, deck_count=size, size_hint_x=0.5))
+        row.add_widget(BoxLayout())
+        self.body.add_widget(row)
+        self.message.text = refusal or ""
+        self.button(tr("Cancel"), self.dismiss)
+        self.button(
+            tr("Reserve"),
+            then(self.dismiss, partial(start, move)),
+            disabled=refusal is not None,
+            background_color=theme.BUTTON_GO,
+        )

@@ -1,0 +1,320 @@
+"""The table during play: the board on the left; the bank, the players and the buttons on
+the right; a banner across the top for the final round.
+
+Nothing here decides a rule: the turn in progress (tokens chosen, payment, steps due) is
+the core's :class:`~companion.table.Turn`, and what is refused is refused with the
+engine's own reason, told in words (never in record ids).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.core.window import Window
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.cards import Card
+from companion.errors import IllegalMove, Refused
+from companion.game import Hidden
+from companion.moves import Pass, Reserve
+from companion.session import Session
+from companion.store import StoreError
+from companion.table import Picked, Turn
+from companion.tokens import Colour, Tokens
+
+from ... import theme
+from ...dialogs import CardPicker, Dialog
+from ...i18n import tr
+from ...widgets import CardView, TokenButton, big_button, wrapping_label
+from .bank import BankRow, TakeBar
+from .banner import Banner, final_round
+from .board import Board
+from .buy import BuyDialog, DeckDialog
+from .menu import AuditDialog, LogDialog, MenuDialog
+from .players import PlayerDialog, PlayersColumn
+from .steps import TurnSteps
+from .words import describe, reason
+
+if TYPE_CHECKING:
+    from ...application import CompanionApp
+
+
+class TableScreen(TurnSteps, Screen):
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(name="table", **kw)
+        self.app = app
+        self.session: Session | None = None
+        self.turn: Turn | None = None
+        self.dialog: Dialog | None = None
+        self._build()
+
+    # ------------------------------------------------------------------ layout
+
+    def _build(self) -> None:
+        outer = BoxLayout(orientation="vertical")
+        self.banner = Banner()
+        outer.add_widget(self.banner)
+        root = BoxLayout(spacing=6, padding=6)
+        left = BoxLayout(orientation="vertical", size_hint_x=0.57, spacing=4)
+        self.board = Board(on_card=self.tap_card, on_deck=self.tap_deck)
+        left.add_widget(self.board)
+        self.status = wrapping_label("", font=18 * Window.height / 480)
+        left.add_widget(self.status)
+
+        right = BoxLayout(orientation="vertical", size_hint_x=0.43, spacing=4)
+        self.bank_row = BankRow(on_token=self.tap_token, size_hint_y=0.12)
+        right.add_widget(self.bank_row)
+        self.take_bar = TakeBar(
+            on_take=self.take,
+            on_clear=self.clear_selection,
+            on_pass=self.pass_turn,
+            size_hint_y=0.09,
+        )
+        right.add_widget(self.take_bar)
+        self.players = PlayersColumn(
+            on_reserved=self.tap_reserved, on_open=self.open_player, size_hint_y=0.68
+        )
+        right.add_widget(self.players)
+        bar = BoxLayout(size_hint_y=0.11, spacing=4)
+        self.undo_button = big_button(tr("Undo"), self.undo)
+        self.redo_button = big_button(tr("Redo"), self.redo)
+        # Where the move log opens from the table ("did I already take that?").
+        self.log_button = big_button(tr("Moves"), self.open_log)
+        self.menu_button = big_button(tr("Menu"), self.open_menu)
+        for button in (self.undo_button, self.redo_button, self.log_button, self.menu_button):
+            bar.add_widget(button)
+        right.add_widget(bar)
+        root.add_widget(left)
+        root.add_widget(right)
+        outer.add_widget(root)
+        self.add_widget(outer)
+
+    # The parts by the names the tests and the hardware know them.
+    @property
+    def bank(self) -> list[TokenButton]:
+        return self.bank_row.tokens
+
+    @property
+    def rows(self) -> list[list[CardView]]:
+        return self.board.rows
+
+    @property
+    def decks(self) -> list[CardView]:
+        return self.board.decks
+
+    @property
+    def selection(self) -> Tokens:
+        return self.turn.selection if self.turn is not None else Tokens()
+
+    # ------------------------------------------------------------------ state
+
+    def play(self, session: Session) -> None:
+        self.session = session
+        self.turn = Turn(session)
+        self.refresh(tr("{name} to play").format(name=session.game.names[session.game.to_act]))
+
+    def refresh(self, message: str = "", error: bool = False) -> None:
+        """Redraw everything from the engine's state."""
+        if self.session is None:
+            return
+        game = self.game
+        seat = game.to_act
+        playing = not game.over
+        affordable: set[str] = set()
+        if self.app.hints and playing:
+            cards = [c for row in game.market for c in row if c is not None]
+            cards += [c for c in game.seat(seat).reserved if isinstance(c, Card)]
+            affordable = {c.id for c in cards if game.can_afford(seat, c)}
+        self.board.show(game, affordable)
+        self.bank_row.show(self.turn, game.bank, playing)
+        self.take_bar.show(self.turn, game.names[seat], playing)
+        self.players.show(game.seats, seat if playing else None, affordable)
+        self.undo_button.disabled = not self.session.can_undo
+        self.redo_button.disabled = not self.session.can_redo
+        assert self.turn is not None
+        self.banner.show(final_round(game, self.turn.still_to_play()))
+        self.say(message, error)
+
+    def say(self, message: str, error: bool = False) -> None:
+        self.status.color = theme.ERROR if error else theme.TEXT
+        self.status.text = message
+
+    def refuse(self, err: IllegalMove | Refused | StoreError) -> None:
+        self.app.feedback(False)
+        text = reason(err)
+        self.refresh(text, error=True)
+        if self.dialog is not None:  # the status line is behind it: say it where it is seen
+            self.dialog.message.text = text
+
+    # ------------------------------------------------------------------ taps
+
+    def _playing(self) -> bool:
+        return self.turn is not None and self.session is not None and not self.game.over
+
+    def tap_token(self, colour: Colour) -> None:
+        if not self._playing():
+            return
+        assert self.turn is not None
+        try:
+            picked = self.turn.pick_token(colour)
+        except (IllegalMove, Refused) as err:
+            self.refuse(err)
+            return
+        if picked == Picked.COMPLETE:
+            self.take()  # nothing can be added and no bounce makes it: save a tap
+            return
+        hints = {
+            Picked.MORE: tr("Tap more colours, then Take."),
+            Picked.READY: tr("Tap Take, or one more colour."),
+            Picked.CONFIRM: tr("Two {colour} tokens: tap Take to confirm, or Clear.").format(
+                colour=tr(colour.key)
+            ),
+        }
+        self.refresh(hints[picked])
+
+    def confirm(self) -> None:
+        """The confirm button: the tokens chosen so far, when they make a legal take."""
+        if self._playing() and self.turn is not None and self.turn.is_take():
+            self.take()
+
+    def clear_selection(self) -> None:
+        if self.turn is not None:
+            self.turn.clear_selection()
+        self.refresh()
+
+    def take(self) -> None:
+        assert self.turn is not None
+        try:
+            self.turn.take()
+        except (IllegalMove, Refused) as err:
+            self.refuse(err)
+            return
+        self.advance()
+
+    def pass_turn(self) -> None:
+        self.start(Pass(player=self.game.to_act))
+
+    def tap_card(self, card: Card | None) -> None:
+        if card is None or not self._playing():
+            return
+        self.buy_dialog(card, face_up=True)
+
+    def buy_dialog(self, card: Card, face_up: bool) -> None:
+        assert self.turn is not None
+        purchase = self.turn.purchase(card, face_up)
+        self._open(BuyDialog(purchase, self.game.names[purchase.seat], self.start))
+
+    def tap_deck(self, level: int) -> None:
+        if not self._playing():
+            return
+        assert self.turn is not None
+        move = Reserve(deck=level, player=self.game.to_act)
+        refusal = self.turn.refusal(move)
+        text = reason(refusal) if refusal is not None else None
+        self._open(DeckDialog(move, self.game.deck_size(level), text, self.start))
+
+    def tap_reserved(self, seat: int, item: Card | Hidden) -> None:
+        if not self._playing():
+            return
+        assert self.turn is not None
+        game = self.game
+        name = game.names[game.to_act]
+        if seat != game.to_act:
+            self.say(tr("Only {name} can buy from their reserve now.").format(name=name), True)
+            return
+        if isinstance(item, Card):
+            self.buy_dialog(item, face_up=False)
+            return
+        # H2: the table declares which card the blind reserve is, as it is bought.
+        unseen = game.unseen(item.level)
+        affordable = {c.id for c in self.turn.affordable(unseen)}
+        if not affordable:
+            self.say(
+                tr("{name} cannot afford any card this hidden level-{level} card could be.").format(
+                    name=name, level=item.level
+                ),
+                error=True,
+            )
+            return
+        self._open(
+            CardPicker(
+                tr("Which level {n} card is {name} buying from the reserve?").format(
+                    n=item.level, name=name
+                ),
+                unseen,
+                lambda c: self.buy_dialog(c, face_up=False),
+                dimmed={c.id for c in unseen} - affordable,
+            )
+        )
+
+    def open_player(self, seat: int) -> None:
+        if self.session is not None:
+            self._open(PlayerDialog(self.game.seat(seat)))
+
+    def _open(self, dialog: Dialog) -> None:
+        if self.dialog is not None:
+            self.dialog.dismiss()
+        self.dialog = dialog
+        if self.banner.label.text:  # the final round stays in sight, dialogs or not
+            dialog.ribbon(self.banner.label.text)
+        dialog.bind(
+            on_dismiss=lambda d: setattr(self, "dialog", None) if self.dialog is d else None
+        )
+        dialog.open()
+
+    # The hardware's events (see CompanionApp.say and on_card_scanned).
+    def card_scanned(self, card_id: str) -> None:
+        self.declare_card(card_id)
+
+    def undo_pressed(self) -> None:
+        if self.session is not None:
+            self.undo()
+
+    def confirm_pressed(self) -> None:
+        self.confirm()
+
+    def undo(self) -> None:
+        assert self.session is not None
+        if self.turn is not None:
+            self.turn.cancel()
+        try:
+            move = self.session.undo()
+        except (IndexError, StoreError) as err:
+            self.refresh(getattr(err, "message", str(err)), error=True)
+            return
+        self.refresh(tr("Undone: {move}").format(move=describe(move, self.game.names[move.player])))
+
+    def redo(self) -> None:
+        assert self.session is not None
+        try:
+            move = self.session.redo()
+        except (IndexError, StoreError, IllegalMove) as err:
+            self.refresh(getattr(err, "message", str(err)), error=True)
+            return
+        if self.game.over:
+            self.app.show_end(self.session)
+            return
+        self.refresh(tr("Redone: {move}").format(move=describe(move, self.game.names[move.player])))
+
+    def open_menu(self) -> None:
+        hints = tr("Hints: on") if self.app.hints else tr("Hints: off")
+        self._open(
+            MenuDialog(
+                [
+                    (hints, self.app.toggle_hints),
+                    (tr("Bank audit: count the bank"), self.audit),
+                    (tr("Settings"), self.app.open_settings),
+                    (tr("Leave the game (it is saved)"), self.app.show_start),
+                ]
+            )
+        )
+
+    def open_log(self) -> None:
+        if self.session is not None:
+            self._open(LogDialog(self.session))
+
+    def audit(self) -> None:
+        """Count the physical bank; the companion says which colours differ (changes nothing)."""
+        assert self.session is not None
+        self._open(AuditDialog(self.session))
