@@ -89,3 +89,18 @@ def test_suggest_a_move_gives_the_hard_levels_choice_and_one_line() -> None:
     assert move == Buy("2W6", player=0)
     assert line == "3 points, et un bonus de plus vers un noble"
     assert "\n" not in line
+
+
+def test_a_nobles_visit_is_announced_by_what_the_noble_asks_for_never_its_id() -> None:
+    market = ("1G1 1G2 1R1 1R2", "2W6 2U1 2G1 2R1", "3W1 3U1 3G1 3R1")
+    game = position(
+        Hand(tokens="WWWWWW", cards="1W1 1W2 1W3 1U1 1U2 1U3 1U4"),
+        Hand(),
+        market=market,
+        nobles="N1 N2 N3",
+    )
+    move = Buy("2W6", player=0)
+    text = announce(game, move)  # type: ignore[arg-type]
+    assert "the noble asking for " + localise(Tokens(white=4, blue=4)) + " visits" in text
+    assert "N1" not in text
+    assert "a noble's visit, 3 points" in reason(game, move)  # type: ignore[arg-type]

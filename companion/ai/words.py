@@ -10,6 +10,7 @@ from ..cards import CARDS, NOBLES, Card
 from ..game import Game
 from ..i18n import _, localise, ngettext
 from ..moves import Buy, Move, Pass, Reserve, Take
+from ..tokens import Tokens
 from .value import pulls, remaining, shortfall, worth
 
 
@@ -64,7 +65,9 @@ def announce(game: Game, move: Move, name: str | None = None) -> str:
         text += "; " + _("then gives back {tokens}").format(tokens=localise(move.returned))
     noble = visiting(game, move)
     if noble is not None:
-        text += "; " + _("the noble {noble} visits").format(noble=noble)
+        # Said by what it asks for: a record id (N8) means nothing at the table.
+        wants = Tokens._make([*NOBLES[noble].requires, 0])
+        text += "; " + _("the noble asking for {bonuses} visits").format(bonuses=localise(wants))
     return text
 
 
