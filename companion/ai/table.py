@@ -91,6 +91,10 @@ class Plan:
             return None
         return make(level, seed=self.seed, blind=self.blind, think=self.think).choose(game)
 
+    def suggestion(self, game: Game) -> Move:
+        """The hard level's choice for the person to act ("Suggest a move")."""
+        return make("hard", seed=self.seed, blind=self.blind, think=self.think).choose(game)
+
 
 def fill(turn: Turn, move: Move) -> None:
     """Declare the companion's ``move`` on ``turn``: its action, and the tokens it gives
