@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import bgstats
+from .ai.seats import companion_levels
 from .errors import ExportError as ExportError  # where callers have always found it
 from .errors import StoreError
 from .files import write_atomic
@@ -128,6 +129,10 @@ def verdict(game: Game) -> list[str]:
 def to_text(record: Record) -> str:
     """A plain-text summary a person can read: standings, then the cards and nobles."""
     lines = [_("Splendor: {players}").format(players=", ".join(record.players))]
+    levels = companion_levels(record.extra, len(record.players))
+    if any(levels):
+        seats = [f"{n} ({_(lv)})" for n, lv in zip(record.players, levels, strict=True) if lv]
+        lines.append(_("The companion played: {seats}").format(seats=", ".join(seats)))
     if record.extra.get("started_at"):
         lines.append(_("Started {at}").format(at=record.extra["started_at"]))
     if record.extra.get("ended_at"):

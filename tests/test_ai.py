@@ -216,3 +216,15 @@ def test_statistics_count_a_persons_games_against_the_companion_apart(
     assert "Zoé: 1 games" in before or "Zoé: 1 game" in before
     assert "Zoé: 2 games" in after
     assert "Companion" not in out
+
+
+def test_the_text_export_names_the_companions_seats_and_levels() -> None:
+    from companion.export import to_text
+    from companion.i18n import set_language
+
+    game = play([make("easy", 1), make("hard", 1, rollouts=0)], seed=1, names=["Zoé", "Robo"])
+    record = Record.of(game, app={"name": "t", "seats": app_seats([None, "hard"])})
+    assert "The companion played: Robo (hard)" in to_text(record)
+    set_language("fr")
+    assert "Robo (difficile)" in to_text(record)
+    assert "companion" not in to_text(Record.of(game)).lower()

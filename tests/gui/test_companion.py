@@ -149,3 +149,19 @@ def test_one_person_against_the_companion_a_whole_game_through_taps(
     finally:
         d.close()
         set_language("en")
+
+
+def test_a_table_of_companions_alone_is_refused_and_a_companion_seat_gets_a_name(
+    driver: Driver,
+) -> None:
+    d = driver
+    d.press("New game")
+    for _ in range(2):
+        seats = [b for b in d.walk() if isinstance(b, Button) and b.text == "Person"]
+        d.tap(seats[0])  # each tap: the first seat still a person's becomes the companion
+    screen = d.app.manager.current_screen
+    assert screen.levels == ["easy", "easy"]
+    assert screen.names == ["Companion", "Companion 2"]
+    d.press("Next: lay out the table")
+    assert d.app.manager.current == "newgame"
+    assert "At least one seat is a person's" in d.texts()
