@@ -16,12 +16,14 @@ except metadata.PackageNotFoundError:  # run from a source tree that was not ins
 
 from .cards import CARDS, CARDS_BY_LEVEL, LEVELS, NOBLES, Card, Noble
 from .errors import ErrorCode, IllegalMove, RecordError
-from .game import Game, Hidden, Position, Seat, Standing
+from .game import Game, Hidden, Position, Seat, Standing, Status
 from .moves import Buy, Move, Pass, Reserve, Take, parse_move
+from .rules import BASE, Rules
 from .setup import Setup, starting_bank
 from .tokens import GEMS, Colour, Tokens
 
 __all__ = [
+    "BASE",
     "CARDS",
     "CARDS_BY_LEVEL",
     "GEMS",
@@ -40,9 +42,11 @@ __all__ = [
     "Position",
     "RecordError",
     "Reserve",
+    "Rules",
     "Seat",
     "Setup",
     "Standing",
+    "Status",
     "Take",
     "Tokens",
     "parse_move",

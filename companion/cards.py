@@ -22,13 +22,18 @@ LEVELS = (1, 2, 3)
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """A development card: ``id`` as in the record (``2R3``), cost indexed by gem colour."""
+    """A development card: ``id`` as in the record (``2R3``), cost indexed by gem colour.
+
+    ``index`` is the card's place in its edition's table (0 to 89 in the base game): the
+    engine keeps the set of cards seen as the bits ``1 << index`` of one integer.
+    """
 
     id: str
     level: int
     bonus: Colour
     points: int
     cost: tuple[int, int, int, int, int]
+    index: int = 0
 
     def __str__(self) -> str:
         return self.id
@@ -57,7 +62,7 @@ def _gem_counts(row: dict[str, str]) -> tuple[int, int, int, int, int]:
 
 
 def _load_cards() -> dict[str, Card]:
-    cards = {}
+    cards: dict[str, Card] = {}
     for row in _rows("cards.csv"):
         card = Card(
             id=row["id"],
@@ -65,6 +70,7 @@ def _load_cards() -> dict[str, Card]:
             bonus=Colour.from_key(row["bonus"]),
             points=int(row["points"]),
             cost=_gem_counts(row),
+            index=len(cards),
         )
         cards[card.id] = card
     return cards

@@ -1,4 +1,4 @@
-"""The rules engine: one :class:`Game` is a setup plus the moves applied to it.
+"""The rules engine: one :class:`Game` is a starting position plus the moves applied to it.
 
 >>> from companion.setup import Setup
 >>> game = Game(Setup.of(["Ada", "Ben"], ["N1", "N2", "N3"],
@@ -13,43 +13,83 @@ take WUG
 take WUG
 >>> game.to_act
 0
+
+Asking what is legal
+--------------------
+A turn is an *action* (take, reserve, buy, pass) and, only when due, its *completion*:
+the tokens returned to end at 10 (T1) and the noble chosen when several qualify (N1).
+The reveal that refills the market (A6) is never listed: the table declares it
+(:meth:`Game.reveal_due`, :meth:`Game.unseen`).
+
+- :meth:`Game.actions` lists the legal actions of the player to act, with ``returned``
+  and ``noble`` unset: a tuple, in a fixed order (takes, reserves, buys; a pass only when
+  nothing else is legal). It is cheap: this is what a player (or a computer player)
+  chooses from first.
+- :meth:`Game.completions` lists, for one legal action, the whole moves that finish it:
+  the action itself when nothing is due, else one per way to return tokens and per noble
+  that may be chosen. A tuple, never empty for a legal action.
+- :meth:`Game.legal_moves` yields every whole legal move, lazily: each action's
+  completions in turn (so a take at 10 tokens appears once per way to give tokens back).
+- :meth:`Game.push` validates and applies a whole move (reveal included when due);
+  :meth:`Game.explain` says why a move is illegal; :meth:`Game.due` says what a chosen
+  action still needs.
+
+>>> [str(m) for m in game.actions()][:3]
+['take WUG', 'take WUR', 'take WUK']
+>>> len(game.completions(game.parse("take WUG")))
+1
+
+Positions
+---------
+:meth:`Game.position` is the frozen :class:`~companion.position.Position` (O(1): the engine
+keeps one per move, which is how undo works); :meth:`Game.text` its one-line text form and
+:meth:`Game.from_text` / :meth:`Game.from_position` a game starting there.
+:meth:`Game.copy` is a cheap independent copy for search.
+
+>>> again = Game.from_text(game.text(), names=["Ada", "Ben"])
+>>> again.text() == game.text(), again.position() == game.position()
+(True, True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations, combinations_with_replacement
+from typing import NamedTuple
 
-from .cards import CARDS, CARDS_BY_LEVEL, LEVELS, NOBLES, Card, Noble
-from .errors import ErrorCode, IllegalMove
+from .cards import Card, Noble
+from .errors import ErrorCode, IllegalMove, RecordError
 from .moves import Buy, Move, Pass, Reserve, Take, parse_move
-from .setup import (
-    MARKET_SLOTS,
-    RESERVE_LIMIT,
-    TOKEN_LIMIT,
-    WINNING_POINTS,
-    Setup,
-    starting_bank,
+from .position import EMPTY_SEAT, Hidden, Position, SeatState, Status, seen_bits
+from .rules import BASE, Rules
+from .setup import Setup
+from .tables import (
+    GOLD,
+    NEW,
+    NONE,
+    Completions,
+    complete,
+    minus,
+    plus,
+    returns,
+    signature,
+    tables_of,
 )
 from .tokens import GEMS, Colour, Tokens
 
-GOLD = Colour.GOLD
+__all__ = [
+    "Completions",
+    "Due",
+    "Game",
+    "Hidden",
+    "Position",
+    "Seat",
+    "SeatState",
+    "Standing",
+    "Status",
+]
+
 _GEM_RANGE = range(5)
-
-
-@dataclass(frozen=True, slots=True)
-class Hidden:
-    """A blind-reserved card whose identity the companion has not seen yet (H2)."""
-
-    level: int
-
-    @property
-    def id(self) -> str:
-        return f"L{self.level}?"
-
-    def __str__(self) -> str:
-        return self.id
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,58 +132,113 @@ class Due:
         return len(self.nobles) > 1
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
-    """Everything the rules depend on, hashable: two equal positions play the same."""
+class _After(NamedTuple):
+    """A seat and the table once the action part of a move is applied (nothing else)."""
 
-    to_act: int
-    over: bool
-    bank: Tokens
-    market: tuple[tuple[str | None, ...], ...]
-    deck_sizes: tuple[int, int, int]
-    nobles: tuple[str, ...]
-    seats: tuple[Seat, ...]
-    seen: frozenset[str]
-
-
-class _Player:
-    __slots__ = ("bonuses", "cards", "nobles", "points", "reserved", "tokens")
-
-    def __init__(self) -> None:
-        self.tokens = [0] * 6
-        self.bonuses = [0] * 5
-        self.points = 0
-        self.cards: list[Card] = []
-        self.reserved: list[Card | Hidden] = []
-        self.nobles: list[Noble] = []
+    bank: list[int]
+    tokens: list[int]
+    bonuses: tuple[int, int, int, int, int]
+    points: int
+    cards: tuple[Card, ...]
+    reserved: tuple[Card | Hidden, ...]
+    market: tuple[tuple[Card | None, ...], ...]
+    deck_sizes: tuple[int, ...]
+    seen: int
+    slot: tuple[int, int] | None  # the market slot the action emptied
 
 
 def _illegal(code: ErrorCode, template: str, **params: object) -> IllegalMove:
     return IllegalMove(code, template, **params)
 
 
+def _met(nobles: tuple[Noble, ...], bonuses: Sequence[int]) -> list[Noble]:
+    """Nobles whose requirement ``bonuses`` meet (N1). Unrolled: it runs every turn."""
+    w, u, g, r, k = bonuses
+    out = []
+    for n in nobles:
+        q = n.requires
+        if w >= q[0] and u >= q[1] and g >= q[2] and r >= q[3] and k >= q[4]:
+            out.append(n)
+    return out
+
+
 class Game:
     """A game of Splendor: ask it what is legal, push moves, undo them.
 
-    The state is a pure function of :attr:`setup` and :attr:`moves`; :meth:`push` either
-    applies a legal move or raises :class:`IllegalMove` and changes nothing.
+    The state is a pure function of the starting position and :attr:`moves`; :meth:`push`
+    either applies a legal move or raises :class:`IllegalMove` and changes nothing.
+    ``rules`` is the edition played (:data:`companion.rules.BASE` by default).
     """
 
-    def __init__(self, setup: Setup) -> None:
-        self.setup = setup
-        self.names = setup.players
+    def __init__(self, setup: Setup, rules: Rules = BASE) -> None:
+        if rules is not BASE:
+            setup.check(rules)
         n = len(setup.players)
-        self._bank = list(starting_bank(n))
-        self._players = [_Player() for _ in range(n)]
-        self._market: list[list[Card | None]] = [[CARDS[c] for c in row] for row in setup.market]
-        self._decks = [len(CARDS_BY_LEVEL[lv]) - MARKET_SLOTS for lv in LEVELS]
-        self._nobles = [NOBLES[x] for x in setup.nobles]
-        self._seen: set[str] = {c for row in setup.market for c in row}
-        self._seen_log: list[str] = []
-        self._to_act = 0
-        self._over = False
+        market = tuple(tuple(rules.cards[c] for c in row) for row in setup.market)
+        seats = (EMPTY_SEAT,) * n
+        start = Position(
+            bank=rules.starting_bank(n),
+            seats=seats,
+            market=market,
+            deck_sizes=tuple(rules.deck_size(level) for level in rules.levels),
+            nobles=tuple(rules.nobles[x] for x in setup.nobles),
+            to_act=0,
+            passes=0,
+            round=1,
+            over=False,
+            seen_bits=seen_bits(market, seats),
+        )
+        self._begin(setup, rules, start)
+
+    def _begin(self, setup: Setup, rules: Rules, start: Position) -> None:
+        self.setup = setup
+        self.rules = rules
+        self.names = setup.players
+        self.start = start
+        self._tables = tables_of(rules)
+        self._state = start
+        self._plain: Position | None = None  # a position where nothing is ever due
+        self._history: list[Position] = []
         self._moves: list[Move] = []
-        self._undo: list[tuple[object, ...]] = []
+
+    @classmethod
+    def from_position(
+        cls, position: Position, names: Sequence[str] | None = None, rules: Rules = BASE
+    ) -> Game:
+        """A game that starts at ``position`` (no moves to undo before it).
+
+        ``names`` default to ``Player 1``, ``Player 2``... Its :attr:`setup` is a valid
+        stand-in (the position's face-up cards and nobles, gaps filled with unseen ones):
+        a record of such a game replays from that setup, not from ``position``.
+        """
+        n = len(position.seats)
+        players = tuple(names) if names is not None else tuple(f"Player {i + 1}" for i in range(n))
+        if len(players) != n:
+            raise RecordError(
+                "names", "give one name for each of the {n} seats, not {given}", n=n,
+                given=len(players),
+            )  # fmt: skip
+        game = cls.__new__(cls)
+        game._begin(_stand_in(position, players, rules), rules, position)
+        return game
+
+    @classmethod
+    def from_text(cls, text: str, names: Sequence[str] | None = None, rules: Rules = BASE) -> Game:
+        """A game that starts at a position's text form (:meth:`Position.parse`)."""
+        return cls.from_position(Position.parse(text, rules), names, rules)
+
+    def text(self) -> str:
+        """The current position's one-line text form (see :mod:`companion.position`)."""
+        return self._state.text()
+
+    def copy(self) -> Game:
+        """An independent game with the same position and moves (cheap: positions are
+        shared, being immutable). For search: push and undo on the copy freely."""
+        twin = Game.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin._history = list(self._history)
+        twin._moves = list(self._moves)
+        return twin
 
     # ------------------------------------------------------------------ queries
 
@@ -154,167 +249,134 @@ class Game:
     @property
     def to_act(self) -> int:
         """The seat whose turn it is (0-based, in play order)."""
-        return self._to_act
+        return self._state.to_act
 
     @property
     def over(self) -> bool:
         """E1: someone reached 15 and the round is complete."""
-        return self._over
+        return self._state.over
 
     @property
     def final_round(self) -> bool:
         """Someone has 15 points: the round is being completed (E1)."""
-        return not self._over and any(p.points >= WINNING_POINTS for p in self._players)
+        s = self._state
+        target = self.rules.winning_points
+        return not s.over and any(p.points >= target for p in s.seats)
 
     @property
     def stalled(self) -> bool:
         """A whole round of passes: nobody can act, so the game cannot go on (A7)."""
-        n = len(self._players)
-        return len(self._moves) >= n and all(isinstance(m, Pass) for m in self._moves[-n:])
+        s = self._state
+        return s.passes >= len(s.seats)
+
+    @property
+    def status(self) -> Status:
+        """``playing``, ``over`` or ``stalled`` (over first when both)."""
+        return self._state.status
 
     @property
     def round(self) -> int:
         """The 1-based round being played (the last one, once the game is over)."""
-        n = len(self._players)
-        return (len(self._moves) - (1 if self._over else 0)) // n + 1
+        return self._state.round
 
     @property
     def bank(self) -> Tokens:
-        return Tokens._make(self._bank)
+        return self._state.bank
 
     @property
     def market(self) -> tuple[tuple[Card | None, ...], ...]:
         """Face-up cards per level (index 0 is level 1); ``None`` is an empty slot."""
-        return tuple(tuple(row) for row in self._market)
+        return self._state.market
 
     def deck_size(self, level: int) -> int:
         """H3: how many cards are still in a level's deck."""
-        return self._decks[level - 1]
+        return self._state.deck_sizes[level - 1]
 
     @property
     def nobles(self) -> tuple[Noble, ...]:
         """The nobles still on the table."""
-        return tuple(self._nobles)
+        return self._state.nobles
 
     def unseen(self, level: int) -> list[Card]:
         """Cards of a level not seen anywhere yet: what a reveal or a blind reserve may be."""
-        return [c for c in CARDS_BY_LEVEL[level] if c.id not in self._seen]
+        seen = self._state.seen_bits
+        return [c for bit, c in self._tables.unseen[level - 1] if not seen & bit]
 
     def seat(self, seat: int) -> Seat:
-        p = self._players[seat]
-        b = p.bonuses
+        p = self._state.seats[seat]
         return Seat(
-            seat=seat,
-            name=self.names[seat],
-            tokens=Tokens._make(p.tokens),
-            bonuses=(b[0], b[1], b[2], b[3], b[4]),
-            points=p.points,
-            cards=tuple(p.cards),
-            reserved=tuple(p.reserved),
-            nobles=tuple(p.nobles),
+            seat, self.names[seat], p.tokens, p.bonuses, p.points, p.cards, p.reserved, p.nobles
         )
 
     @property
     def seats(self) -> tuple[Seat, ...]:
-        return tuple(self.seat(i) for i in range(len(self._players)))
+        return tuple(self.seat(i) for i in range(len(self._state.seats)))
 
     def cost(self, seat: int, card: Card) -> Tokens:
         """What ``card`` costs this player now: its cost minus their bonuses, never below 0."""
-        b = self._players[seat].bonuses
+        b = self._state.seats[seat].bonuses
         return Tokens._make([max(0, card.cost[c] - b[c]) for c in _GEM_RANGE] + [0])
 
     def default_payment(self, seat: int, card: Card) -> Tokens | None:
         """Coloured tokens first, gold for the rest; ``None`` when the player cannot afford it."""
-        p = self._players[seat]
-        t, b, cost = p.tokens, p.bonuses, card.cost
-        pay = [0] * 6
-        short = 0
-        for c in _GEM_RANGE:
-            need = cost[c] - b[c]
-            if need > 0:
-                have = t[c]
-                if have >= need:
-                    pay[c] = need
-                else:
-                    pay[c] = have
-                    short += need - have
-        if short > t[5]:
-            return None
-        pay[5] = short
-        return Tokens._make(pay)
+        p = self._state.seats[seat]
+        return _default_payment(p.tokens, p.bonuses, card)
 
     def can_afford(self, seat: int, card: Card) -> bool:
         return self.default_payment(seat, card) is not None
 
     def qualifying_nobles(self, seat: int) -> list[Noble]:
         """Nobles on the table whose requirement this player's bonuses meet (N1)."""
-        return self._met(self._players[seat].bonuses)
-
-    def _met(self, bonuses: list[int]) -> list[Noble]:
-        # Unrolled: this runs for every candidate of every legal-move list.
-        w, u, g, r, k = bonuses
-        return [
-            n
-            for n in self._nobles
-            if w >= n.requires[0]
-            and u >= n.requires[1]
-            and g >= n.requires[2]
-            and r >= n.requires[3]
-            and k >= n.requires[4]
-        ]
+        return _met(self._state.nobles, self._state.seats[seat].bonuses)
 
     def standings(self) -> list[Standing]:
         """Players ranked by E2: most points, then fewest purchased cards; ties share a rank."""
-        keys = [(p.points, len(p.cards)) for p in self._players]
-        lines = []
-        for i, p in enumerate(self._players):
-            better = sum(1 for pts, cards in keys if (-pts, cards) < (-p.points, len(p.cards)))
-            lines.append(
-                Standing(
-                    seat=i,
-                    player=self.names[i],
-                    points=p.points,
-                    cards=len(p.cards),
-                    nobles=tuple(n.id for n in p.nobles),
-                    rank=better + 1,
-                )
+        seats = self._state.seats
+        keys = [(-p.points, len(p.cards)) for p in seats]
+        lines = [
+            Standing(
+                seat=i,
+                player=self.names[i],
+                points=p.points,
+                cards=len(p.cards),
+                nobles=tuple(n.id for n in p.nobles),
+                rank=sum(1 for k in keys if k < keys[i]) + 1,
             )
+            for i, p in enumerate(seats)
+        ]
         lines.sort(key=lambda s: (s.rank, s.seat))
         return lines
 
     def winners(self) -> list[str]:
         """Names of the winners once the game is over (several: a shared victory)."""
-        if not self._over:
+        if not self._state.over:
             return []
         return [s.player for s in self.standings() if s.rank == 1]
 
     def position(self) -> Position:
-        return Position(
-            to_act=self._to_act,
-            over=self._over,
-            bank=self.bank,
-            market=tuple(tuple(c.id if c else None for c in row) for row in self._market),
-            deck_sizes=(self._decks[0], self._decks[1], self._decks[2]),
-            nobles=tuple(n.id for n in self._nobles),
-            seats=self.seats,
-            seen=frozenset(self._seen),
-        )
+        """The current position: frozen and hashable; equal positions play the same."""
+        return self._state
 
     # ------------------------------------------------------- what a move needs
 
     def parse(self, text: str) -> Move:
         """A move in text form (``"take WUG"``) for the player to act."""
-        return parse_move(text, self._to_act)
+        return parse_move(text, self._state.to_act)
 
     def reveal_due(self, move: Move) -> int | None:
         """The level whose next card the table must declare after ``move`` (A6), if any."""
         if isinstance(move, Buy) or (isinstance(move, Reserve) and move.deck is None):
-            card_id = move.card
+            card = self._tables.cards.get(move.card or "")
         else:
             return None
-        for level, row in zip(LEVELS, self._market, strict=True):
-            if any(c is not None and c.id == card_id for c in row):
-                return level if self._decks[level - 1] > 0 else None
+        if card is None:
+            return None
+        s = self._state
+        row = card.level - 1
+        if s.deck_sizes[row]:
+            for c in s.market[row]:
+                if c is card:
+                    return card.level
         return None
 
     def due(self, action: Move) -> Due:
@@ -323,51 +385,41 @@ class Game:
         Its own ``reveal``, ``returned`` and ``noble`` are ignored. Raises
         :class:`IllegalMove` when the action itself is illegal. Changes nothing.
         """
-        snapshot = self._snapshot()
-        try:
-            seat = self._to_act
-            slot = self._act(action)
-            level = None
-            if slot is not None and self._decks[slot[0]] > 0:
-                level = slot[0] + 1
-            p = self._players[seat]
-            hand = Tokens._make(p.tokens)
-            return Due(
-                reveal=level,
-                returns=max(0, hand.total - TOKEN_LIMIT),
-                nobles=tuple(self.qualifying_nobles(seat)),
-                hand=hand,
-            )
-        finally:
-            self._restore(snapshot)
+        s = self._state
+        after = self._act(s, action)
+        level = None
+        if after.slot is not None and after.deck_sizes[after.slot[0]] > 0:
+            level = self.rules.levels[after.slot[0]]
+        hand = Tokens._make(after.tokens)
+        return Due(
+            reveal=level,
+            returns=max(0, sum(after.tokens) - self.rules.token_limit),
+            nobles=tuple(_met(s.nobles, after.bonuses)),
+            hand=hand,
+        )
 
     # ------------------------------------------------------------ the verdict
 
     def explain(self, move: Move) -> IllegalMove | None:
         """Why ``move`` is illegal now, or ``None`` when it is legal. Changes nothing."""
-        snapshot = self._snapshot()
         try:
-            self._play(move)
+            self._next(self._state, move)
         except IllegalMove as err:
             return err
-        finally:
-            self._restore(snapshot)
         return None
 
     def is_legal(self, move: Move) -> bool:
         return self.explain(move) is None
 
     def push(self, move: Move | str) -> Move:
-        """Apply a legal move (or its text form) and return it; raise :class:`IllegalMove`."""
+        """Apply a legal whole move (or its text form) and return it; raise
+        :class:`IllegalMove` (and change nothing) when it is not legal."""
         if isinstance(move, str):
             move = self.parse(move)
-        snapshot = self._snapshot()
-        try:
-            self._play(move)
-        except IllegalMove:
-            self._restore(snapshot)
-            raise
-        self._undo.append(snapshot)
+        before = self._state
+        state = self._quick(before, move) or self._checked(before, move)
+        self._history.append(before)
+        self._state = state
         self._moves.append(move)
         return move
 
@@ -377,222 +429,321 @@ class Game:
         """Take back the last move, restoring the exact previous state. ``IndexError`` if none."""
         if not self._moves:
             raise IndexError("no move to undo")
-        self._restore(self._undo.pop())
+        self._state = self._history.pop()
         return self._moves.pop()
 
     pop = undo
 
     # ------------------------------------------------------------ legal moves
 
-    def legal_moves(self) -> Iterator[Move]:
-        """Every legal move of the player to act.
+    def actions(self) -> tuple[Move, ...]:
+        """The legal actions of the player to act, ``returned`` and ``noble`` unset.
 
-        Takes, face-up and blind reserves, buys (face-up and known reserved cards) with the
-        default payment; each with every way to return tokens above 10 and every noble
-        choice when several qualify. A move that empties a market slot leaves ``reveal``
-        unset: the table declares it (:meth:`reveal_due`, :meth:`unseen`).
-
-        The order is fixed: takes, then reserves, then buys (a pass only when alone).
+        Takes, then face-up and blind reserves, then buys (face-up and known reserved
+        cards, default payment); a pass only when nothing else is legal; none once the game
+        is over. Finish one with :meth:`completions`.
         """
-        if self._over:
-            return iter(())
-        return iter(self._legal_list())
-
-    def _legal_list(self) -> list[Move]:
-        seat = self._to_act
-        p = self._players[seat]
+        s = self._state
+        if s.over:
+            return ()
+        seat = s.to_act
+        p = s.seats[seat]
         t = p.tokens
-        held = sum(t)
-        nobles_now = self._qualifying_ids(p.bonuses)
-        bank = self._bank
-
-        # Takes depend only on which colours the bank can give, on the hand when it
-        # nears 10 and on the nobles due: the same few lists come back again and again.
-        signature = tuple(0 if b == 0 else (2 if b >= 4 else 1) for b in bank[:5])
-        # Near 10, the returns matter, and they depend on at most 3 tokens of a colour.
-        near = (held, *(min(x, 3) for x in t)) if held + 3 > TOKEN_LIMIT else None
-        key = (seat, signature, near, tuple(nobles_now))
-        takes = _TAKES.get(key)
-        if takes is None:
-            takes = _TAKES[key] = self._take_moves(seat, t, held, nobles_now)
-            if len(_TAKES) > 100_000:
-                _TAKES.clear()
-        moves = list(takes)
-
-        if len(p.reserved) < RESERVE_LIMIT:
-            gold = 1 if bank[5] > 0 else 0
-            after = list(t)
-            after[5] += gold
-            returns = _returns(after, held + gold - TOKEN_LIMIT)
-            for row in self._market:
-                for card in row:
-                    if card is not None:
-                        for returned in returns:
-                            for noble in nobles_now:
-                                moves.append(_cached(Reserve, seat, card.id, None, returned, noble))
-            for level in LEVELS:
-                if self._decks[level - 1] > 0:
-                    for returned in returns:
-                        for noble in nobles_now:
-                            moves.append(_cached(Reserve, seat, None, level, returned, noble))
-
-        candidates = [c for row in self._market for c in row if c is not None]
-        candidates += [c for c in p.reserved if isinstance(c, Card)]
-        b = p.bonuses
-        gold_held = t[5]
+        bank = s.bank
+        tables = self._tables
+        moves = list(tables.takes[seat][signature(bank)])
+        offers = [c for row in s.market for c in row if c is not None]
+        reserved = p.reserved
+        if len(reserved) < self.rules.reserve_limit:
+            reserve = tables.reserve[seat]
+            moves += [reserve[c.index] for c in offers]
+            decks = tables.reserve_deck[seat]
+            moves += [decks[i] for i, size in enumerate(s.deck_sizes) if size]
+        offers += [c for c in reserved if isinstance(c, Card)]
+        buy = tables.buy[seat]
+        b0, b1, b2, b3, b4 = p.bonuses
+        t0, t1, t2, t3, t4, gold = t
         # What each colour is paid with, bonus and token together: the card loop below runs
         # for every card on every call, so it is written out rather than looped.
-        e0, e1, e2, e3, e4 = (b[0] + t[0], b[1] + t[1], b[2] + t[2], b[3] + t[3], b[4] + t[4])
-        after_buy: dict[int, list[str | None]] = {}
-        for card in candidates:
+        e0, e1, e2, e3, e4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
+        for card in offers:
             c0, c1, c2, c3, c4 = card.cost
-            short = (
+            if (
                 (c0 - e0 if c0 > e0 else 0)
                 + (c1 - e1 if c1 > e1 else 0)
                 + (c2 - e2 if c2 > e2 else 0)
                 + (c3 - e3 if c3 > e3 else 0)
                 + (c4 - e4 if c4 > e4 else 0)
-            )
-            if short > gold_held:
-                continue
-            colour = card.bonus
-            choices = after_buy.get(colour)
-            if choices is None:
-                # A bonus of this colour changes the nobles due only for a noble one short.
-                if any(n.requires[colour] == b[colour] + 1 for n in self._nobles):
-                    bonuses = list(b)
-                    bonuses[colour] += 1
-                    choices = self._qualifying_ids(bonuses)
-                else:
-                    choices = nobles_now
-                after_buy[colour] = choices
-            for noble in choices:
-                moves.append(_cached(Buy, seat, card.id, None, None, noble))
-
+            ) <= gold:
+                moves.append(buy[card.index])
+        # Below 8 tokens and a noble's requirement, no action can have anything due: say so
+        # to completions(), which is then free (it follows actions() in every turn).
+        if t0 + t1 + t2 + t3 + t4 + gold + 3 <= self.rules.token_limit and (
+            not s.nobles or b0 + b1 + b2 + b3 + b4 + 1 < tables.noble_floor
+        ):
+            self._plain = s
         if not moves:
-            moves = [_cached(Pass, seat, None, None, None, noble) for noble in nobles_now]
-        return moves
-
-    def _take_moves(
-        self, seat: int, t: list[int], held: int, nobles_now: list[str | None]
-    ) -> tuple[Move, ...]:
-        bank = self._bank
-        available = [c for c in _GEM_RANGE if bank[c] > 0]
-        if len(available) >= 3:
-            picks: list[tuple[int, ...]] = list(combinations(available, 3))
-        else:
-            picks = [s for k in (1, 2) for s in combinations(available, k)]
-        picks += [(c, c) for c in _GEM_RANGE if bank[c] >= 4]
-        moves: list[Move] = []
-        for pick in picks:
-            gems = [0] * 6
-            for c in pick:
-                gems[c] += 1
-            taken = Tokens._make(gems)
-            after = [a + g for a, g in zip(t, gems, strict=True)]
-            for returned in _returns(after, held + len(pick) - TOKEN_LIMIT):
-                for noble in nobles_now:
-                    key = (Take, seat, taken, returned, noble)
-                    move = _MOVES.get(key)
-                    if move is None:
-                        move = _MOVES[key] = Take(
-                            taken, player=seat, returned=returned, noble=noble
-                        )
-                    moves.append(move)
+            return (tables.passes[seat],)
         return tuple(moves)
 
-    def _qualifying_ids(self, bonuses: list[int]) -> list[str | None]:
-        """The ``noble`` values a legal move may carry: ``None`` unless a choice is due."""
-        met = self._met(bonuses)
-        return [n.id for n in met] if len(met) > 1 else [None]
+    def completions(self, action: Move) -> Sequence[Move]:
+        """The whole moves that finish a legal ``action`` (as :meth:`actions` lists it).
 
-    def _has_action(self) -> bool:
-        """A7: is any action but a pass legal for the player to act?"""
-        if any(self._bank[c] > 0 for c in _GEM_RANGE):
-            return True
-        seat = self._to_act
-        p = self._players[seat]
-        if len(p.reserved) < RESERVE_LIMIT and (
-            any(d > 0 for d in self._decks) or any(c for row in self._market for c in row)
-        ):
-            return True
-        market = [c for row in self._market for c in row if c is not None]
-        known = [c for c in p.reserved if isinstance(c, Card)]
-        return any(self.default_payment(seat, c) is not None for c in market + known)
+        ``(action,)`` when nothing is due; else one move per way to return the tokens above
+        10 (T1) and per noble to choose when several qualify (N1), returns outer: a lazy
+        :class:`Completions` sequence, each move built only when taken from it. The reveal
+        stays unset. For an action that is not legal the result means nothing
+        (:meth:`push` refuses it anyway).
+        """
+        s = self._state
+        if self._plain is s:
+            return (action,)
+        p = s.seats[s.to_act]
+        tokens = p.tokens
+        excess = sum(tokens) - self.rules.token_limit
+        gems = NONE
+        bonuses: Sequence[int] = p.bonuses
+        if isinstance(action, Take):
+            gems = action.gems
+            excess += sum(gems)
+        elif isinstance(action, Reserve):
+            if s.bank[5]:
+                gems = GOLD
+                excess += 1
+        elif isinstance(action, Buy):
+            card = self._tables.cards.get(action.card)
+            if card is not None:
+                more = list(bonuses)
+                more[card.bonus] += 1
+                bonuses = more
+        nobles = s.nobles
+        met = _met(nobles, bonuses) if nobles and sum(bonuses) >= self._tables.noble_floor else ()
+        if excess <= 0 and len(met) < 2:
+            return (action,)
+        back: tuple[Tokens | None, ...] = (None,)
+        if excess > 0:
+            back = returns(excess, *(min(excess, tokens[c] + gems[c]) for c in range(6)))
+        choice: tuple[str | None, ...] = tuple(n.id for n in met) if len(met) > 1 else (None,)
+        return Completions(action, back, choice)
+
+    def legal_moves(self) -> Iterator[Move]:
+        """Every whole legal move of the player to act, lazily.
+
+        Each of :meth:`actions` followed by its :meth:`completions`: takes, face-up and
+        blind reserves, buys (face-up and known reserved cards) with the default payment,
+        each with every way to return tokens above 10 and every noble choice when several
+        qualify. A move that empties a market slot leaves ``reveal`` unset: the table
+        declares it (:meth:`reveal_due`, :meth:`unseen`).
+        """
+        s = self._state
+        p = s.seats[s.to_act]
+        tokens = p.tokens
+        base = sum(tokens) - self.rules.token_limit
+        tables = self._tables
+        nobles = s.nobles
+        floor = tables.noble_floor
+        bonuses = p.bonuses
+        # The nobles a move may carry: all the same for takes and reserves, by colour for
+        # buys. Computed once here rather than once per move (this lists hundreds).
+        met = _met(nobles, bonuses) if nobles and sum(bonuses) >= floor else []
+        choice_now: tuple[str | None, ...] = tuple(n.id for n in met) if len(met) > 1 else (None,)
+        after_buy: dict[int, tuple[str | None, ...]] = {}
+        gold = GOLD if s.bank[5] else NONE
+        for action in self.actions():
+            if isinstance(action, Buy):
+                card = tables.cards[action.card]
+                choice = after_buy.get(card.bonus)
+                if choice is None:
+                    more = list(bonuses)
+                    more[card.bonus] += 1
+                    met = _met(nobles, more) if nobles and sum(more) >= floor else []
+                    choice = tuple(n.id for n in met) if len(met) > 1 else (None,)
+                    after_buy[card.bonus] = choice
+                excess = 0
+                gems = NONE
+            else:
+                choice = choice_now
+                gems = action.gems if isinstance(action, Take) else gold
+                excess = base + sum(gems) if not isinstance(action, Pass) else 0
+            if excess <= 0:
+                if choice[0] is None:
+                    yield action
+                else:
+                    for noble in choice:
+                        yield complete(action, None, noble)
+                continue
+            for r in returns(excess, *(min(excess, tokens[c] + gems[c]) for c in range(6))):
+                for noble in choice:
+                    yield complete(action, r, noble)
 
     # ------------------------------------------------------------ applying
 
-    def _snapshot(self) -> tuple[object, ...]:
-        seat = self._to_act
-        p = self._players[seat]
-        return (
-            seat,
-            self._over,
-            list(self._bank),
-            list(p.tokens),
-            list(p.bonuses),
-            p.points,
-            len(p.cards),
-            list(p.reserved),
-            len(p.nobles),
-            [list(row) for row in self._market],
-            list(self._decks),
-            list(self._nobles),
-            len(self._seen_log),
+    def _next(self, s: Position, move: Move) -> Position:
+        """The position after ``move``, raising at the first rule it breaks (changes nothing)."""
+        quick = self._quick(s, move)
+        if quick is not None:
+            return quick
+        return self._checked(s, move)
+
+    def _quick(self, s: Position, move: Move) -> Position | None:
+        """The position after ``move`` when it is an ordinary legal move, else ``None``.
+
+        The fast path of :meth:`_next`: it accepts only what it fully checks (every rule
+        :meth:`_checked` applies) and leaves anything unusual or illegal to that method,
+        which finds the exact error. Written flat because it runs for every move played.
+        """
+        bank, all_seats, market, deck_sizes, nobles, seat, _, round_, over, seen = s
+        if over or move.player != seat:
+            return None
+        tokens, bonuses, points, cards, reserved, held_nobles = all_seats[seat]
+        slot: tuple[int, int] | None = None
+        tables = self._tables
+        if isinstance(move, Take):
+            gems = move.gems
+            if gems not in tables.take_sets[signature(bank)]:
+                return None
+            bank = minus(bank, gems)
+            tokens = plus(tokens, gems)
+        elif isinstance(move, Buy):
+            if move.payment is not None:
+                return None
+            card = tables.cards.get(move.card)
+            if card is None:
+                return None
+            slot = _find_face_up(s, card)
+            if slot is None:
+                for i, item in enumerate(reserved):
+                    if item is card:
+                        reserved = reserved[:i] + reserved[i + 1 :]
+                        break
+                else:
+                    return None
+            pay = _default_payment(tokens, bonuses, card)
+            if pay is None:
+                return None
+            bank = plus(bank, pay)
+            tokens = minus(tokens, pay)
+            more = list(bonuses)
+            more[card.bonus] += 1
+            bonuses = (more[0], more[1], more[2], more[3], more[4])
+            points += card.points
+            cards = (*cards, card)
+        elif isinstance(move, Reserve):
+            if len(reserved) >= self.rules.reserve_limit:
+                return None
+            held: Card | Hidden
+            if move.deck is None:
+                card = tables.cards.get(move.card or "")
+                if card is None:
+                    return None
+                slot = _find_face_up(s, card)
+                if slot is None:
+                    return None
+                held = card
+            else:
+                level = move.deck
+                if not 0 < level <= len(deck_sizes) or not deck_sizes[level - 1]:
+                    return None
+                if move.card is None:
+                    held = Hidden(level)
+                else:
+                    card = tables.cards.get(move.card)
+                    if card is None or card.level != level or seen >> card.index & 1:
+                        return None
+                    held = card
+                    seen |= 1 << card.index
+                sizes = list(deck_sizes)
+                sizes[level - 1] -= 1
+                deck_sizes = tuple(sizes)
+            reserved = (*reserved, held)
+            if bank[5]:
+                bank = minus(bank, GOLD)
+                tokens = plus(tokens, GOLD)
+        else:
+            return None
+
+        reveal = move.reveal
+        if slot is None:
+            if reveal is not None:
+                return None
+        else:
+            row, index = slot
+            if deck_sizes[row]:
+                card = tables.cards.get(reveal or "")
+                if card is None or card.level != row + 1 or seen >> card.index & 1:
+                    return None
+                seen |= 1 << card.index
+                sizes = list(deck_sizes)
+                sizes[row] -= 1
+                deck_sizes = tuple(sizes)
+            elif reveal is not None:
+                return None
+            else:
+                card = None
+            cards_row = market[row]
+            market = (
+                *market[:row],
+                (*cards_row[:index], card, *cards_row[index + 1 :]),
+                *market[row + 1 :],
+            )
+
+        excess = sum(tokens) - self.rules.token_limit
+        returned = move.returned
+        if excess > 0:
+            if returned is None or sum(returned) != excess or min(returned) < 0:
+                return None
+            tokens = minus(tokens, returned)
+            if min(tokens) < 0:
+                return None
+            bank = plus(bank, returned)
+        elif returned is not None and any(returned):
+            return None
+
+        noble_id = move.noble
+        if nobles and sum(bonuses) >= tables.noble_floor:
+            met = _met(nobles, bonuses)
+            if noble_id is None:
+                if len(met) > 1:
+                    return None
+                visit = met[0] if met else None
+            else:
+                for visit in met:
+                    if visit.id == noble_id:
+                        break
+                else:
+                    return None
+            if visit is not None:
+                nobles = tuple(n for n in nobles if n is not visit)
+                held_nobles = (*held_nobles, visit)
+                points += visit.points
+        elif noble_id is not None:
+            return None
+
+        seats = list(all_seats)
+        seats[seat] = NEW(SeatState, (tokens, bonuses, points, cards, reserved, held_nobles))
+        following = seat + 1
+        if following == len(seats):
+            following = 0
+            target = self.rules.winning_points
+            over = any(q.points >= target for q in seats)
+            if not over:
+                round_ += 1
+        return NEW(
+            Position,
+            (bank, tuple(seats), market, deck_sizes, nobles, following, 0, round_, over, seen),
         )
 
-    def _restore(self, snapshot: tuple[object, ...]) -> None:
-        (
-            seat,
-            over,
-            bank,
-            tokens,
-            bonuses,
-            points,
-            n_cards,
-            reserved,
-            n_nobles,
-            market,
-            decks,
-            nobles,
-            n_seen,
-        ) = snapshot
-        assert isinstance(seat, int) and isinstance(n_cards, int) and isinstance(n_seen, int)
-        assert isinstance(n_nobles, int) and isinstance(points, int) and isinstance(over, bool)
-        p = self._players[seat]
-        self._to_act = seat
-        self._over = over
-        self._bank = bank  # type: ignore[assignment]
-        p.tokens = tokens  # type: ignore[assignment]
-        p.bonuses = bonuses  # type: ignore[assignment]
-        p.points = points
-        del p.cards[n_cards:]
-        p.reserved = reserved  # type: ignore[assignment]
-        del p.nobles[n_nobles:]
-        self._market = market  # type: ignore[assignment]
-        self._decks = decks  # type: ignore[assignment]
-        self._nobles = nobles  # type: ignore[assignment]
-        while len(self._seen_log) > n_seen:
-            self._seen.discard(self._seen_log.pop())
+    def _checked(self, s: Position, move: Move) -> Position:
+        """:meth:`_next` step by step, raising at the first rule ``move`` breaks."""
+        after = self._act(s, move)
+        market, deck_sizes, seen = self._refill(after, move.reveal)
+        return self._end_turn(s, after, market, deck_sizes, seen, move)
 
-    def _see(self, card: Card) -> None:
-        self._seen.add(card.id)
-        self._seen_log.append(card.id)
-
-    def _play(self, move: Move) -> None:
-        """Apply ``move`` step by step, raising at the first rule it breaks.
-
-        The caller restores the snapshot on error, so a half-applied move never shows.
-        """
-        slot = self._act(move)
-        self._refill(slot, move.reveal)
-        self._end_turn(self._to_act, self._players[self._to_act], move)
-
-    def _act(self, move: Move) -> tuple[int, int] | None:
-        """The action part of a move; returns the market slot it emptied, if any."""
-        if self._over:
+    def _act(self, s: Position, move: Move) -> _After:
+        """The action part of a move, checked and applied to copies."""
+        if s.over:
             raise _illegal(ErrorCode.GAME_OVER, "the game is over; no more moves can be played")
-        seat = self._to_act
+        seat = s.to_act
         if move.player != seat:
             raise _illegal(
                 ErrorCode.WRONG_PLAYER,
@@ -601,35 +752,40 @@ class Game:
                 seat=seat,
                 given=move.player,
             )
-        p = self._players[seat]
-        slot: tuple[int, int] | None = None
+        p = s.seats[seat]
         if isinstance(move, Take):
-            self._take(p, move.gems)
-        elif isinstance(move, Reserve):
-            slot = self._reserve(p, move)
-        elif isinstance(move, Buy):
-            slot = self._buy(p, move)
-        elif isinstance(move, Pass):
-            if self._has_action():
+            bank, tokens = self._take(s, p, move.gems)
+            return _After(
+                bank, tokens, p.bonuses, p.points, p.cards, p.reserved, s.market,
+                s.deck_sizes, s.seen_bits, None,
+            )  # fmt: skip
+        if isinstance(move, Reserve):
+            return self._reserve(s, p, move)
+        if isinstance(move, Buy):
+            return self._buy(s, p, move)
+        if isinstance(move, Pass):
+            if self._has_action(s):
                 raise _illegal(
                     ErrorCode.PASS_INVALID,
                     "{name} can still take, reserve or buy: a pass is allowed only when "
                     "nothing else is",
                     name=self.names[seat],
                 )
-        else:
-            raise _illegal(ErrorCode.MALFORMED_MOVE, "unknown action {move!r}", move=move)
-        return slot
+            return _After(
+                list(s.bank), list(p.tokens), p.bonuses, p.points, p.cards, p.reserved,
+                s.market, s.deck_sizes, s.seen_bits, None,
+            )  # fmt: skip
+        raise _illegal(ErrorCode.MALFORMED_MOVE, "unknown action {move!r}", move=move)
 
-    def _take(self, p: _Player, gems: Tokens) -> None:
+    def _take(self, s: Position, p: SeatState, gems: Tokens) -> tuple[list[int], list[int]]:
         if any(n < 0 for n in gems):
             raise _illegal(ErrorCode.MALFORMED_MOVE, "a token count cannot be negative")
         if gems[5]:
             raise _illegal(
                 ErrorCode.TAKE_INVALID, "gold cannot be taken: it comes only with a reserve"
             )
-        bank = self._bank
-        chosen = [c for c in GEMS if gems[c]]
+        bank = s.bank
+        chosen = [c for c in _GEM_RANGE if gems[c]]
         counts = [gems[c] for c in chosen]
         if counts == [2]:
             colour = chosen[0]
@@ -638,17 +794,16 @@ class Game:
                     ErrorCode.TAKE_TWO_NEEDS_FOUR,
                     "2 {colour} tokens can be taken only when the bank holds at least 4; "
                     "it holds {n}",
-                    colour=colour,
+                    colour=Colour(colour),
                     n=bank[colour],
                 )
-        elif counts and all(n == 1 for n in counts) and len(counts) <= 3:
-            missing = [c for c in chosen if bank[c] == 0]
+        elif counts and len(counts) <= 3 and all(n == 1 for n in counts):
+            missing = [Colour(c) for c in chosen if bank[c] == 0]
             if missing:
                 raise _illegal(
                     ErrorCode.BANK_SHORT, "the bank has no {colour} token left", colour=missing
                 )
-            available = sum(1 for c in _GEM_RANGE if bank[c] > 0)
-            if len(counts) < 3 and available >= 3:
+            if len(counts) < 3 and sum(1 for c in _GEM_RANGE if bank[c] > 0) >= 3:
                 raise _illegal(
                     ErrorCode.TAKE_INVALID,
                     "take 3 tokens of 3 different colours (or 2 of one colour): fewer "
@@ -660,32 +815,40 @@ class Game:
                 "take 3 tokens of 3 different colours, or 2 tokens of one colour; not {gems}",
                 gems=gems,
             )
+        new_bank = list(bank)
+        tokens = list(p.tokens)
         for c in chosen:
-            bank[c] -= gems[c]
-            p.tokens[c] += gems[c]
+            new_bank[c] -= gems[c]
+            tokens[c] += gems[c]
+        return new_bank, tokens
 
-    def _reserve(self, p: _Player, move: Reserve) -> tuple[int, int] | None:
-        if len(p.reserved) >= RESERVE_LIMIT:
+    def _reserve(self, s: Position, p: SeatState, move: Reserve) -> _After:
+        if len(p.reserved) >= self.rules.reserve_limit:
             raise _illegal(
                 ErrorCode.RESERVE_LIMIT,
                 "{name} already holds 3 reserved cards: buy one before reserving again",
-                name=self.names[self._to_act],
+                name=self.names[s.to_act],
             )
         slot = None
+        market = s.market
+        deck_sizes = s.deck_sizes
+        seen = s.seen_bits
+        held: Card | Hidden
         if move.deck is not None:
             level = move.deck
-            if level not in LEVELS:
+            levels = self.rules.levels
+            if level not in levels:
                 raise _illegal(
                     ErrorCode.MALFORMED_MOVE, "there is no deck of level {level}", level=level
                 )
-            if self._decks[level - 1] == 0:
+            row = levels.index(level)
+            if deck_sizes[row] == 0:
                 raise _illegal(ErrorCode.DECK_EMPTY, "the level {level} deck is empty", level=level)
-            self._decks[level - 1] -= 1
             if move.card is None:
-                p.reserved.append(Hidden(level))
+                held = Hidden(level)
             else:
                 card = self._card(move.card)
-                if card.level != level or card.id in self._seen:
+                if card.level != level or seen >> card.index & 1:
                     raise _illegal(
                         ErrorCode.CARD_UNAVAILABLE,
                         "{id} cannot be the top card of the level {level} deck: it is of "
@@ -693,37 +856,47 @@ class Game:
                         id=card.id,
                         level=level,
                     )
-                self._see(card)
-                p.reserved.append(card)
+                seen |= 1 << card.index
+                held = card
+            sizes = list(deck_sizes)
+            sizes[row] -= 1
+            deck_sizes = tuple(sizes)
         else:
             if move.card is None:
                 raise _illegal(ErrorCode.MALFORMED_MOVE, "a reserve names a card or a deck")
             card = self._card(move.card)
-            slot = self._find_face_up(card)
+            slot = _find_face_up(s, card)
             if slot is None:
                 raise _illegal(
                     ErrorCode.CARD_UNAVAILABLE, "{id} is not face up on the table", id=card.id
                 )
-            self._market[slot[0]][slot[1]] = None
-            p.reserved.append(card)
-        if self._bank[5] > 0:
-            self._bank[5] -= 1
-            p.tokens[5] += 1
-        return slot
+            market = _emptied(market, slot)
+            held = card
+        bank = list(s.bank)
+        tokens = list(p.tokens)
+        if bank[5] > 0:
+            bank[5] -= 1
+            tokens[5] += 1
+        return _After(
+            bank, tokens, p.bonuses, p.points, p.cards, (*p.reserved, held), market,
+            deck_sizes, seen, slot,
+        )  # fmt: skip
 
-    def _buy(self, p: _Player, move: Buy) -> tuple[int, int] | None:
+    def _buy(self, s: Position, p: SeatState, move: Buy) -> _After:
         card = self._card(move.card)
-        slot = self._find_face_up(card)
-        source: int | None = None
+        slot = _find_face_up(s, card)
+        seen = s.seen_bits
+        reserved = p.reserved
         if slot is None:
-            for i, r in enumerate(p.reserved):
-                if isinstance(r, Card) and r is card:
+            source = None
+            for i, r in enumerate(reserved):
+                if r is card:
                     source = i
                     break
             else:
-                for i, r in enumerate(p.reserved):
+                for i, r in enumerate(reserved):
                     if isinstance(r, Hidden) and r.level == card.level:
-                        if card.id not in self._seen:
+                        if not seen >> card.index & 1:
                             source = i
                         break
             if source is None:
@@ -731,37 +904,38 @@ class Game:
                     ErrorCode.CARD_UNAVAILABLE,
                     "{id} is neither face up nor in {name}'s reserve",
                     id=card.id,
-                    name=self.names[self._to_act],
+                    name=self.names[s.to_act],
                 )
-        seat = self._to_act
-        default = self.default_payment(seat, card)
+            seen |= 1 << card.index  # a blind-reserved card is seen once bought
+            reserved = reserved[:source] + reserved[source + 1 :]
+        default = _default_payment(p.tokens, p.bonuses, card)
         if default is None:
-            cost = self.cost(seat, card)
+            seat = s.to_act
             raise _illegal(
                 ErrorCode.CANNOT_AFFORD,
                 "{id} costs {name} {cost} after bonuses; they hold {held}",
                 id=card.id,
                 name=self.names[seat],
-                cost=cost,
-                held=Tokens._make(p.tokens),
+                cost=self.cost(seat, card),
+                held=p.tokens,
             )
-        pay = default if move.payment is None else self._check_payment(p, card, move.payment)
+        pay = default if move.payment is None else self._check_payment(s, p, card, move.payment)
+        bank = list(s.bank)
+        tokens = list(p.tokens)
         for c in range(6):
-            p.tokens[c] -= pay[c]
-            self._bank[c] += pay[c]
-        p.cards.append(card)
-        p.bonuses[card.bonus] += 1
-        p.points += card.points
-        if slot is not None:
-            self._market[slot[0]][slot[1]] = None
-        else:
-            assert source is not None
-            if isinstance(p.reserved[source], Hidden):
-                self._see(card)
-            del p.reserved[source]
-        return slot
+            n = pay[c]
+            if n:
+                tokens[c] -= n
+                bank[c] += n
+        b = list(p.bonuses)
+        b[card.bonus] += 1
+        return _After(
+            bank, tokens, (b[0], b[1], b[2], b[3], b[4]), p.points + card.points,
+            (*p.cards, card), reserved,
+            s.market if slot is None else _emptied(s.market, slot), s.deck_sizes, seen, slot,
+        )  # fmt: skip
 
-    def _check_payment(self, p: _Player, card: Card, payment: Tokens) -> Tokens:
+    def _check_payment(self, s: Position, p: SeatState, card: Card, payment: Tokens) -> Tokens:
         if any(n < 0 for n in payment):
             raise _illegal(ErrorCode.MALFORMED_MOVE, "a token count cannot be negative")
         lacking = [c for c in Colour if payment[c] > p.tokens[c]]
@@ -771,7 +945,7 @@ class Game:
                 "the payment uses {colour} tokens the player does not hold",
                 colour=lacking,
             )
-        cost = self.cost(self._to_act, card)
+        cost = self.cost(s.to_act, card)
         over = [c for c in GEMS if payment[c] > cost[c]]
         gold_needed = sum(cost[c] - payment[c] for c in GEMS if payment[c] <= cost[c])
         if over or gold_needed != payment.gold:
@@ -785,7 +959,10 @@ class Game:
             )
         return payment
 
-    def _refill(self, slot: tuple[int, int] | None, reveal: str | None) -> None:
+    def _refill(
+        self, after: _After, reveal: str | None
+    ) -> tuple[tuple[tuple[Card | None, ...], ...], tuple[int, ...], int]:
+        slot = after.slot
         if slot is None:
             if reveal is not None:
                 raise _illegal(
@@ -793,17 +970,17 @@ class Game:
                     "no face-up card left the table, so nothing is revealed ({id})",
                     id=reveal,
                 )
-            return
+            return after.market, after.deck_sizes, after.seen
         row, index = slot
-        level = row + 1
-        if self._decks[row] == 0:
+        level = self.rules.levels[row]
+        if after.deck_sizes[row] == 0:
             if reveal is not None:
                 raise _illegal(
                     ErrorCode.REVEAL_INVALID,
                     "the level {level} deck is empty: the slot stays empty",
                     level=level,
                 )
-            return
+            return after.market, after.deck_sizes, after.seen
         if reveal is None:
             raise _illegal(
                 ErrorCode.REVEAL_MISSING,
@@ -811,53 +988,77 @@ class Game:
                 level=level,
             )
         card = self._card(reveal)
-        if card.level != level or card.id in self._seen:
+        if card.level != level or after.seen >> card.index & 1:
             raise _illegal(
                 ErrorCode.REVEAL_INVALID,
                 "{id} cannot be revealed: the gap needs an unseen level {level} card",
                 id=card.id,
                 level=level,
             )
-        self._market[row][index] = card
-        self._decks[row] -= 1
-        self._see(card)
+        market = after.market
+        cards = list(market[row])
+        cards[index] = card
+        sizes = list(after.deck_sizes)
+        sizes[row] -= 1
+        return (
+            (*market[:row], tuple(cards), *market[row + 1 :]),
+            tuple(sizes),
+            after.seen | 1 << card.index,
+        )
 
-    def _end_turn(self, seat: int, p: _Player, move: Move) -> None:
+    def _end_turn(
+        self,
+        s: Position,
+        after: _After,
+        market: tuple[tuple[Card | None, ...], ...],
+        deck_sizes: tuple[int, ...],
+        seen: int,
+        move: Move,
+    ) -> Position:
+        seat = s.to_act
+        tokens = after.tokens
+        bank = after.bank
+        limit = self.rules.token_limit
+        excess = sum(tokens) - limit
         returned = move.returned
-        excess = sum(p.tokens) - TOKEN_LIMIT
         if returned is not None and any(returned):
             if any(n < 0 for n in returned):
                 raise _illegal(ErrorCode.MALFORMED_MOVE, "a token count cannot be negative")
-            lacking = [c for c in Colour if returned[c] > p.tokens[c]]
+            lacking = [c for c in Colour if returned[c] > tokens[c]]
             if lacking:
                 raise _illegal(
                     ErrorCode.RETURN_INVALID,
                     "returns {colour} tokens the player does not hold",
                     colour=lacking,
                 )
-            if returned.total > max(0, excess):
+            total = sum(returned)
+            if total > max(0, excess):
                 raise _illegal(
                     ErrorCode.RETURN_INVALID,
                     "returns {n} tokens; only {excess} are needed to get down to 10",
-                    n=returned.total,
+                    n=total,
                     excess=max(0, excess),
                 )
             for c in range(6):
-                p.tokens[c] -= returned[c]
-                self._bank[c] += returned[c]
-            excess -= returned.total
+                tokens[c] -= returned[c]
+                bank[c] += returned[c]
+            excess -= total
         if excess > 0:
             raise _illegal(
                 ErrorCode.TOKEN_LIMIT,
                 "{name} would end the turn with {n} tokens: return {excess} to get down to 10",
                 name=self.names[seat],
-                n=excess + TOKEN_LIMIT,
+                n=excess + limit,
                 excess=excess,
             )
 
-        qualifying = self.qualifying_nobles(seat)
+        nobles = s.nobles
+        points = after.points
+        held = s.seats[seat].nobles
+        qualifying = _met(nobles, after.bonuses) if nobles else []
+        noble: Noble | None = None
         if move.noble is not None:
-            noble = NOBLES.get(move.noble)
+            noble = self.rules.nobles.get(move.noble)
             if noble is None:
                 raise _illegal(
                     ErrorCode.MALFORMED_MOVE, "{id!r} is not a noble (N1 to N10)", id=move.noble
@@ -874,81 +1075,117 @@ class Game:
                 "several nobles can visit ({ids}): choose one",
                 ids=[n.id for n in qualifying],
             )
-        else:
-            noble = qualifying[0] if qualifying else None
+        elif qualifying:
+            noble = qualifying[0]
         if noble is not None:
-            self._nobles.remove(noble)
-            p.nobles.append(noble)
-            p.points += noble.points
+            nobles = tuple(n for n in nobles if n is not noble)
+            held = (*held, noble)
+            points += noble.points
 
-        n = len(self._players)
-        if seat == n - 1 and any(q.points >= WINNING_POINTS for q in self._players):
-            self._over = True
-        self._to_act = (seat + 1) % n
+        seats = list(s.seats)
+        seats[seat] = SeatState(
+            Tokens._make(tokens), after.bonuses, points, after.cards, after.reserved, held
+        )
+        n = len(seats)
+        over = False
+        following = seat + 1
+        round_ = s.round
+        if following == n:
+            following = 0
+            target = self.rules.winning_points
+            over = any(q.points >= target for q in seats)
+            if not over:
+                round_ += 1
+        return Position(
+            Tokens._make(bank),
+            tuple(seats),
+            market,
+            deck_sizes,
+            nobles,
+            following,
+            s.passes + 1 if move.__class__ is Pass else 0,
+            round_,
+            over,
+            seen,
+        )
+
+    def _has_action(self, s: Position) -> bool:
+        """A7: is any action but a pass legal for the player to act?"""
+        if any(s.bank[c] > 0 for c in _GEM_RANGE):
+            return True
+        p = s.seats[s.to_act]
+        if len(p.reserved) < self.rules.reserve_limit and (
+            any(s.deck_sizes) or any(c for row in s.market for c in row)
+        ):
+            return True
+        market = [c for row in s.market for c in row if c is not None]
+        known = [c for c in p.reserved if isinstance(c, Card)]
+        return any(_default_payment(p.tokens, p.bonuses, c) is not None for c in market + known)
 
     def _card(self, card_id: str) -> Card:
-        card = CARDS.get(card_id)
+        card = self.rules.cards.get(card_id)
         if card is None:
             raise _illegal(
                 ErrorCode.MALFORMED_MOVE, "{id!r} is not a card id (like 2R3)", id=card_id
             )
         return card
 
-    def _find_face_up(self, card: Card) -> tuple[int, int] | None:
-        row = self._market[card.level - 1]
-        for i, c in enumerate(row):
-            if c is card:
-                return (card.level - 1, i)
+
+def _default_payment(
+    tokens: Tokens, bonuses: tuple[int, int, int, int, int], card: Card
+) -> Tokens | None:
+    pay = [0] * 6
+    short = 0
+    cost = card.cost
+    for c in _GEM_RANGE:
+        need = cost[c] - bonuses[c]
+        if need > 0:
+            have = tokens[c]
+            if have >= need:
+                pay[c] = need
+            else:
+                pay[c] = have
+                short += need - have
+    if short > tokens[5]:
         return None
+    pay[5] = short
+    return Tokens._make(pay)
 
 
-_TAKES: dict[tuple[object, ...], tuple[Move, ...]] = {}
-_MOVES: dict[tuple[object, ...], Move] = {}
+def _find_face_up(s: Position, card: Card) -> tuple[int, int] | None:
+    row = card.level - 1
+    cards = s.market[row] if 0 <= row < len(s.market) else ()
+    for i, c in enumerate(cards):
+        if c is card:
+            return (row, i)
+    return None
 
 
-def _cached(
-    kind: type[Reserve] | type[Buy] | type[Pass],
-    seat: int,
-    card: str | None,
-    deck: int | None,
-    returned: Tokens | None,
-    noble: str | None,
-) -> Move:
-    """One shared value per distinct generated move: moves are immutable, so sharing is
-    safe, and it spares building thousands of equal objects in a game."""
-    key = (kind, seat, card, deck, returned, noble)
-    move = _MOVES.get(key)
-    if move is None:
-        if kind is Reserve:
-            move = Reserve(card=card, deck=deck, player=seat, returned=returned, noble=noble)
-        elif kind is Buy:
-            assert card is not None
-            move = Buy(card, player=seat, noble=noble)
-        else:
-            move = Pass(player=seat, noble=noble)
-        _MOVES[key] = move
-    return move
+def _emptied(
+    market: tuple[tuple[Card | None, ...], ...], slot: tuple[int, int]
+) -> tuple[tuple[Card | None, ...], ...]:
+    row, index = slot
+    cards = market[row]
+    return (*market[:row], (*cards[:index], None, *cards[index + 1 :]), *market[row + 1 :])
 
 
-def _return_choices(excess: int) -> tuple[tuple[Tokens, tuple[tuple[int, int], ...]], ...]:
-    vectors = []
-    for combo in combinations_with_replacement(range(6), excess):
-        counts = [0] * 6
-        for c in combo:
-            counts[c] += 1
-        pairs = tuple((c, n) for c, n in enumerate(counts) if n)
-        vectors.append((Tokens._make(counts), pairs))
-    return tuple(vectors)
-
-
-# A turn ends at most 3 tokens above 10 (a take of 3 from 10), so these are all the shapes.
-_RETURN_CHOICES = {k: _return_choices(k) for k in (1, 2, 3)}
-
-
-def _returns(after: list[int], excess: int) -> list[Tokens | None]:
-    """Every way to give back ``excess`` tokens from ``after`` (``[None]`` when none is due)."""
-    if excess <= 0:
-        return [None]
-    return [
-        tokens for tokens, pairs in _RETURN_CHOICES[excess] if all(after[c] >= n for c, n in pairs)
-    ]
+def _stand_in(position: Position, players: tuple[str, ...], rules: Rules) -> Setup:
+    """A valid setup for a game built from a position: its face-up cards and nobles, each
+    gap filled with a card or noble found nowhere else in the position when there is one."""
+    market = []
+    for level, row in zip(rules.levels, position.market, strict=True):
+        # Unseen cards first; once the deck is spent, any card the row does not show.
+        ranked = sorted(
+            rules.cards_by_level[level], key=lambda c: position.seen_bits >> c.index & 1
+        )
+        spare = (c.id for c in ranked if c not in row)
+        market.append([c.id if c is not None else next(spare) for c in row])
+    held = {n.id for s in position.seats for n in s.nobles}
+    table = [n.id for n in position.nobles]
+    others = [x for x in rules.nobles if x not in table and x not in held]
+    others += [x for x in rules.nobles if x in held]
+    nobles = (table + others)[: rules.nobles_revealed(len(players))]
+    setup = Setup.of(players, nobles, market)
+    if rules is not BASE:
+        setup.check(rules)
+    return setup

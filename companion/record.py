@@ -1,4 +1,4 @@
-"""The JSON game record of ``spec/game-record.md``: a reader, a writer and replay.
+"""The JSON game record of ``docs/game-record.md``: a reader, a writer and replay.
 
 >>> from companion.simulate import simulate
 >>> game = simulate(players=2, seed=1)

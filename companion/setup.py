@@ -11,31 +11,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import CARDS, LEVELS, NOBLES
 from .errors import RecordError
+from .rules import BASE, Rules
 from .text import check_name
 from .tokens import Tokens
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
-MARKET_SLOTS = 4
-TOKEN_LIMIT = 10
-RESERVE_LIMIT = 3
-WINNING_POINTS = 15
-GOLD_TOKENS = 5
-GEMS_PER_COLOUR = {2: 4, 3: 5, 4: 7}
+# The base game's figures under their old names; a variant reads its own Rules instead.
+MIN_PLAYERS, MAX_PLAYERS = BASE.players[0], BASE.players[-1]
+MARKET_SLOTS = BASE.market_slots
+TOKEN_LIMIT = BASE.token_limit
+RESERVE_LIMIT = BASE.reserve_limit
+WINNING_POINTS = BASE.winning_points
+GOLD_TOKENS = BASE.gold
+GEMS_PER_COLOUR = dict(BASE.gems_per_colour)
 
 
 def starting_bank(players: int) -> Tokens:
-    """S1: 4, 5 or 7 of each gem by the number of players, and always 5 gold."""
-    gems = GEMS_PER_COLOUR[players]
-    return Tokens(gems, gems, gems, gems, gems, GOLD_TOKENS)
+    """S1: 4, 5 or 7 of each gem by the number of players, and always 5 gold (base game)."""
+    return BASE.starting_bank(players)
 
 
 @dataclass(frozen=True, slots=True)
 class Setup:
     """Player names in play order, the nobles revealed, and the 4 face-up cards per level.
 
-    Constructing one checks it; a bad setup raises :class:`RecordError` naming the field.
+    Constructing one checks it against the base game; a bad setup raises
+    :class:`RecordError` naming the field. :meth:`check` checks it against a variant.
     """
 
     players: tuple[str, ...]
@@ -48,19 +49,23 @@ class Setup:
     ) -> Setup:
         """Convenience: each market level as a sequence of ids or one space-separated string."""
         rows = [tuple(r.split()) if isinstance(r, str) else tuple(r) for r in market]
-        if len(rows) != len(LEVELS):
+        if len(rows) != len(BASE.levels):
             raise RecordError("setup.market", "give the face-up cards of levels 1, 2 and 3")
         return cls(tuple(players), tuple(nobles), (rows[0], rows[1], rows[2]))
 
     def __post_init__(self) -> None:
+        self.check(BASE)
+
+    def check(self, rules: Rules) -> None:
+        """Raise :class:`RecordError` naming the first field ``rules`` do not allow."""
         names = self.players
-        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        if len(names) not in rules.players:
             raise RecordError("players", "a game has 2 to 4 players, not {n}", n=len(names))
         for i, name in enumerate(names):
             check_name(name, f"players[{i}]")
         if len(set(names)) != len(names):
             raise RecordError("players", "two players have the same name; make the names distinct")
-        want = len(names) + 1
+        want = rules.nobles_revealed(len(names))
         if len(self.nobles) != want:
             raise RecordError(
                 "setup.nobles",
@@ -70,22 +75,22 @@ class Setup:
                 n=len(self.nobles),
             )
         for i, noble in enumerate(self.nobles):
-            if noble not in NOBLES:
+            if noble not in rules.nobles:
                 raise RecordError(
                     f"setup.nobles[{i}]", "{id!r} is not a noble (N1 to N10)", id=noble
                 )
         if len(set(self.nobles)) != len(self.nobles):
             raise RecordError("setup.nobles", "a noble is revealed twice")
-        for level, row in zip(LEVELS, self.market, strict=True):
+        for level, row in zip(rules.levels, self.market, strict=True):
             where = f"setup.market.{level}"
-            if len(row) != MARKET_SLOTS:
+            if len(row) != rules.market_slots:
                 raise RecordError(
                     where, "level {level} shows 4 cards, not {n}", level=level, n=len(row)
                 )
             for i, card in enumerate(row):
-                if card not in CARDS:
+                if card not in rules.cards:
                     raise RecordError(f"{where}[{i}]", "{id!r} is not a card id", id=card)
-                if CARDS[card].level != level:
+                if rules.cards[card].level != level:
                     raise RecordError(
                         f"{where}[{i}]", "{id} is not a level {level} card", id=card, level=level
                     )

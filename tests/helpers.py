@@ -1,19 +1,21 @@
 """Helpers for the rules tests: hand-built positions and legal / illegal move checks.
 
-The engine's state is a pure function of a setup and the moves played. Most tests reach
-their position through real moves; when that would take too long, :func:`position` builds
-a :class:`Game` from a setup and then sets its internal state directly, keeping what the
-companion has seen (``_seen``) and the deck sizes consistent with the cards on the table
-and in the players' hands.
+The engine's state is a pure function of a starting position and the moves played. Most
+tests reach their position through real moves; when that would take too long,
+:func:`position` writes the position's one-line text form (``companion.position``) and
+builds the game with :meth:`Game.from_text`, with deck sizes consistent with the cards on
+the table and in the players' hands.
 
 >>> game = position(Hand(tokens="RRK*", cards="1W5 1W6"), Hand(), bank=Tokens(gold=5))
 >>> game.seat(0).bonuses, game.seat(0).tokens.total, game.deck_size(1)
 ((2, 0, 0, 0, 0), 4, 34)
+>>> game.text().split()[:2]
+['*5', 'R2K*:1W5,1W6:-:-:0/-:-:-:-:0']
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pytest
@@ -23,16 +25,17 @@ from companion import (
     CARDS_BY_LEVEL,
     LEVELS,
     NOBLES,
-    Card,
+    Colour,
     ErrorCode,
     Game,
-    Hidden,
     IllegalMove,
     Move,
     Setup,
     Tokens,
+    starting_bank,
 )
 from companion.moves import with_parts
+from companion.position import Position
 
 NAMES = ("Ada", "Ben", "Cleo", "Dan")
 MARKET = ("1W1 1U1 1G1 1R1", "2W1 2U1 2G1 2R1", "3W1 3U1 3G1 3R1")
@@ -64,8 +67,8 @@ class Hand:
 
     ``tokens`` in letters (``"RRK*"``); ``cards`` (purchased), ``reserved`` and ``nobles``
     as space-separated ids, ``L1?`` in ``reserved`` for a blind-reserved card of level 1
-    whose identity is unknown (:class:`Hidden`). Bonuses come from ``cards``; ``points``
-    defaults to the points of the cards and nobles held.
+    whose identity is unknown. Bonuses come from ``cards``; ``points`` defaults to the
+    points of the cards and nobles held.
     """
 
     tokens: str = ""
@@ -74,27 +77,21 @@ class Hand:
     nobles: str = ""
     points: int | None = None
 
-    def purchased(self) -> list[Card]:
-        return [CARDS[c] for c in self.cards.split()]
-
-    def held_in_reserve(self) -> list[Card | Hidden]:
-        return [_reserved(word) for word in self.reserved.split()]
-
-
-def _reserved(word: str) -> Card | Hidden:
-    if word.startswith("L") and word.endswith("?"):
-        return Hidden(int(word[1:-1]))
-    return CARDS[word]
+    def text(self) -> str:
+        """This seat in the position's text form."""
+        points = self.points
+        if points is None:
+            points = sum(CARDS[c].points for c in self.cards.split())
+            points += sum(NOBLES[x].points for x in self.nobles.split())
+        parts = [_tokens(Tokens.parse(self.tokens)), self.cards, self.reserved, self.nobles]
+        return ":".join([*(",".join(p.split()) or "-" for p in parts), str(points)])
 
 
-def _rows(market: Sequence[str]) -> list[list[Card | None]]:
-    rows = []
-    for level, row in zip(LEVELS, market, strict=True):
-        cards = [None if word == EMPTY else CARDS[word] for word in row.split()]
-        assert len(cards) == 4, f"level {level}: give 4 slots"
-        assert all(c is None or c.level == level for c in cards), f"level {level}: wrong level"
-        rows.append(cards)
-    return rows
+def _tokens(tokens: Tokens) -> str:
+    """Tokens as the text form writes them: each colour letter, then its count above 1."""
+    return "".join(
+        f"{c.letter}{n if n > 1 else ''}" for c, n in zip(Colour, tokens, strict=True) if n
+    )
 
 
 def position(
@@ -105,67 +102,42 @@ def position(
     decks: tuple[int, int, int] | None = None,
     to_act: int = 0,
 ) -> Game:
-    """A game of ``len(seats)`` players (2 if none given) set directly to a position.
+    """A game of ``len(seats)`` players (2 if none given) starting at a position.
 
     ``bank`` defaults to the starting bank; ``market`` rows may hold ``-`` for an empty slot;
     ``nobles`` are the ones on the table (default: N1.. minus those held); ``decks`` default
     to what is left of each level once the cards on the table and in hands are counted.
-    The cards seen are the face-up, purchased and known reserved ones.
     """
     hands = list(seats) or [Hand(), Hand()]
     n = len(hands)
-    rows = _rows(market)
     held = {noble for hand in hands for noble in hand.nobles.split()}
     if nobles is None:
-        table = [f"N{i}" for i in range(1, 11) if f"N{i}" not in held][: n + 1]
-    else:
-        table = nobles.split()
-    # The setup itself only has to be valid: fill gaps with cards and nobles nobody holds.
-    located: list[Card | Hidden] = [c for row in rows for c in row if c is not None]
-    for hand in hands:
-        located += hand.purchased() + hand.held_in_reserve()
-    known = [c for c in located if isinstance(c, Card)]
-    assert len({c.id for c in known}) == len(known), "a card is in two places"
-    setup_market = [_fill(row, level, known) for level, row in zip(LEVELS, rows, strict=True)]
-    setup_nobles = (table + [x for x in NOBLES if x not in table])[: n + 1]
-    game = Game(Setup.of(NAMES[:n], setup_nobles, setup_market))
-
-    game._bank = list(bank if bank is not None else game.bank)
-    for player, hand in zip(game._players, hands, strict=True):
-        cards = hand.purchased()
-        nobles_held = [NOBLES[x] for x in hand.nobles.split()]
-        player.tokens = list(Tokens.parse(hand.tokens))
-        player.cards = cards
-        player.bonuses = [sum(1 for c in cards if c.bonus == g) for g in range(5)]
-        player.reserved = hand.held_in_reserve()
-        player.nobles = nobles_held
-        player.points = (
-            hand.points
-            if hand.points is not None
-            else sum(c.points for c in cards) + sum(x.points for x in nobles_held)
-        )
-    game._market = rows
-    game._nobles = [NOBLES[x] for x in table]
-    game._seen = {c.id for c in known}
-    game._seen_log = []
+        nobles = " ".join([f"N{i}" for i in range(1, 11) if f"N{i}" not in held][: n + 1])
+    words = [w for row in market for w in row.split()]
+    words += [w for hand in hands for w in (hand.cards + " " + hand.reserved).split()]
+    known = [w for w in words if w in CARDS]
+    assert len(set(known)) == len(known), "a card is in two places"
     if decks is None:
-        decks = _decks_left(located)
-    game._decks = list(decks)
-    game._to_act = to_act
+        counts = [len(CARDS_BY_LEVEL[level]) for level in LEVELS]
+        for w in words:
+            if w != EMPTY:
+                counts[int(w[1] if w.startswith("L") else w[0]) - 1] -= 1
+        decks = (counts[0], counts[1], counts[2])
+    fields = [
+        _tokens(bank if bank is not None else starting_bank(n)) or "-",
+        "/".join(hand.text() for hand in hands),
+        "/".join(",".join(row.split()) for row in market),
+        ",".join(map(str, decks)),
+        ",".join(nobles.split()) or "-",
+        str(to_act),
+        "0",
+        "1",
+        "playing",
+    ]
+    text = " ".join(fields)
+    game = Game.from_text(text, names=NAMES[:n])
+    assert Position.parse(game.text()) == game.position()
     return game
-
-
-def _fill(row: list[Card | None], level: int, known: list[Card]) -> list[str]:
-    """The row's ids, empty slots filled with cards of ``level`` that are nowhere else."""
-    spare = iter(c.id for c in CARDS_BY_LEVEL[level] if c not in known)
-    return [c.id if c is not None else next(spare) for c in row]
-
-
-def _decks_left(located: Iterable[Card | Hidden]) -> tuple[int, int, int]:
-    counts = [len(CARDS_BY_LEVEL[level]) for level in LEVELS]
-    for c in located:
-        counts[c.level - 1] -= 1
-    return (counts[0], counts[1], counts[2])
 
 
 # ------------------------------------------------------------------ move checks

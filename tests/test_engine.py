@@ -1,0 +1,196 @@
+"""The engine's structure: positions and their text form, actions and completions, the
+fast path of ``push`` against the step-by-step checker, rules variants, copies, memory."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import random
+import sys
+import tracemalloc
+
+import pytest
+from helpers import Hand, position
+
+from companion import BASE, ErrorCode, Game, IllegalMove, Position, RecordError, Status, Tokens
+from companion.moves import Move, Reserve, Take, with_parts
+from companion.simulate import DEFAULT_NAMES, Dealer, random_setup
+
+
+def random_play(seed: int, players: int = 2) -> tuple[Game, Dealer, random.Random]:
+    rng = random.Random(seed)
+    game = Game(random_setup(rng, DEFAULT_NAMES[:players]))
+    return game, Dealer(game, rng), rng
+
+
+def step(game: Game, dealer: Dealer, rng: random.Random) -> Move:
+    """One uniform random turn through the public API: an action, then its completion."""
+    move = dealer.deal(rng.choice(game.completions(rng.choice(game.actions()))))
+    return game.push(move)
+
+
+def variants(game: Game, move: Move, rng: random.Random) -> list[Move]:
+    """``move`` and moves near it, most of them illegal: what a table may declare."""
+    out = [move, with_parts(move, reveal=None), with_parts(move, returned=None)]
+    out.append(with_parts(move, noble=None))
+    out.append(with_parts(move, noble=rng.choice(["N1", "N5", "N9", "N11"])))
+    out.append(with_parts(move, returned=Tokens(gold=1)))
+    out.append(with_parts(move, returned=Tokens(red=1, black=1)))
+    if move.reveal is not None:
+        out.append(with_parts(move, reveal="1W1"))
+    if isinstance(move, Take):
+        out.append(with_parts(move, gems=Tokens(red=2)))
+        out.append(with_parts(move, gems=Tokens(1, 1, 0, 0, 0)))
+    out.append(Reserve(deck=1, card="1W1", player=move.player))
+    out.append(with_parts(move, player=(move.player + 1) % len(game.names)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_push_fast_path_agrees_with_the_step_by_step_checker(seed: int) -> None:
+    game, dealer, rng = random_play(seed, players=2 + seed % 3)
+    while not game.over and not game.stalled:
+        state = game.position()
+        whole = dealer.deal(rng.choice(list(game.legal_moves())))
+        for move in variants(game, whole, rng):
+            quick = game._quick(state, move)
+            try:
+                checked = game._checked(state, move)
+            except IllegalMove:
+                assert quick is None, f"{move} is illegal but the fast path accepts it"
+            else:
+                assert quick is None or quick == checked, move
+        game.push(whole)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_position_of_a_game_round_trips_through_its_text(seed: int) -> None:
+    game, dealer, rng = random_play(seed, players=2 + seed % 3)
+    while not game.over and not game.stalled:
+        text = game.text()
+        again = Game.from_text(text, names=game.names)
+        assert again.position() == game.position()
+        assert again.text() == text
+        assert again.actions() == game.actions()
+        whole = [m for a in game.actions() for m in game.completions(a)]
+        assert list(game.legal_moves()) == whole
+        assert again.status == game.status
+        step(game, dealer, rng)
+    assert game.text().endswith(f" {game.round} {game.status.value}")
+
+
+def test_actions_and_their_completions_are_exactly_the_legal_moves() -> None:
+    # Nine tokens and two nobles one bonus away: returns and a noble choice are due.
+    game = position(
+        Hand(tokens="WWUUGGRRK", cards="1G1 1G2 1G3 1G4 1R2 1R3 1R4 1K2 1K3 1K4 2R1"),
+        Hand(),
+        market=("1W1 1U1 1G7 1R1", "2W1 2U1 2G1 2R2", "3W1 3U1 3G1 3R1"),
+        nobles="N6 N9 N10",
+    )
+    whole = [m for a in game.actions() for m in game.completions(a)]
+    assert whole == list(game.legal_moves())
+    assert len(set(whole)) == len(whole)
+    take = game.parse("take WUG")
+    assert take in game.actions()
+    due = game.due(take)
+    assert due.returns == 2
+    completions = game.completions(take)
+    assert len(completions) > 1
+    assert all(m.returned is not None and m.returned.total == 2 for m in completions)
+    assert completions[-1] == list(completions)[-1]
+    for move in completions:
+        assert game.explain(move) is None
+    assert game.explain(take).code == ErrorCode.TOKEN_LIMIT  # the bare action is not whole
+
+
+def test_a_copy_plays_on_without_touching_the_original() -> None:
+    game, dealer, rng = random_play(3)
+    for _ in range(10):
+        step(game, dealer, rng)
+    text, moves = game.text(), game.moves
+    twin = game.copy()
+    twin_dealer = Dealer(twin, rng)
+    for _ in range(6):
+        step(twin, twin_dealer, rng)
+    twin.undo()
+    assert game.text() == text and game.moves == moves
+    assert len(twin.moves) == len(moves) + 5
+
+
+def test_a_variant_changes_the_rules_the_game_plays_by() -> None:
+    short = dataclasses.replace(BASE, name="short", winning_points=3, reserve_limit=1)
+    assert short.cards_by_level[1] == BASE.cards_by_level[1]
+    setup = Game(random_setup(random.Random(1), ["Ada", "Ben"])).setup
+    game = Game(setup, rules=short)
+    assert game.rules.winning_points == 3
+    game.push(Reserve(deck=1, player=0))
+    game.push(Reserve(deck=1, player=1))
+    assert game.explain(Reserve(deck=2, player=0)).code == ErrorCode.RESERVE_LIMIT
+    # One noble's visit (3 points) is enough to end this game at the end of the round.
+    won = position(Hand(points=3), Hand(), to_act=1)
+    won = Game.from_text(won.text(), rules=short)
+    won.push(won.actions()[0])
+    assert won.over and won.status == Status.OVER
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("W4 -:-:-:-:0", "position"),
+        ("W4U4G4R4K4*5 -:-:-:0/-:-:-:-:0 {m} 36,26,16 N1,N2,N3 0 0 1 playing", "seats[0]"),
+        ("W4U4G4R4K4Z5 -:-:-:-:0/-:-:-:-:0 {m} 36,26,16 N1,N2,N3 0 0 1 playing", "bank"),
+        ("W4U4G4R4K4*5 -:-:-:-:0/-:-:-:-:0 {m} 36,26,16 N1,N2,N99 0 0 1 playing", "nobles"),
+        ("W4U4G4R4K4*5 -:-:-:-:0/-:-:-:-:0 {m} 36,26,16 N1,N2,N3 2 0 1 playing", "to-act"),
+        ("W4U4G4R4K4*5 -:-:-:-:0/-:-:-:-:0 {m} 36,26,16 N1,N2,N3 0 0 1 stalled", "status"),
+        ("W4U4G4R4K4*5 -:-:-:-:x/-:-:-:-:0 {m} 36,26,16 N1,N2,N3 0 0 1 playing", "points"),
+        ("W4U4G4R4K4*5 -:-:-:-:0/-:-:-:-:0 2W9,1W2,1W3,1W4/{r} 36,26,16 N1 0 0 1 playing", "1"),
+    ],
+)
+def test_a_bad_position_text_names_the_field_to_fix(text: str, where: str) -> None:
+    market = "1W1,1W2,1W3,1W4/2W1,2W2,2W3,2W4/3W1,3W2,3W3,3W4"
+    text = text.format(m=market, r=market.split("/", 1)[1])
+    with pytest.raises(RecordError) as info:
+        Position.parse(text)
+    assert where in info.value.path
+    assert info.value.message.startswith("position")
+
+
+def test_memory_stays_flat_over_ten_thousand_games() -> None:
+    """No cache grows with the games played (the engine once kept every move it built).
+
+    Memory blocks are counted over all 10,000 games; the last 500 are also traced
+    (tracemalloc slows every allocation, too much to trace them all), so that a failure
+    names the line that keeps memory.
+    """
+
+    def games(seeds: range) -> int:
+        for seed in seeds:
+            game, dealer, rng = random_play(seed)
+            while not game.over and not game.stalled:
+                step(game, dealer, rng)
+        gc.collect()
+        return sys.getallocatedblocks()
+
+    after_1000 = games(range(1_000))  # the bounded tables fill in the first games
+    games(range(1_000, 9_500))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        games(range(9_500, 10_000))
+        growth = tracemalloc.take_snapshot().compare_to(before, "lineno")
+    finally:
+        tracemalloc.stop()
+    kept = [str(stat) for stat in growth[:3] if stat.size_diff > 0]
+    traced = sum(stat.size_diff for stat in growth)
+    del before, growth
+    after_10000 = games(range(0))
+    assert traced < 20_000, kept
+    assert after_10000 - after_1000 < 1_000, (after_1000, after_10000, kept)
+
+
+def test_a_position_needs_one_name_per_seat() -> None:
+    text = position(Hand(), Hand(), Hand()).text()
+    assert Game.from_text(text).names == ("Player 1", "Player 2", "Player 3")
+    with pytest.raises(RecordError) as info:
+        Game.from_text(text, names=["Ada", "Ben"])
+    assert info.value.path == "names" and "3 seats" in info.value.message
