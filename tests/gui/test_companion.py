@@ -59,7 +59,7 @@ def _person_plays(d: Driver, move: Move) -> None:
             for _ in range(move.gems[colour]):
                 d.tap(table.bank[colour])
         if table.turn is not None and table.turn.action is None and any(table.selection):
-            d.press(tr("Take"), exact=True)
+            d.tap(table.take_bar.take_button)  # "Take 1 red, 1 blue...", "Take 2 green"
     elif isinstance(move, Reserve) and move.deck is not None:
         d.tap(table.decks[move.deck - 1])
         d.press(tr("Reserve"), exact=True)
@@ -76,7 +76,7 @@ def _person_plays(d: Driver, move: Move) -> None:
             d.tap(next(v for v in views if getattr(v.card, "id", "") == move.card))
         d.press(tr("Buy"), exact=True)
     elif isinstance(move, Pass):
-        d.press(tr("Pass"))
+        d.tap(table.take_bar.pass_button)
     _answer(d, move)
 
 
