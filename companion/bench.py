@@ -31,6 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .game import Game
+from .i18n import ngettext, number, translate
 from .record import Record, read, replay, write
 from .session import Session
 from .simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, choose, random_setup, simulate
@@ -167,49 +168,72 @@ def percentile(values: list[float], q: float) -> float:
 def main(quick: bool = False) -> int:
     n = 100 if quick else 1000
     workers = os.cpu_count() or 1
-    print(f"Splendor Companion engine benchmark ({workers} cores, Python {sys.version.split()[0]})")
-    print("uniform random play, public API, one process, cold (actions, then completions):")
+    _ = translate
+    print(
+        ngettext(
+            "Splendor Companion engine benchmark ({n} core, Python {version})",
+            "Splendor Companion engine benchmark ({n} cores, Python {version})",
+            workers,
+        ).format(n=workers, version=sys.version.split()[0])
+    )
+    print(_("uniform random play, public API, one process, cold (actions, then completions):"))
     for players in PLAYER_COUNTS:
         rate, cpu, per_game = cold(n, players)
         print(
-            f"  {players} players: {rate:6.0f} games/s   ({cpu:.0f} by CPU time;"
-            f" {per_game:.0f} moves a game)"
+            "  "
+            + _(
+                "{players} players: {rate} games/s ({cpu} by CPU time; {moves} moves a game)"
+            ).format(players=players, rate=number(rate), cpu=number(cpu), moves=number(per_game))
         )
-    print("other figures:")
+    print(_("other figures:"))
     rate, cpu, per_game = cold(n // 5, 2, whole=True)
     print(
-        f"  uniform over whole legal moves (legal_moves() listed), 2 players, cold: "
-        f"{rate:.0f} games/s ({cpu:.0f} by CPU time; {per_game:.0f} moves a game)"
+        "  "
+        + _(
+            "uniform over whole legal moves (legal_moves() listed), 2 players, cold: "
+            "{rate} games/s ({cpu} by CPU time; {moves} moves a game)"
+        ).format(rate=number(rate), cpu=number(cpu), moves=number(per_game))
     )
     rate = kind_first_games(n // 2, 1)
-    print(f"  kind-first random player (simulate, 2-4 players), warm, 1 process: {rate:6.0f}")
+    print(
+        "  "
+        + _("kind-first random player (simulate, 2-4 players), warm, 1 process: {rate}").format(
+            rate=number(rate)
+        )
+    )
     if workers > 1:
         rate = kind_first_games(n // 2, workers)
-        print(f"  the same on {workers} processes: {rate:6.0f}")
+        print("  " + _("the same on {n} processes: {rate}").format(n=workers, rate=number(rate)))
     # The app freezes what it has loaded once started (ui.application), so that the
     # collector does not walk the card data and move caches again and again: do the same.
     gc.collect()
     gc.freeze()
     times = apply_times(20 if quick else 200)
     print(
-        f"apply + validation, us:             median {statistics.median(times):6.1f}"
-        f"   p99 {percentile(times, 0.99):6.1f}   ({len(times)} moves)"
+        ngettext(
+            "apply + validation, us: median {median}, p99 {p99} ({n} move)",
+            "apply + validation, us: median {median}, p99 {p99} ({n} moves)",
+            len(times),
+        ).format(
+            median=number(statistics.median(times), 1),
+            p99=number(percentile(times, 0.99), 1),
+            n=number(len(times)),
+        )
     )
     text = long_record()
-    ms = replay_ms(text, 20 if quick else 200)
-    print(
-        f"replay a 120-move record (read+apply), ms: median {statistics.median(ms):5.2f}"
-        f"   p99 {percentile(ms, 0.99):5.2f}"
-    )
+    replays = replay_ms(text, 20 if quick else 200)
     commits, resumes = journal_figures(text, 20 if quick else 200)
-    print(
-        f"journal one move (commit, fsync), ms:      median {statistics.median(commits):5.2f}"
-        f"   p99 {percentile(commits, 0.99):5.2f}"
-    )
-    print(
-        f"resume a 120-move game from the journal, ms: median {statistics.median(resumes):5.2f}"
-        f"   p99 {percentile(resumes, 0.99):5.2f}"
-    )
+    for template, values in (
+        (_("replay a 120-move record (read+apply), ms: median {median}, p99 {p99}"), replays),
+        (_("journal one move (commit, fsync), ms: median {median}, p99 {p99}"), commits),
+        (_("resume a 120-move game from the journal, ms: median {median}, p99 {p99}"), resumes),
+    ):
+        print(
+            template.format(
+                median=number(statistics.median(values), 2),
+                p99=number(percentile(values, 0.99), 2),
+            )
+        )
     return 0
 
 

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import json
 import os
+import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import i18n
+from .arguments import Formatter, add_common, common_options, in_language, language_in
 from .errors import CompanionError, RecordError
-from .export import FORMATS, export_all, export_file, render, verdict
+from .export import FORMATS, export_all, export_file, export_game, render, verdict
 from .files import write_atomic
-from .i18n import _
+from .i18n import _, ngettext, number, os_reason, percent
 from .paths import database_path
 from .record import Record, Replay, load, malformed_summary, replay, summary, write
 from .simulate import simulate
@@ -32,6 +33,7 @@ def replay_text(result: Replay) -> str:
     lines = [
         _("Players: {players}").format(players=", ".join(game.names)),
     ]
+    n = result.moves_applied
     if result.error is not None:
         move = result.error_move
         lines.append(
@@ -39,9 +41,15 @@ def replay_text(result: Replay) -> str:
                 n=move, reason=result.error.message, code=result.error.code.value
             )
         )
-        lines.append(_("{n} moves before it are legal.").format(n=result.moves_applied))
+        lines.append(
+            ngettext(
+                "The {n} move before it is legal.", "The {n} moves before it are legal.", n
+            ).format(n=number(n))
+        )
     else:
-        lines.append(_("All {n} moves are legal.").format(n=result.moves_applied))
+        lines.append(
+            ngettext("The {n} move is legal.", "All {n} moves are legal.", n).format(n=number(n))
+        )
     lines.extend(verdict(game))
     return "\n".join(lines)
 
@@ -82,7 +90,9 @@ def _seat_levels(text: str) -> list[str]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    app: dict[str, object] = {"name": "splendor-companion simulate", "seed": args.seed}
+    # Without --seed a new game each time; the seed is said so that it can be played again.
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    app: dict[str, object] = {"name": "splendor-companion simulate", "seed": seed}
     if args.seats is not None:
         from .ai.play import play_levels
 
@@ -92,24 +102,32 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                     n=args.players, seats=len(args.seats)
                 )
             )
-        game, seats = play_levels(args.seats, seed=args.seed, think=args.think)
+        game, seats = play_levels(args.seats, seed=seed, think=args.think)
         app.update(seats=seats, think=args.think)
     else:
-        game = simulate(players=args.players or 2, seed=args.seed)
+        game = simulate(players=args.players or 2, seed=seed)
     text = write(Record.of(game, app=app))
     if args.out:
         try:
             write_atomic(Path(args.out), text)
         except OSError as err:
-            print(
-                _("Cannot write {file}: {reason}").format(
-                    file=args.out, reason=err.strerror or err
-                ),
-                file=sys.stderr,
+            return _fail(
+                _("Cannot write {file}: {reason}").format(file=args.out, reason=os_reason(err))
             )
-            return EXIT_MALFORMED
+        where = args.out
     else:
         sys.stdout.write(text)
+        sys.stdout.flush()  # written before it is said to be (a full output fails here)
+        where = _("standard output")
+    moves = len(game.moves)
+    print(
+        ngettext(
+            "Seed {seed}: a {players}-player game of {n} move written to {where}.",
+            "Seed {seed}: a {players}-player game of {n} moves written to {where}.",
+            moves,
+        ).format(seed=seed, players=len(game.names), n=moves, where=where),
+        file=sys.stderr,
+    )
     return EXIT_OK
 
 
@@ -131,51 +149,79 @@ def cmd_games(args: argparse.Namespace) -> int:
         games = store.games()
         if not games:
             print(_("No games yet."))
-        for info in games:
-            state = _(info.state)
-            winner = ", ".join(info.winners) or "-"
-            line = _("{id:>4}  {date}  {players}  winner: {winner}  {state}, {moves} moves")
-            print(
-                printable(
-                    line.format(
-                        id=info.id,
-                        date=info.started_at.replace("T", " ").rstrip("Z"),
-                        players=", ".join(info.players),
-                        winner=winner,
-                        state=state,
-                        moves=info.moves,
-                    )
-                )
+            return EXIT_OK
+        rows = [
+            (  # names come from strangers: no control character reaches the terminal
+                str(info.id),
+                info.started_at.replace("T", " ").rstrip("Z"),
+                printable(", ".join(info.players)),
+                printable(", ".join(info.winners)) or "-",
+                _(info.state),
+                number(info.moves),
             )
+            for info in games
+        ]
+    header = (_("Game"), _("Started"), _("Players"), _("Winner"), _("State"), _("Moves"))
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
     return EXIT_OK
 
 
+def _export_refusal(args: argparse.Namespace) -> str | None:
+    """Why these export options do not go together, or ``None``."""
+    if args.all and args.game is not None:
+        return _("give a game's number or --all, not both")
+    if args.all and args.out:
+        return _("--all writes one file per game and format: give --to FOLDER, not --out")
+    if args.out and args.to:
+        return _("give --out FILE or --to FOLDER, not both")
+    if args.all and not args.to:
+        return _("export --all needs --to FOLDER (a USB stick, say)")
+    if not args.all and args.game is None:
+        return _("name the game to export (see 'splendor-companion games'), or --all")
+    return None
+
+
+def files_text(n: int) -> str:
+    return ngettext("{n} file", "{n} files", n).format(n=n)
+
+
 def cmd_export(args: argparse.Namespace) -> int:
+    refusal = _export_refusal(args)
+    if refusal:
+        return _fail(refusal)
+    # Into a folder: the format asked for, else every one; a file or the screen: json.
+    formats = (args.format,) if args.format else FORMATS
     with _open_store(args, reader=True) as store:
         if args.all:
-            if not args.to:
-                return _fail(_("export --all needs --to FOLDER (a USB stick, say)"))
-            done = export_all(store, Path(args.to))
+            done = export_all(store, Path(args.to), formats)
             print(
-                _("{games} finished games exported: {files} files in {folder}").format(
-                    games=done.games, files=len(done.written), folder=args.to
-                )
+                ngettext(
+                    "{games} finished game exported: {files} in {folder}",
+                    "{games} finished games exported: {files} in {folder}",
+                    done.games,
+                ).format(games=done.games, files=files_text(len(done.written)), folder=args.to)
             )
             for err in done.skipped:
                 print(printable(err.message), file=sys.stderr)
             return EXIT_MALFORMED if done.skipped else EXIT_OK
-        if args.game is None:
-            return _fail(_("name the game to export (see 'splendor-companion games'), or --all"))
-        record = store.record(args.game, with_journal=args.format in ("json", "bgstats"))
+        if args.to:
+            written = export_game(store, store.info(args.game), Path(args.to), formats)
+            for path in written:
+                print(printable(_("Written: {file}").format(file=path)))
+            return EXIT_OK
+        fmt = args.format or "json"
+        record = store.record(args.game, with_journal=True)
         aliases = store.aliases()
 
         def person(name: str) -> str:
             return resolve(aliases, name)
 
         if args.out:
-            export_file(record, args.format, Path(args.out), person)
+            export_file(record, fmt, Path(args.out), person)
         else:
-            sys.stdout.write(render(record, args.format, person))
+            sys.stdout.write(render(record, fmt, person))
     return EXIT_OK
 
 
@@ -213,6 +259,19 @@ def cmd_import(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _count(value: float) -> int:
+    """The count that picks a plural form for a number that may have decimals."""
+    return int(value) if float(value).is_integer() else 2
+
+
+def _games(n: int) -> str:
+    return ngettext("{n} game", "{n} games", n).format(n=number(n))
+
+
+def _average(singular: str, plural: str, value: float) -> str:
+    return ngettext(singular, plural, _count(round(value, 1))).format(n=number(value, 1))
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     with _open_store(args, reader=True) as store:
         games = played_games(store)
@@ -221,20 +280,20 @@ def cmd_stats(args: argparse.Namespace) -> int:
         h = head_to_head(games, a, b)
         print(
             _(
-                "{a} against {b}: {games} games together; {a} ahead {a_ahead}, {b} ahead "
-                "{b_ahead}, level {level}; wins {a_wins} to {b_wins}; {a_points:.1f} to "
-                "{b_points:.1f} points on average"
+                "{a} against {b}: {games} together; {a} ahead {a_ahead}, {b} ahead "
+                "{b_ahead}, level {level}; wins {a_wins} to {b_wins}; {a_points} to "
+                "{b_points} on average"
             ).format(
                 a=a,
                 b=b,
-                games=h.games,
-                a_ahead=h.a_ahead,
-                b_ahead=h.b_ahead,
-                level=h.level,
-                a_wins=h.a_wins,
-                b_wins=h.b_wins,
-                a_points=h.a_points,
-                b_points=h.b_points,
+                games=_games(h.games),
+                a_ahead=number(h.a_ahead),
+                b_ahead=number(h.b_ahead),
+                level=number(h.level),
+                a_wins=number(h.a_wins),
+                b_wins=number(h.b_wins),
+                a_points=number(h.a_points, 1),
+                b_points=_average("{n} point", "{n} points", h.b_points),
             )
         )
         return EXIT_OK
@@ -249,15 +308,15 @@ def cmd_stats(args: argparse.Namespace) -> int:
         colour = _(s.favourite_bonus.key) if s.favourite_bonus is not None else "-"
         print(
             _(
-                "{name}: {games} games, {wins} wins ({rate:.0%}), {points:.1f} points and "
-                "{rounds:.1f} rounds on average, favourite bonus {colour}"
+                "{name}: {games}, {wins} ({rate}), {points} and {rounds} on average, "
+                "favourite bonus {colour}"
             ).format(
                 name=s.name,
-                games=s.games,
-                wins=s.wins,
-                rate=s.win_rate,
-                points=s.average_points,
-                rounds=s.average_rounds,
+                games=_games(s.games),
+                wins=ngettext("{n} win", "{n} wins", s.wins).format(n=number(s.wins)),
+                rate=percent(s.win_rate),
+                points=_average("{n} point", "{n} points", s.average_points),
+                rounds=_average("{n} round", "{n} rounds", s.average_rounds),
                 colour=colour,
             )
         )
@@ -268,10 +327,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def fastest_text(game: PlayedGame) -> str:
     """``Fastest win: 12 rounds (34 min), game 7``."""
+    rounds = ngettext("{n} round", "{n} rounds", game.rounds).format(n=number(game.rounds))
     if game.minutes is None:
-        return _("Fastest win: {rounds} rounds, game {id}").format(rounds=game.rounds, id=game.id)
-    return _("Fastest win: {rounds} rounds ({minutes} min), game {id}").format(
-        rounds=game.rounds, minutes=game.minutes, id=game.id
+        return _("Fastest win: {rounds}, game {id}").format(rounds=rounds, id=game.id)
+    return _("Fastest win: {rounds} ({minutes} min), game {id}").format(
+        rounds=rounds, minutes=number(game.minutes), id=game.id
     )
 
 
@@ -296,99 +356,133 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench.main(quick=args.quick)
 
 
-def _optional(module: str, args: argparse.Namespace, failure: str) -> int:
-    """Run ``module.run(args)``; the module is imported by name, so that the core loads
-    without the UI (Kivy) or the hardware (pyserial, gpiozero)."""
+def _app_missing(reason: object) -> Callable[[argparse.Namespace], int]:
+    def missing(args: argparse.Namespace) -> int:
+        return _fail(
+            _(
+                "The touchscreen app cannot start: {reason}. Install it with the first command "
+                "of README.md."
+            ).format(reason=reason)
+        )
+
+    return missing
+
+
+def _register_app(parser: argparse.ArgumentParser) -> None:
+    """The app adds its options to the program (with no command, the app runs)."""
     try:
-        part = importlib.import_module(module)
+        from ui.app import register
     except ImportError as err:
-        print(failure.format(reason=err), file=sys.stderr)
-        return EXIT_MALFORMED
-    code: int = part.run(args)
-    return code
+        parser.set_defaults(func=_app_missing(err))
+        return
+    register(parser)
 
 
-def cmd_app(args: argparse.Namespace) -> int:
-    failure = _(
-        "The touchscreen app cannot start: {reason}. Install it with the first command "
-        "of README.md."
-    )
-    return _optional("ui.app", args, failure)
+def _register_hardware(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The hardware package adds its commands (``rfid``). Without pyserial it cannot: the
+    command is still there, and says what is missing and how to install it."""
+    try:
+        from hardware.cli import register
+    except ImportError as err:
+        reason = err
+        p = command(sub, "rfid", _("an RFID card reader: watch it, or tag the cards"))
+        p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+        def missing(args: argparse.Namespace) -> int:
+            return _fail(
+                _(
+                    "The RFID tools cannot start: {reason}. Install them with the first "
+                    "command of README.md."
+                ).format(reason=reason)
+            )
+
+        p.set_defaults(func=missing)
+        return
+    register(sub, command)
 
 
-def cmd_rfid(args: argparse.Namespace) -> int:
-    failure = _(
-        "The RFID tools cannot start: {reason}. Install them with the first command of README.md."
-    )
-    return _optional("hardware.cli", args, failure)
+def command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, text: str
+) -> argparse.ArgumentParser:
+    """A command's parser: its help, the defaults shown, the common options after it."""
+    p = sub.add_parser(name, help=text, description=text, formatter_class=Formatter)
+    add_common(p, top=False)
+    return p
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The whole command line, in the current language. Each package adds its commands."""
     parser = argparse.ArgumentParser(
         prog="splendor-companion",
-        description="A companion for a physical game of Splendor. With no command: the app.",
+        description=_("A companion for a physical game of Splendor. With no command: the app."),
+        formatter_class=Formatter,
     )
-    parser.add_argument("--lang", choices=i18n.LANGUAGES, help="language of messages")
-    parser.add_argument("--fullscreen", action="store_true", help="app: fill the screen")
-    parser.add_argument("--size", help="app: window size, like 800x480")
-    parser.add_argument("--demo", action="store_true", help="app: open a game in progress")
-    parser.add_argument("--data-dir", help="where games are kept (or SPLENDOR_DATA_DIR)")
-    parser.set_defaults(func=cmd_app)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_common(parser, top=True)
+    _register_app(parser)
+    sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), title=_("commands"))
 
-    p = sub.add_parser("replay", help="check a game record and show its result")
-    p.add_argument("file", help="a game record (JSON)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p = command(sub, "replay", _("check a game record and show its result"))
+    p.add_argument("file", metavar=_("FILE"), help=_("a game record (JSON)"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("simulate", help="play a random legal game and write its record")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), help="players (default 2)")
-    p.add_argument("--seats", type=_seat_levels, help="companions' levels, one per seat: hard,easy")
+    p = command(sub, "simulate", _("play a random legal game and write its record"))
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help=_("how many play (default 2)"))
+    p.add_argument(
+        "--seats", type=_seat_levels, help=_("companions' levels, one per seat: hard,easy")
+    )
     p.add_argument(
         "--think",
         type=float,
         default=1.0,
-        help="with --seats: the hard level's budget per decision, in seconds on a Raspberry "
-        "Pi 4 (a number of playouts: the same seed gives the same game on any machine)",
+        help=_(
+            "with --seats: the hard level's budget per decision, in seconds on a Raspberry Pi 4 "
+            "(a number of playouts: the same seed gives the same game on any machine)"
+        ),
     )
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", help="file to write (default: standard output)")
+    p.add_argument(
+        "--seed", type=int, help=_("the same seed plays the same game (default: a new one)")
+    )
+    p.add_argument("--out", metavar=_("FILE"), help=_("file to write (default: standard output)"))
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("games", help="list the stored games")
+    p = command(sub, "games", _("list the stored games"))
     p.set_defaults(func=cmd_games)
 
-    p = sub.add_parser("export", help="export a game (or all finished games)")
-    p.add_argument("game", nargs="?", type=int, help="the game's number, from 'games'")
-    p.add_argument("--format", choices=FORMATS, default="json")
-    p.add_argument("--out", help="file to write (default: standard output)")
-    p.add_argument("--all", action="store_true", help="every finished game, in every format")
-    p.add_argument("--to", help="with --all: the folder to write into")
+    p = command(sub, "export", _("export a game (or all finished games)"))
+    p.add_argument(
+        "game", nargs="?", type=int, metavar=_("GAME"), help=_("the game's number, from 'games'")
+    )
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        help=_("the format (default: json to a file or the screen, every format into --to)"),
+    )
+    p.add_argument("--out", metavar=_("FILE"), help=_("file to write (default: standard output)"))
+    p.add_argument("--all", action="store_true", help=_("every finished game (needs --to)"))
+    p.add_argument(
+        "--to", metavar=_("FOLDER"), help=_("the folder to write into, one file per format")
+    )
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("import", help="check a game record and store it")
-    p.add_argument("file")
+    p = command(sub, "import", _("check a game record and store it"))
+    p.add_argument("file", metavar=_("FILE"), help=_("a game record (JSON)"))
     p.set_defaults(func=cmd_import)
 
-    p = sub.add_parser("stats", help="statistics per player across finished games")
-    p.add_argument("--vs", nargs=2, metavar="NAME", help="two players head to head")
+    p = command(sub, "stats", _("statistics per player across finished games"))
+    p.add_argument("--vs", nargs=2, metavar=_("NAME"), help=_("two players head to head"))
     p.set_defaults(func=cmd_stats)
 
-    p = sub.add_parser("names", help="the names merged as one person (and merge or split them)")
-    p.add_argument("--merge", nargs=2, metavar=("NAME", "INTO"), help="count NAME as INTO")
-    p.add_argument("--unmerge", metavar="NAME", help="count NAME as itself again")
+    p = command(sub, "names", _("the names merged as one person (and merge or split them)"))
+    p.add_argument("--merge", nargs=2, metavar=(_("NAME"), _("INTO")), help=_("count NAME as INTO"))
+    p.add_argument("--unmerge", metavar=_("NAME"), help=_("count NAME as itself again"))
     p.set_defaults(func=cmd_names)
 
-    p = sub.add_parser("bench", help="measure the engine's speed")
-    p.add_argument("--quick", action="store_true", help="a short run")
+    p = command(sub, "bench", _("measure the engine's speed"))
+    p.add_argument("--quick", action="store_true", help=_("a short run"))
     p.set_defaults(func=cmd_bench)
 
-    try:  # the hardware registers its own command (its reader kinds)
-        from hardware.cli import register as register_rfid
-    except ImportError:
-        pass
-    else:
-        register_rfid(sub, cmd_rfid)
+    _register_hardware(sub)
     return parser
 
 
@@ -403,33 +497,38 @@ def _output_failed(err: OSError) -> int:
             os.close(devnull)
     with contextlib.suppress(OSError, ValueError):
         print(
-            _("cannot write the output: {reason}").format(reason=err.strerror or err),
+            _("cannot write the output: {reason}").format(reason=os_reason(err)),
             file=sys.stderr,
         )
     return EXIT_MALFORMED
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    if args.lang:
-        i18n.set_language(args.lang)
-    try:
-        code: int = args.func(args)
-        if sys.stdout is not None:  # None: started with standard output closed
-            sys.stdout.flush()  # here, where a failure can still be said and counted
-    except (CompanionError, RecordError) as err:
-        print(printable(err.message), file=sys.stderr)
-        return EXIT_MALFORMED
-    except BrokenPipeError:
-        # The reader went away (``| head``): not an error of ours, and nothing to say.
-        sys.stderr.close()
-        return EXIT_OK
-    except OSError as err:
-        if err.filename is None:
-            return _output_failed(err)
-        return _fail(
-            _("Cannot write {file}: {reason}").format(file=err.filename, reason=err.strerror or err)
-        )
+    words = list(sys.argv[1:] if argv is None else argv)
+    # The language first: the parser's help texts are written in it.
+    language = language_in(words)
+    if language:
+        i18n.set_language(language)
+    with in_language():
+        args = build_parser().parse_args(words)
+    with common_options(args), in_language():
+        try:
+            code: int = args.func(args)
+            if sys.stdout is not None:  # None: started with standard output closed
+                sys.stdout.flush()  # here, where a failure can still be said and counted
+        except (CompanionError, RecordError) as err:
+            print(printable(err.message), file=sys.stderr)
+            return EXIT_MALFORMED
+        except BrokenPipeError:
+            # The reader went away (``| head``): not an error of ours, and nothing to say.
+            sys.stderr.close()
+            return EXIT_OK
+        except OSError as err:
+            if err.filename is None:
+                return _output_failed(err)
+            return _fail(
+                _("Cannot write {file}: {reason}").format(file=err.filename, reason=os_reason(err))
+            )
     return code
 
 

@@ -18,11 +18,12 @@ True
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from .i18n import localise, translate
+from .i18n import N_, Later, localise, translate
 
 
 class ErrorCode(StrEnum):
@@ -79,7 +80,8 @@ class IllegalMove(CompanionError):
 
 
 class RecordError(CompanionError):
-    """A document that is not a valid game record. ``path`` names the place (``moves[17].gems``)."""
+    """A document that is not a valid game record. ``path`` names the place in the JSON
+    (``moves[17].gems``); the message says it as a person counts (``move 18 (gems)``)."""
 
     code: ErrorCode
 
@@ -91,7 +93,25 @@ class RecordError(CompanionError):
     @property
     def message(self) -> str:
         text = super().message
-        return f"{self.path}: {text}" if self.path else text
+        return f"{place(self.path)}: {text}" if self.path else text
+
+
+_MOVE_PATH = re.compile(r"moves\[(\d+)\](?:\.(.+))?")
+
+
+def place(path: str) -> str:
+    """Where a record is wrong, as a person counts: moves from 1, not the JSON index.
+
+    >>> place("moves[17].gems"), place("moves[0]"), place("setup.nobles")
+    ('move 18 (gems)', 'move 1', 'setup.nobles')
+    """
+    found = _MOVE_PATH.fullmatch(path)
+    if found is None:
+        return path
+    n = int(found.group(1)) + 1
+    if found.group(2):
+        return translate("move {n} ({field})").format(n=n, field=found.group(2))
+    return translate("move {n}").format(n=n)
 
 
 class Refused(CompanionError):
@@ -123,3 +143,30 @@ class ExportError(CompanionError):
             "cannot write {path}: {reason}. Nothing was written there.",
             {"path": path, "reason": reason},
         )
+
+
+# The json module's reasons, said for a person (json speaks English only).
+_JSON_REASONS = {
+    "Expecting value": N_("a value is missing (a stray comma, or the file is empty)"),
+    "Expecting ',' delimiter": N_("a comma is missing between two items"),
+    "Expecting ':' delimiter": N_("a colon is missing after a name"),
+    "Expecting property name enclosed in double quotes": N_(
+        "a name in double quotes is expected (a stray comma before a closing brace?)"
+    ),
+    "Unterminated string starting at": N_("a text is not closed by a double quote"),
+    "Invalid control character at": N_("a text holds a control character (a tab or a line end)"),
+    "Invalid \\escape": N_("a backslash starts an escape that does not exist"),
+    "Invalid \\uXXXX escape": N_("a \\u escape needs four hexadecimal digits"),
+    "Extra data": N_("something follows the end of the record"),
+    "Unexpected UTF-8 BOM (decode using utf-8-sig)": N_("the file starts with a byte-order mark"),
+}
+
+
+def json_reason(message: str) -> Later | str:
+    """Why a text is not JSON, in the language of whoever reads the error.
+
+    >>> str(json_reason("Expecting ',' delimiter"))
+    'a comma is missing between two items'
+    """
+    known = _JSON_REASONS.get(message)
+    return Later(known) if known else message

@@ -10,6 +10,7 @@ no terminal escape sequence or control character.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 from collections.abc import Callable
@@ -22,45 +23,45 @@ from .errors import ExportError as ExportError  # where callers have always foun
 from .errors import StoreError
 from .files import write_atomic
 from .game import Game
+from .i18n import localise, ngettext, os_reason
 from .i18n import translate as _
+from .moves import Buy, Reserve, Take
 from .playtime import played_minutes
 from .record import Record, replay, write
 from .store import GameInfo, Store, resolve
 from .text import csv_cell, printable
 from .timeline import Step, timeline
+from .tokens import Colour, Tokens
 
-FORMATS = ("json", "csv", "txt", "bgstats")
+# The columns of the CSV export, one row per move (README.md, "The CSV export").
+# Token columns are counts per colour: what the player received, what it paid for a buy,
+# what it gave back to end the turn at 10.
 CSV_COLUMNS = (
     "move",
     "round",
     "player",
     "action",
-    "cards",
+    "card",
+    "from_deck",
     "revealed",
-    "tokens",
+    *(f"took_{c.key}" for c in Colour),
+    *(f"paid_{c.key}" for c in Colour),
+    *(f"returned_{c.key}" for c in Colour),
     "noble",
     "points_after",
 )
 
 
-def _tokens_text(step: Step) -> str:
-    parts = []
-    if any(step.gained):
-        parts.append(f"+{step.gained}")
-    if any(step.spent):
-        parts.append(f"-{step.spent}")
-    return " ".join(parts)
-
-
 def to_csv(record: Record) -> str:
-    """One row per move: number, round, player, action, cards, tokens, points after..."""
+    """One row per move, in columns a spreadsheet reads (see :data:`CSV_COLUMNS`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for step in timeline(record):
+        returned = step.move.returned or Tokens()
+        paid = Tokens._make(s - r for s, r in zip(step.spent, returned, strict=True))
         card = step.card.id if step.card else getattr(step.move, "card", None) or ""
-        if not card and getattr(step.move, "deck", None):
-            card = f"L{step.move.deck}?"  # type: ignore[union-attr]
+        deck = getattr(step.move, "deck", None) or ""
         writer.writerow(
             (
                 step.number,
@@ -68,13 +69,25 @@ def to_csv(record: Record) -> str:
                 csv_cell(step.player),
                 step.action,
                 card,
+                deck,
                 step.revealed or "",
-                _tokens_text(step),
+                *step.gained,
+                *paid,
+                *returned,
                 step.noble.id if step.noble else "",
                 step.points_after,
             )
         )
     return out.getvalue()
+
+
+def points_text(n: int) -> str:
+    """``1 point``, ``6 points``: a count of points in the reader's language."""
+    return ngettext("{n} point", "{n} points", n).format(n=n)
+
+
+def cards_text(n: int) -> str:
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 def verdict_lines(record: Record) -> list[str]:
@@ -89,8 +102,12 @@ def verdict(game: Game) -> list[str]:
     for s in standings:
         nobles = ", ".join(s.nobles) or "-"
         lines.append(
-            _("{rank}. {player}: {points} points, {cards} cards, nobles {nobles}").format(
-                rank=s.rank, player=s.player, points=s.points, cards=s.cards, nobles=nobles
+            _("{rank}. {player}: {points}, {cards}, nobles {nobles}").format(
+                rank=s.rank,
+                player=s.player,
+                points=points_text(s.points),
+                cards=cards_text(s.cards),
+                nobles=nobles,
             )
         )
     if not game.over:
@@ -101,24 +118,24 @@ def verdict(game: Game) -> list[str]:
     if len(top) > 1 and len(winners) < len(top):
         lines.append(
             _(
-                "{names} are tied on {points} points: {winner} wins with fewer development "
+                "{names} are tied on {points}: {winner} wins with fewer development "
                 "cards ({cards})."
             ).format(
                 names=", ".join(s.player for s in top),
-                points=top[0].points,
+                points=points_text(top[0].points),
                 winner=" & ".join(s.player for s in winners),
-                cards=winners[0].cards,
+                cards=cards_text(winners[0].cards),
             )
         )
     if len(winners) > 1:
         lines.append(
             _(
-                "{names} are tied on points and on cards ({points} points, {cards} cards): "
+                "{names} are tied on points and on cards ({points}, {cards}): "
                 "they share the victory."
             ).format(
                 names=", ".join(s.player for s in winners),
-                points=winners[0].points,
-                cards=winners[0].cards,
+                points=points_text(winners[0].points),
+                cards=cards_text(winners[0].cards),
             )
         )
     elif len(top) == 1:
@@ -126,54 +143,89 @@ def verdict(game: Game) -> list[str]:
     return lines
 
 
+def _points(player: str, points: int) -> str:
+    return ngettext("{player} has {n} point.", "{player} has {n} points.", points).format(
+        player=player, n=points
+    )
+
+
+def _sentences(step: Step) -> list[str]:
+    """What a move did, said as people tell it (without the noble: its own line)."""
+    player, move = step.player, step.move
+    returned = move.returned or Tokens()
+    said: list[str] = []
+    if isinstance(move, Take):
+        said.append(_("{player} takes {tokens}.").format(player=player, tokens=localise(move.gems)))
+    elif isinstance(move, Reserve):
+        if step.card is not None and move.deck is None:
+            said.append(_("{player} reserves {card}.").format(player=player, card=step.card.id))
+        else:
+            said.append(
+                _("{player} reserves a card from the level {level} deck.").format(
+                    player=player, level=move.deck
+                )
+            )
+        if step.gained.gold:
+            said.append(_("{player} receives a gold token.").format(player=player))
+    elif isinstance(move, Buy):
+        paid = Tokens._make(s - r for s, r in zip(step.spent, returned, strict=True))
+        said.append(_("{player} buys {card}.").format(player=player, card=move.card))
+        if any(paid):
+            said.append(_("{player} pays {tokens}.").format(player=player, tokens=localise(paid)))
+    else:
+        said.append(_("{player} passes: no move is possible.").format(player=player))
+    if any(returned):
+        said.append(
+            _("{player} gives back {tokens}.").format(player=player, tokens=localise(returned))
+        )
+    if step.revealed:
+        said.append(_("{card} is revealed.").format(card=step.revealed))
+    return said
+
+
+_ISO_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z?)", re.ASCII)
+
+
+def _moment(at: object) -> str:
+    """``2026-11-21 20:15 UTC`` from the record's ISO 8601 time (anything else as it is).
+
+    >>> _moment("2026-11-21T20:15:07Z"), _moment("2026-11-21T20:15:07+01:00")
+    ('2026-11-21 20:15 UTC', '2026-11-21T20:15:07+01:00')
+    """
+    text = str(at)
+    found = _ISO_TIME.fullmatch(text)
+    if found is None:
+        return text
+    return f"{found.group(1)} {found.group(2)}" + (" UTC" if found.group(3) else "")
+
+
 def to_text(record: Record) -> str:
-    """A plain-text summary a person can read: standings, then the cards and nobles."""
+    """The game for a person to read: who played, when, the standings, then every move."""
     lines = [_("Splendor: {players}").format(players=", ".join(record.players))]
     levels = companion_levels(record.extra, len(record.players))
     if any(levels):
         seats = [f"{n} ({_(lv)})" for n, lv in zip(record.players, levels, strict=True) if lv]
         lines.append(_("The companion played: {seats}").format(seats=", ".join(seats)))
+    # Only the game's own times: a record that has none (written elsewhere) shows none.
     if record.extra.get("started_at"):
-        lines.append(_("Started {at}").format(at=record.extra["started_at"]))
+        lines.append(_("Started {at}").format(at=_moment(record.extra["started_at"])))
     if record.extra.get("ended_at"):
-        lines.append(_("Ended {at}").format(at=record.extra["ended_at"]))
+        lines.append(_("Ended {at}").format(at=_moment(record.extra["ended_at"])))
     lines.append("")
-    lines.append(_("Final standings"))
+    over = replay(record).game.over
+    lines.append(_("Final standings") if over else _("Standings so far: the game is not over"))
     lines.extend("  " + line for line in verdict_lines(record))
     lines.append("")
-    lines.append(_("Timeline of cards and nobles"))
+    lines.append(_("Every move"))
     for step in timeline(record):
-        events = []
-        if step.action == "buy" and step.card:
-            events.append(
-                _("{player} buys {card} (+{points})").format(
-                    player=step.player, card=step.card.id, points=step.card.points
-                )
-                if step.card.points
-                else _("{player} buys {card}").format(player=step.player, card=step.card.id)
-            )
-        elif step.action == "reserve":
-            what = (
-                step.card.id
-                if step.card
-                else _("a card from deck {level}").format(level=getattr(step.move, "deck", "?"))
-            )
-            events.append(_("{player} reserves {card}").format(player=step.player, card=what))
+        where = _("Round {round}, move {n}:").format(round=step.round, n=step.number)
+        noble_points = step.noble.points if step.noble else 0
+        said = _sentences(step)
+        said.append(_points(step.player, step.points_after - noble_points))
+        lines.append(f"  {where} {' '.join(said)}")
         if step.noble:
-            events.append(
-                _("{noble} visits {player}").format(noble=step.noble.id, player=step.player)
-            )
-        for event in events:
-            lines.append(
-                "  "
-                + _("Round {round}, move {n}: {event}. {player} has {points} points.").format(
-                    player=step.player,
-                    round=step.round,
-                    n=step.number,
-                    event=event,
-                    points=step.points_after,
-                )
-            )
+            visit = _("{noble} visits {player}.").format(noble=step.noble.id, player=step.player)
+            lines.append(f"  {where} {visit} {_points(step.player, step.points_after)}")
     return "\n".join(printable(line) for line in lines) + "\n"
 
 
@@ -183,21 +235,31 @@ def to_bgstats(record: Record, person: Callable[[str], str] | None = None) -> st
     return bgstats.document(play)
 
 
-RENDER: dict[str, Callable[[Record], str]] = {
-    "json": write,
-    "csv": to_csv,
-    "txt": to_text,
-    "bgstats": to_bgstats,
+@dataclass(frozen=True, slots=True)
+class Format:
+    """An export format: its name on the command line and the end of its files' names."""
+
+    name: str
+    suffix: str
+    write: Callable[[Record, Callable[[str], str] | None], str]
+
+
+# Every export format, in the order ``export --all`` writes them.
+FORMAT = {
+    f.name: f
+    for f in (
+        Format("json", "json", lambda record, person: write(record)),
+        Format("csv", "csv", lambda record, person: to_csv(record)),
+        Format("txt", "txt", lambda record, person: to_text(record)),
+        Format("bgstats", "bgstats.json", to_bgstats),
+    )
 }
-# What each format's file is called: ``<stem>.<suffix>``.
-SUFFIX = {"json": "json", "csv": "csv", "txt": "txt", "bgstats": "bgstats.json"}
+FORMATS = tuple(FORMAT)
 
 
 def render(record: Record, fmt: str, person: Callable[[str], str] | None = None) -> str:
     """``person``: the person a name counts as after a merge (the BG Stats play names them)."""
-    if fmt == "bgstats":
-        return to_bgstats(record, person)
-    return RENDER[fmt](record)
+    return FORMAT[fmt].write(record, person)
 
 
 def export_file(
@@ -205,9 +267,11 @@ def export_file(
 ) -> Path:
     """Write one export; :class:`ExportError` says why it could not be written."""
     try:
-        write_atomic(path, render(record, fmt, person))
+        text = render(record, fmt, person)
+        # A byte-order mark, so that a spreadsheet opens the CSV as UTF-8 ("Åsa", not "Ã…sa").
+        write_atomic(path, "\ufeff" + text if fmt == "csv" else text)
     except OSError as err:
-        raise ExportError(path, err.strerror or str(err)) from None
+        raise ExportError(path, os_reason(err)) from None
     return path
 
 
@@ -241,7 +305,7 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise ExportError(folder, err.strerror or str(err)) from None
+        raise ExportError(folder, os_reason(err)) from None
     written = []
     finished = [g for g in store.games() if g.finished]
     aliases = store.aliases()
@@ -252,12 +316,29 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -
     skipped = []
     for info in finished:
         try:
-            record = store.record(info.id, with_journal=True)
+            written += export_game(store, info, folder, formats, person)
         except StoreError as err:
             skipped.append(err)
-            continue
-        stem = file_stem(info)
-        for fmt in formats:
-            path = folder / f"{stem}.{SUFFIX[fmt]}"
-            written.append(export_file(record, fmt, path, person))
     return ExportAll(written, len(finished) - len(skipped), tuple(skipped))
+
+
+def export_game(
+    store: Store,
+    info: GameInfo,
+    folder: Path,
+    formats: tuple[str, ...] = FORMATS,
+    person: Callable[[str], str] | None = None,
+) -> list[Path]:
+    """One game into ``folder``, a file per format, named by :func:`file_stem`."""
+    if person is None:
+        aliases = store.aliases()
+        person = functools.partial(resolve, aliases)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ExportError(folder, os_reason(err)) from None
+    record = store.record(info.id, with_journal=True)
+    stem = file_stem(info)
+    return [
+        export_file(record, fmt, folder / f"{stem}.{FORMAT[fmt].suffix}", person) for fmt in formats
+    ]

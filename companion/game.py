@@ -59,6 +59,7 @@ from typing import NamedTuple
 
 from .cards import Card, Noble
 from .errors import ErrorCode, IllegalMove, RecordError
+from .i18n import Counted
 from .moves import Buy, Move, Pass, Reserve, Take, parse_move
 from .position import EMPTY_SEAT, Hidden, Position, SeatState, Status, seen_bits
 from .rules import BASE, Rules
@@ -452,20 +453,27 @@ class Game:
         bank = s.bank
         tables = self._tables
         moves = list(tables.takes[seat][signature(bank)])
-        offers = [c for row in s.market for c in row if c is not None]
         reserved = p.reserved
-        if len(reserved) < self.rules.reserve_limit:
-            reserve = tables.reserve[seat]
-            moves += [reserve[c.index] for c in offers]
-            decks = tables.reserve_deck[seat]
-            moves += [decks[i] for i, size in enumerate(s.deck_sizes) if size]
-        offers += [c for c in reserved if isinstance(c, Card)]
-        buy = tables.buy[seat]
         b0, b1, b2, b3, b4 = p.bonuses
         t0, t1, t2, t3, t4, gold = t
         # What each colour is paid with, bonus and token together: the card loop below runs
         # for every card on every call, so it is written out rather than looped.
         e0, e1, e2, e3, e4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
+        offers = [c for row in s.market for c in row if c is not None]
+        if len(reserved) < self.rules.reserve_limit:
+            reserve = tables.reserve[seat]
+            moves += [reserve[c.index] for c in offers]
+            decks = tables.reserve_deck[seat]
+            for i, size in enumerate(s.deck_sizes):
+                if size:
+                    moves.append(decks[i])
+        # Random players fill their reserve early: known reserved cards join the list here,
+        # so the loop below asks no card whether it is one.
+        for item in reserved:
+            if isinstance(item, Card):
+                offers.append(item)
+        buy = tables.buy[seat]
+        buys = []
         for card in offers:
             c0, c1, c2, c3, c4 = card.cost
             if (
@@ -475,7 +483,8 @@ class Game:
                 + (c3 - e3 if c3 > e3 else 0)
                 + (c4 - e4 if c4 > e4 else 0)
             ) <= gold:
-                moves.append(buy[card.index])
+                buys.append(buy[card.index])
+        moves += buys
         # Below 8 tokens and a noble's requirement, no action can have anything due: say so
         # to completions(), which is then free (it follows actions() in every turn).
         if t0 + t1 + t2 + t3 + t4 + gold + 3 <= self.rules.token_limit and (
@@ -598,20 +607,25 @@ class Game:
         tokens, bonuses, points, cards, reserved, held_nobles = all_seats[seat]
         slot: tuple[int, int] | None = None
         tables = self._tables
-        if isinstance(move, Take):
+        # type() is, not isinstance: a subclass goes to _checked(), which is exact.
+        if type(move) is Take:
             gems = move.gems
             if gems not in tables.take_sets[signature(bank)]:
                 return None
             bank = minus(bank, gems)
             tokens = plus(tokens, gems)
-        elif isinstance(move, Buy):
+        elif type(move) is Buy:
             if move.payment is not None:
                 return None
             card = tables.cards.get(move.card)
             if card is None:
                 return None
-            slot = _find_face_up(s, card)
-            if slot is None:
+            row = card.level - 1
+            for i, face in enumerate(market[row]):
+                if face is card:
+                    slot = (row, i)
+                    break
+            else:
                 for i, item in enumerate(reserved):
                     if item is card:
                         reserved = reserved[:i] + reserved[i + 1 :]
@@ -628,7 +642,7 @@ class Game:
             bonuses = (more[0], more[1], more[2], more[3], more[4])
             points += card.points
             cards = (*cards, card)
-        elif isinstance(move, Reserve):
+        elif type(move) is Reserve:
             if len(reserved) >= self.rules.reserve_limit:
                 return None
             held: Card | Hidden
@@ -719,8 +733,11 @@ class Game:
         elif noble_id is not None:
             return None
 
-        seats = list(all_seats)
-        seats[seat] = NEW(SeatState, (tokens, bonuses, points, cards, reserved, held_nobles))
+        seats = (
+            *all_seats[:seat],
+            NEW(SeatState, (tokens, bonuses, points, cards, reserved, held_nobles)),
+            *all_seats[seat + 1 :],
+        )
         following = seat + 1
         if following == len(seats):
             following = 0
@@ -730,7 +747,7 @@ class Game:
                 round_ += 1
         return NEW(
             Position,
-            (bank, tuple(seats), market, deck_sizes, nobles, following, 0, round_, over, seen),
+            (bank, seats, market, deck_sizes, nobles, following, 0, round_, over, seen),
         )
 
     def _checked(self, s: Position, move: Move) -> Position:
@@ -745,12 +762,18 @@ class Game:
             raise _illegal(ErrorCode.GAME_OVER, "the game is over; no more moves can be played")
         seat = s.to_act
         if move.player != seat:
+            if 0 <= move.player < len(self.names):
+                raise _illegal(
+                    ErrorCode.WRONG_PLAYER,
+                    "it is {name}'s turn, not {given}'s",
+                    name=self.names[seat],
+                    given=self.names[move.player],
+                )
             raise _illegal(
                 ErrorCode.WRONG_PLAYER,
-                "it is {name}'s turn (seat {seat}), not seat {given}",
+                "it is {name}'s turn; this table has no player {given}",
                 name=self.names[seat],
-                seat=seat,
-                given=move.player,
+                given=move.player + 1,  # the record counts seats from 0, people from 1
             )
         p = s.seats[seat]
         if isinstance(move, Take):
@@ -1035,8 +1058,8 @@ class Game:
             if total > max(0, excess):
                 raise _illegal(
                     ErrorCode.RETURN_INVALID,
-                    "returns {n} tokens; only {excess} are needed to get down to 10",
-                    n=total,
+                    "returns {tokens}; only {excess} are needed to get down to 10",
+                    tokens=Counted("{n} token", "{n} tokens", total),
                     excess=max(0, excess),
                 )
             for c in range(6):
@@ -1134,22 +1157,26 @@ class Game:
 def _default_payment(
     tokens: Tokens, bonuses: tuple[int, int, int, int, int], card: Card
 ) -> Tokens | None:
-    pay = [0] * 6
-    short = 0
-    cost = card.cost
-    for c in _GEM_RANGE:
-        need = cost[c] - bonuses[c]
-        if need > 0:
-            have = tokens[c]
-            if have >= need:
-                pay[c] = need
-            else:
-                pay[c] = have
-                short += need - have
-    if short > tokens[5]:
+    # Written out per colour: it runs for every buy pushed.
+    t0, t1, t2, t3, t4, gold = tokens
+    b0, b1, b2, b3, b4 = bonuses
+    c0, c1, c2, c3, c4 = card.cost
+    n0, n1, n2, n3, n4 = c0 - b0, c1 - b1, c2 - b2, c3 - b3, c4 - b4
+    p0 = 0 if n0 <= 0 else n0 if n0 <= t0 else t0
+    p1 = 0 if n1 <= 0 else n1 if n1 <= t1 else t1
+    p2 = 0 if n2 <= 0 else n2 if n2 <= t2 else t2
+    p3 = 0 if n3 <= 0 else n3 if n3 <= t3 else t3
+    p4 = 0 if n4 <= 0 else n4 if n4 <= t4 else t4
+    short = (
+        (n0 - p0 if n0 > 0 else 0)
+        + (n1 - p1 if n1 > 0 else 0)
+        + (n2 - p2 if n2 > 0 else 0)
+        + (n3 - p3 if n3 > 0 else 0)
+        + (n4 - p4 if n4 > 0 else 0)
+    )
+    if short > gold:
         return None
-    pay[5] = short
-    return Tokens._make(pay)
+    return NEW(Tokens, (p0, p1, p2, p3, p4, short))
 
 
 def _find_face_up(s: Position, card: Card) -> tuple[int, int] | None:

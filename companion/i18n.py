@@ -32,6 +32,7 @@ In a catalog a plural message is written the gettext way::
 from __future__ import annotations
 
 import ast
+import errno
 import gettext
 import os
 from collections.abc import Callable
@@ -56,6 +57,11 @@ class Catalog:
     # msgid (the English singular) -> (msgid_plural, (msgstr[0], msgstr[1], ...))
     plurals: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     plural_forms: str = ENGLISH_PLURALS
+    header: str = ""  # the header entry's text: Content-Type, Plural-Forms, Language-Name
+
+    def field(self, name: str) -> str | None:
+        """A field of the header (``Plural-Forms``, ``X-Language-Name``...)."""
+        return _header_field(self.header, name)
 
     @property
     def nplurals(self) -> int:
@@ -157,7 +163,7 @@ def read_po(text: str) -> Catalog:
             target.append(ast.literal_eval(line))
     flush()
     forms = _header_field(header, "Plural-Forms") or ENGLISH_PLURALS
-    return Catalog(messages, plurals, forms)
+    return Catalog(messages, plurals, forms, header)
 
 
 def parse_po(text: str) -> dict[str, str]:
@@ -177,6 +183,13 @@ def load(language: str) -> Catalog:
 def catalog(language: str) -> dict[str, str]:
     """The plain messages of one language; English (and an unknown language) is empty."""
     return load(language).messages
+
+
+def language_name(code: str) -> str:
+    """A language's own name (``Italiano``), from its catalog's ``X-Language-Name``."""
+    if code == "en":
+        return "English"
+    return load(code).field("X-Language-Name") or code
 
 
 def _from_environment() -> str:
@@ -225,17 +238,174 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs without translating it (it is translated later)."""
+    return message
+
+
 _ = translate
 
 
+def number(value: float, digits: int = 0) -> str:
+    """``value`` with ``digits`` decimals as the reader writes numbers: 15.4, 15,4...
+
+    >>> set_language("fr")
+    >>> number(15.44, 1), number(1234)
+    ('15,4', '1\u202f234')
+    >>> set_language("en")
+    >>> number(15.44, 1)
+    '15.4'
+    """
+    from babel.numbers import format_decimal  # late: only messages with a number need it
+
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(round(value, digits), format=pattern, locale=language())
+
+
+def percent(value: float) -> str:
+    """A share (0.5) as the reader writes a percentage: ``50%``, ``50 %``."""
+    from babel.numbers import format_percent
+
+    return format_percent(value, locale=language())
+
+
+# The operating system's reasons a person meets with files and ports, in their words.
+_OS_REASONS = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("operation not permitted"),
+    errno.ENOSPC: N_("no space left on the device"),
+    errno.EROFS: N_("the device is read-only"),
+    errno.EISDIR: N_("it is a folder"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.EEXIST: N_("it exists already"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    errno.EIO: N_("input/output error (is the device still plugged in?)"),
+    errno.ENOTTY: N_("it is not a terminal or serial device"),
+    errno.EBUSY: N_("the device is busy"),
+}
+
+
+def os_reason(err: BaseException) -> str:
+    """Why an operation of the system failed, in the reader's words where we know them.
+
+    >>> os_reason(PermissionError(errno.EACCES, "Permission denied"))
+    'permission denied'
+    """
+    code = getattr(err, "errno", None)
+    if code in _OS_REASONS:
+        return translate(_OS_REASONS[code])
+    strerror = getattr(err, "strerror", None)
+    return strerror or str(err) or type(err).__name__
+
+
+class ColourName(str):
+    """A colour's translated name that can also agree with a count of tokens.
+
+    In a template ``{colour}`` is the name; ``{colour:one}`` and ``{colour:many}`` are the
+    form a colour takes after 1 and after 2 tokens in this language (from the plural entry
+    ``"{n} red"`` of the catalog, without its number): Italian ``2 gettoni {colour:many}``
+    reads "2 gettoni rossi".
+
+    >>> from companion.tokens import Colour
+    >>> set_language("it")
+    >>> "{c}, 2 gettoni {c:many}, 1 gettone {c:one}".format(c=localise(Colour.RED))
+    'rosso, 2 gettoni rossi, 1 gettone rosso'
+    >>> set_language("en")
+    """
+
+    key: str
+
+    def __new__(cls, key: str) -> ColourName:
+        made = super().__new__(cls, translate(key))
+        made.key = key
+        return made
+
+    def __format__(self, spec: str) -> str:
+        if spec in ("one", "many"):
+            form = counted_colour(self.key, 1 if spec == "one" else 2)
+            return " ".join(w for w in form.split() if w != "{n}")
+        return format(str(self), spec)
+
+
+class Later:
+    """A message translated when it is read, not when it is made: a parameter of an error
+    that may be shown after the language changed.
+
+    >>> reason = Later("red")
+    >>> set_language("it")
+    >>> str(reason)
+    'rosso'
+    >>> set_language("en")
+    """
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __str__(self) -> str:
+        return translate(self.message)
+
+
+class Counted:
+    """A count with its noun, said in the language of the moment it is read: a parameter of
+    an error translated later (``{cards}`` -> "1 carta", "2 carte").
+
+    >>> localise(Counted("{n} card", "{n} cards", 2))
+    '2 cards'
+    """
+
+    def __init__(self, singular: str, plural: str, n: int) -> None:
+        self.singular, self.plural, self.n = singular, plural, n
+
+    def __str__(self) -> str:
+        return ngettext(self.singular, self.plural, self.n).format(n=number(self.n))
+
+
+class Listed(str):
+    """Words joined by commas; a form asked in a template (``{colour:many}``) is asked of
+    each word, so a list of colours agrees as one colour does.
+
+    >>> from companion.tokens import Colour
+    >>> set_language("it")
+    >>> "gettoni {c:many}".format(c=localise([Colour.RED, Colour.WHITE]))
+    'gettoni rossi, bianchi'
+    >>> set_language("en")
+    """
+
+    items: list[str]
+
+    def __new__(cls, items: list[str]) -> Listed:
+        made = super().__new__(cls, ", ".join(items))
+        made.items = items
+        return made
+
+    def __format__(self, spec: str) -> str:
+        if spec in ("one", "many"):
+            return ", ".join(format(item, spec) for item in self.items)
+        return format(str(self), spec)
+
+
+def counted_colour(key: str, n: int) -> str:
+    """``"{n} rossi"``: a count of tokens of one colour, the colour agreeing with it."""
+    message = "{n} " + key
+    return ngettext(message, message, n)
+
+
 def localise(value: Any) -> str:
-    """A message parameter as text: a colour by its translated name, lists joined."""
+    """A message parameter as text: a colour by its translated name, token counts with
+    their colours agreeing, numbers as the reader writes them, lists joined."""
     from .tokens import Colour, Tokens  # late: tokens does not depend on translations
 
     if isinstance(value, Colour):
-        return translate(value.key)
+        return ColourName(value.key)
     if isinstance(value, Tokens):
-        return ", ".join(f"{n} {translate(c.key)}" for c, n in zip(Colour, value, strict=True) if n)
+        return ", ".join(
+            counted_colour(c.key, n).format(n=n) for c, n in zip(Colour, value, strict=True) if n
+        )
     if isinstance(value, list | tuple | set | frozenset):
-        return ", ".join(localise(v) for v in value)
+        return Listed([localise(v) for v in value])
+    if isinstance(value, float):
+        return number(value, 1)
+    if isinstance(value, Counted):
+        return str(value)
     return str(value)

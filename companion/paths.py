@@ -1,6 +1,7 @@
 """Where the companion keeps its games.
 
-The first of: the ``SPLENDOR_DATA_DIR`` environment variable, the ``data_dir`` setting the
+The first of: the ``SPLENDOR_DATA_DIR`` environment variable (which the command line's
+``--data-dir`` sets for its run), the ``data_dir`` setting the
 app passes in, ``$XDG_DATA_HOME/splendor-companion``, ``~/.local/share/splendor-companion``.
 """
 
@@ -11,10 +12,11 @@ from pathlib import Path
 
 APP_NAME = "splendor-companion"
 DATABASE_NAME = "games.sqlite3"
+DATA_DIR_VARIABLE = "SPLENDOR_DATA_DIR"
 
 
 def data_dir(setting: str | os.PathLike[str] | None = None) -> Path:
-    env = os.environ.get("SPLENDOR_DATA_DIR")
+    env = os.environ.get(DATA_DIR_VARIABLE)
     if env:
         return Path(env).expanduser()
     if setting:

@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CARDS, LEVELS, NOBLES
-from .errors import IllegalMove, RecordError
+from .errors import IllegalMove, RecordError, json_reason
 from .game import Game
+from .i18n import os_reason
 from .moves import Buy, Move, Pass, Reserve, Take, action_name
 from .setup import Setup
 from .tokens import Colour, Tokens
@@ -236,7 +237,7 @@ def read(text: str) -> Record:
         raise _fail(
             "",
             "not JSON: {reason} at line {line}, column {col}",
-            reason=err.msg,
+            reason=json_reason(err.msg),
             line=err.lineno,
             col=err.colno,
         ) from None
@@ -265,7 +266,7 @@ def load(path: str | Path) -> Record:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as err:
         raise _fail(
-            "", "cannot read {file}: {reason}", file=str(path), reason=err.strerror or str(err)
+            "", "cannot read {file}: {reason}", file=str(path), reason=os_reason(err)
         ) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):

@@ -42,7 +42,7 @@ from . import __version__
 from .errors import RecordError
 from .errors import StoreError as StoreError  # where callers have always found it
 from .game import Game
-from .i18n import translate
+from .i18n import os_reason, translate
 from .moves import Move
 from .record import Record, document, move_document, read_document, read_move
 from .setup import Setup
@@ -125,8 +125,7 @@ class GameState:
 
     @classmethod
     def of(cls, game: Game) -> GameState:
-        state = "over" if game.over else "stalled" if game.stalled else "playing"
-        return cls(state, tuple(game.winners()))
+        return cls(game.status.value, tuple(game.winners()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +242,7 @@ class Store:
             raise StoreError(
                 "cannot create the folder {folder}: {reason}",
                 folder=str(self.path.parent),
-                reason=err.strerror or str(err),
+                reason=os_reason(err),
             ) from None
         try:
             self._take_lock()
@@ -740,9 +739,11 @@ class Store:
                 reason=err.message,
             ) from None
         record.moves = self.moves(game_id)
-        record.extra.setdefault("started_at", row[1])
-        if row[3]:
-            record.extra["ended_at"] = row[3]
+        # An imported game keeps its record's own times: the row's are those of the import.
+        if not self._imported(game_id):
+            record.extra.setdefault("started_at", row[1])
+            if row[3]:
+                record.extra["ended_at"] = row[3]
         if with_journal:
             log = []
             for event in self.events(game_id):
@@ -756,6 +757,12 @@ class Store:
             annotations["journal"] = log
             record.extra["annotations"] = annotations
         return record
+
+    def _imported(self, game_id: int) -> bool:
+        found = self._db.execute(
+            "SELECT 1 FROM events WHERE game_id = ? AND kind = 'import' LIMIT 1", (game_id,)
+        ).fetchone()
+        return found is not None
 
     def events(self, game_id: int) -> list[Event]:
         rows = self._db.execute(

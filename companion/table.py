@@ -23,6 +23,7 @@ from enum import StrEnum
 from .cards import CARDS, LEVELS, NOBLES, Card
 from .errors import ErrorCode, IllegalMove, Refused
 from .game import Due, Game, Position
+from .i18n import Counted
 from .moves import Buy, Move, Pass, Reserve, Take, with_parts
 from .session import Session
 from .setup import MARKET_SLOTS, MAX_PLAYERS, MIN_PLAYERS, Setup
@@ -96,9 +97,9 @@ class NewGame:
         if not self.complete:
             raise Refused(
                 "setup-incomplete",
-                "the table is not laid out yet: {nobles} nobles and {cards} cards to declare",
-                nobles=self.nobles_needed,
-                cards=sum(self.cards_needed(lv) for lv in LEVELS),
+                "the table is not laid out yet: {nobles} and {cards} to declare",
+                nobles=Counted("{n} noble", "{n} nobles", self.nobles_needed),
+                cards=Counted("{n} card", "{n} cards", sum(self.cards_needed(lv) for lv in LEVELS)),
             )
         return Setup.of(self.players, self.nobles, [self.market[lv] for lv in LEVELS])
 
@@ -298,7 +299,9 @@ class Turn:
         if self._offer is None or self._offer[0] != position:
             takes: set[Tokens] = set()
             passes_only = True
-            for move in self.game.legal_moves():
+            # Actions, not whole moves: a take at 10 tokens is listed once, not once per
+            # way to give tokens back.
+            for move in self.game.actions():
                 if isinstance(move, Take):
                     takes.add(move.gems)
                 if not isinstance(move, Pass):

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.cards import CARDS
-from companion.i18n import _, localise, translate
+from companion.i18n import _, localise, ngettext, number, translate
 from companion.tokens import Tokens
 
 from .exc import HardwareError, TagConflict
@@ -41,31 +41,42 @@ if TYPE_CHECKING:
     from .rfid import RfidReader
 
 EXIT_OK, EXIT_ERROR = 0, 2
+RETRY = 2.0  # seconds between two tries of a port that cannot be read
 
 Event = tuple[str, object, object]
 
 
-def register(sub: Any, func: Callable[[argparse.Namespace], int]) -> None:
-    """Add ``rfid monitor|enroll`` to the subcommands ``sub``; ``func`` runs them."""
-    kinds = ", ".join(f"{r.name} ({r.tags})" for r in READERS.values())
-    p = sub.add_parser("rfid", help="an RFID card reader: watch it, or tag the cards")
-    rfid = p.add_subparsers(dest="rfid_command", metavar="ACTION", required=True)
+# companion.cli's maker of a command's parser: (subparsers, name, help) -> parser, with the
+# options every command takes and its defaults shown in --help.
+Command = Callable[[Any, str, str], argparse.ArgumentParser]
+
+
+def register(sub: Any, command: Command) -> None:
+    """Add ``rfid monitor|enroll`` to the program's commands (``companion.cli`` asks)."""
+    kinds = ", ".join(f"{r.name} ({translate(r.tags)})" for r in READERS.values())
+    p = command(sub, "rfid", _("an RFID card reader: watch it, or tag the cards"))
+    actions = p.add_subparsers(dest="rfid_command", metavar=_("ACTION"), required=True)
     for name, text in (
-        ("monitor", "print each tag read and its card, each dropped frame, until Ctrl-C"),
-        ("enroll", "ask for each card in turn and record the tag scanned for it"),
+        ("monitor", _("print each tag read and its card, each dropped frame, until Ctrl-C")),
+        ("enroll", _("ask for each card in turn and record the tag scanned for it")),
     ):
-        q = rfid.add_parser(name, help=text)
+        q = command(actions, name, text)
         q.add_argument(
             "--port",
-            help="the reader: /dev/ttyUSB0, /dev/ttyAMA0, a /dev/input/by-id name... "
-            "(default: the Pi's GPIO serial port, or the one USB keyboard reader)",
+            metavar=_("PORT"),
+            help=_(
+                "the reader: /dev/ttyUSB0, /dev/ttyAMA0, a /dev/input/by-id name... "
+                "(default: the Pi's GPIO serial port, or the one USB keyboard reader)"
+            ),
         )
         q.add_argument("--reader", choices=NAMES, default=DEFAULT, help=kinds)
-        q.add_argument("--baud", type=int, help="the reader's speed (default: its own)")
+        q.add_argument("--baud", type=int, help=_("the reader's speed (default: its own)"))
         if name == "enroll":
-            q.add_argument("--level", type=int, choices=(1, 2, 3), help="only this level's cards")
-            q.add_argument("--all", action="store_true", help="cards that have a tag too")
-    p.set_defaults(func=func)
+            q.add_argument(
+                "--level", type=int, choices=(1, 2, 3), help=_("only this level's cards")
+            )
+            q.add_argument("--all", action="store_true", help=_("cards that have a tag too"))
+    p.set_defaults(func=run)
 
 
 def default_port(reader: str) -> str:
@@ -91,6 +102,20 @@ def default_port(reader: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """The ``rfid`` command. Returns the exit code."""
+    try:
+        return _run(args)
+    except ImportError as err:  # pyserial or python-evdev, imported when the reader starts
+        print(
+            _(
+                "The RFID tools cannot start: {reason}. Install them with the first command "
+                "of README.md."
+            ).format(reason=err),
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         tags = TagMap.load(default_path(getattr(args, "data_dir", None)))
         port = args.port or default_port(args.reader)
@@ -153,6 +178,7 @@ class _Events:
             on_tag=lambda tag: self.put("tag", tag),
             on_status=lambda state, detail: self.put("status", state, detail),
             on_dropped=lambda item: self.put("dropped", item),
+            retry=RETRY,
         )
 
 
@@ -170,7 +196,10 @@ def _status_line(state: object, detail: object) -> str | None:
     if state == "connected":
         return _("connected: {detail}").format(detail=detail)
     if state in ("disconnected", "blocked"):
-        return _("disconnected: {detail}").format(detail=detail)
+        # The reader tries the port again by itself: say so, or the wait looks like a hang.
+        return _("disconnected: {detail}. Trying again every {n} s (Ctrl-C stops).").format(
+            detail=detail, n=number(RETRY if state == "disconnected" else max(RETRY, 5.0))
+        )
     return None
 
 
@@ -220,8 +249,12 @@ def monitor(port: str, kind: str, baud: int, tags: TagMap, out: TextIO | None = 
     summary = ", ".join(f"{reason} {n}" for reason, n in sorted(dropped.items())) or "0"
     _say(
         out,
-        _("Stopped: {tags} tags read ({frames} valid frames), dropped: {dropped}.").format(
-            tags=seen, frames=reader.frames, dropped=summary
+        _("Stopped: {tags} read ({frames}), dropped: {dropped}.").format(
+            tags=ngettext("{n} tag", "{n} tags", seen).format(n=seen),
+            frames=ngettext("{n} valid frame", "{n} valid frames", reader.frames).format(
+                n=reader.frames
+            ),
+            dropped=summary,
         ),
     )
     return EXIT_OK
@@ -272,9 +305,12 @@ def enroll(
     reader = events.reader(port, kind, baud)
     _say(
         out,
-        _(
+        ngettext(
+            "Enrolling {n} card into {file}. Scan each card when asked; Enter skips a card, "
+            "Ctrl-D or Ctrl-C stops (what is recorded stays saved).",
             "Enrolling {n} cards into {file}. Scan each card when asked; Enter skips a card, "
-            "Ctrl-D or Ctrl-C stops (what is recorded stays saved)."
+            "Ctrl-D or Ctrl-C stops (what is recorded stays saved).",
+            len(cards),
         ).format(n=len(cards), file=tags.path),
     )
     reader.start()

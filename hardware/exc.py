@@ -18,7 +18,7 @@ import errno
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.i18n import _
+from companion.i18n import _, os_reason
 
 
 class HardwareError(CompanionError):
@@ -50,9 +50,7 @@ class TagConflict(HardwareError):
 
 
 def _reason(err: BaseException) -> str:
-    if isinstance(err, OSError) and err.strerror:
-        return err.strerror
-    return str(err) or type(err).__name__
+    return os_reason(err)
 
 
 def serial_error(port: str, err: BaseException) -> SerialPortError:
@@ -78,6 +76,13 @@ def serial_error(port: str, err: BaseException) -> SerialPortError:
             "busy",
             "{port} is in use by another program (the serial console, or another "
             "splendor-companion)",
+            port=port,
+        )
+    if number == errno.ENOTTY or "Inappropriate ioctl" in text:
+        return SerialPortError(
+            "not-serial",
+            "{port} is not a serial port (a file or another kind of device): give the "
+            "reader's port, like /dev/serial0 or /dev/ttyUSB0",
             port=port,
         )
     return SerialPortError("io", "cannot open {port}: {reason}", port=port, reason=_reason(err))

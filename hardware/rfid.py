@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING, Any
 import serial
 from serial.threaded import FramedPacket, LineReader, Protocol, ReaderThread
 
-from companion.i18n import _
+from companion.i18n import _, ngettext
 
 from . import ports
 from .exc import lost_error, serial_error
@@ -134,15 +134,27 @@ class Dropped:
         if reason == "checksum":
             message = _("bad checksum: frame {data} carries {got}, its data gives {expected}")
         elif reason == "length":
-            message = _("wrong length: {data} has {n} characters, a frame has 12")
+            message = ngettext(
+                "wrong length: {data} has {n} character, a frame has 12",
+                "wrong length: {data} has {n} characters, a frame has 12",
+                len(data),
+            )
         elif reason == "not-hex":
             message = _("not a hex tag id: {data}")
         elif reason == "noise":
-            message = _("{n} stray bytes between frames: {data}")
+            message = ngettext(
+                "{n} stray byte between frames: {data}",
+                "{n} stray bytes between frames: {data}",
+                len(data),
+            )
         elif reason == "truncated":
             message = _("frame cut short by the next one: {data}")
         elif reason == "too-long":
-            message = _("{n} bytes without the end of a frame or line: {data}")
+            message = ngettext(
+                "{n} byte without the end of a frame or line: {data}",
+                "{n} bytes without the end of a frame or line: {data}",
+                len(data),
+            )
         elif reason == "typed":
             message = _("not a tag id: {data} was typed")
         else:

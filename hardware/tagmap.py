@@ -31,7 +31,7 @@ from pathlib import Path
 
 from companion.cards import CARDS, NOBLES
 from companion.files import write_atomic
-from companion.i18n import _
+from companion.i18n import _, os_reason
 from companion.paths import data_dir
 
 from .exc import TagConflict, TagMapError
@@ -78,7 +78,7 @@ class TagMap:
         except OSError as err:
             raise TagMapError(
                 "unreadable",
-                _("cannot read {file}: {reason}").format(file=path, reason=err.strerror or err),
+                _("cannot read {file}: {reason}").format(file=path, reason=os_reason(err)),
             ) from err
         try:
             doc = json.loads(text)
@@ -217,9 +217,7 @@ class TagMap:
         except OSError as err:
             raise TagMapError(
                 "unwritable",
-                _("cannot write {file}: {reason}").format(
-                    file=self.path, reason=err.strerror or err
-                ),
+                _("cannot write {file}: {reason}").format(file=self.path, reason=os_reason(err)),
             ) from err
 
 

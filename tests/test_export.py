@@ -26,13 +26,6 @@ from companion.store import GameState, Store
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("SPLENDOR_DATA_DIR", str(folder))
-    return folder
-
-
 def store_games(data: Path, seeds: list[int], unfinished: int = 0) -> list[int]:
     ids = []
     with Store(data / "games.sqlite3") as store:
@@ -66,14 +59,18 @@ def test_export_csv_has_a_row_per_move_with_points_after(
     assert main(["export", str(game_id), "--format", "csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert len(rows) == len(game.moves)
+    colours = ("white", "blue", "green", "red", "black", "gold")
     assert list(rows[0]) == [
         "move",
         "round",
         "player",
         "action",
-        "cards",
+        "card",
+        "from_deck",
         "revealed",
-        "tokens",
+        *(f"took_{c}" for c in colours),
+        *(f"paid_{c}" for c in colours),
+        *(f"returned_{c}" for c in colours),
         "noble",
         "points_after",
     ]
@@ -84,9 +81,14 @@ def test_export_csv_has_a_row_per_move_with_points_after(
         last_points[row["player"]] = int(row["points_after"])
     assert last_points == {s.name: s.points for s in game.seats}
     takes = [r for r in rows if r["action"] == "take"]
-    assert all(r["tokens"].startswith("+") for r in takes)
+    for row, move in zip(rows, game.moves, strict=True):
+        if row["action"] == "take":
+            assert [int(row[f"took_{c}"]) for c in colours] == list(move.gems)  # type: ignore[union-attr]
+    assert takes
     buys = [r for r in rows if r["action"] == "buy"]
-    assert all(r["cards"] for r in buys)
+    assert all(r["card"] for r in buys)
+    # What a buy paid plus what was given back is what the player's tokens went down by.
+    assert any(sum(int(r[f"paid_{c}"]) for c in colours) for r in buys)
 
 
 def test_export_text_spells_out_a_tie_break(
@@ -107,7 +109,7 @@ def test_export_text_spells_out_a_tie_break(
     assert "Final standings" in text
     assert "tied on" in text
     assert top[0].player in text
-    assert "Timeline of cards and nobles" in text
+    assert "Every move" in text
 
 
 def test_export_all_writes_every_finished_game_only(
@@ -258,11 +260,16 @@ def test_games_lists_date_players_winner_and_state(
 ) -> None:
     store_games(data, [1], unfinished=1)
     assert main(["games"]) == 0
-    lines = capsys.readouterr().out.strip().splitlines()
+    header, *lines = capsys.readouterr().out.strip().splitlines()
+    assert header.split() == ["Game", "Started", "Players", "Winner", "State", "Moves"]
     assert len(lines) == 2
+    # Each value stands under its column's name.
+    state_at = header.index("State")
     winner = simulate(players=3, seed=1).winners()[0]
-    assert any(f"winner: {winner}" in line and "over" in line for line in lines)
-    assert any("playing" in line and "winner: -" in line for line in lines)
+    finished = next(line for line in lines if line[state_at:].startswith("over"))
+    assert finished[header.index("Winner") :].startswith(winner)
+    playing = next(line for line in lines if line[state_at:].startswith("playing"))
+    assert playing[header.index("Winner") :].startswith("-")
 
 
 def test_stats_per_player(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -404,7 +411,7 @@ def test_export_all_goes_on_past_a_game_it_cannot_read(
     store_games(data, [4])
     assert main(["export", "--all", "--to", str(tmp_path / "usb")]) == 2
     out, err = capsys.readouterr()
-    assert "1 finished games exported: 4 files" in out
+    assert "1 finished game exported: 4 files" in out
     assert f"game {bad} in the journal cannot be read" in err
     assert main(["games"]) == 0
     assert "\ufffd, Ben" in capsys.readouterr().out
@@ -418,7 +425,7 @@ def test_games_and_text_export_show_no_escape_sequence(
     assert main(["games"]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\r" not in out and "\x07" not in out
-    assert out.count("\n") == 1
+    assert out.count("\n") == 2  # the header and the game
     assert "Ada, Benforged line" in out
     # A record built in code is not checked like a file: the text export still holds up.
     odd = Record.of(simulate(players=2, seed=3), started_at="2026\x1b]52;c;cm0gLXJm\x07\nForged")
@@ -457,7 +464,7 @@ def test_out_writes_through_a_link_a_fifo_and_a_device(exported: int, tmp_path: 
     assert main(["export", str(exported), "--format", "csv", "--out", str(fifo)]) == 0
     reader.join(timeout=60)  # a hang is a failure, not a wait for ever
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
-    assert got and got[0].decode().startswith("move,")
+    assert got and got[0].decode("utf-8-sig").startswith("move,")
 
     if os.geteuid() == 0:  # a device node of our own, not the machine's
         null = tmp_path / "null"
@@ -513,7 +520,7 @@ def test_a_full_output_is_one_line_and_exit_2_in_every_command(
                 sys.stdout = shown
         assert code == 2, argv
     err = capsys.readouterr().err.splitlines()
-    assert err == ["cannot write the output: No space left on device"] * len(commands)
+    assert err == ["cannot write the output: no space left on the device"] * len(commands)
 
 
 def test_a_game_number_too_big_for_anyone_is_no_game(

@@ -222,7 +222,7 @@ def test_malformed_move_names_the_place_and_exits_2(
     assert out["valid"] is False
     assert out["error"]["move"] == 0
     assert out["error"]["code"] == ErrorCode.MALFORMED_MOVE.value
-    assert out["error"]["message"].startswith('moves[17].gems: "purple" is not a colour')
+    assert out["error"]["message"].startswith('move 18 (gems): "purple" is not a colour')
 
 
 @pytest.mark.parametrize(
@@ -239,12 +239,12 @@ def test_malformed_move_names_the_place_and_exits_2(
             json.dumps({**record(), "setup": {"nobles": NOBLES, "market": {**MARKET, "1": []}}}),
             "setup.market.1",
         ),
-        (json.dumps(record({"player": 0, "action": "steal"})), "moves[0].action"),
-        (json.dumps(record({**take(0, red=1), "colour": 1})), "moves[0].colour"),
-        (json.dumps(record(take(0, red=0))), "moves[0].gems.red"),
-        (json.dumps(record({"player": 0, "action": "reserve", "deck": 4})), "moves[0].deck"),
-        (json.dumps(record({"player": 0, "action": "buy", "card": "4W1"})), "moves[0].card"),
-        (json.dumps(record({**take(0, red=1), "noble": "N11"})), "moves[0].noble"),
+        (json.dumps(record({"player": 0, "action": "steal"})), "move 1 (action)"),
+        (json.dumps(record({**take(0, red=1), "colour": 1})), "move 1 (colour)"),
+        (json.dumps(record(take(0, red=0))), "move 1 (gems.red)"),
+        (json.dumps(record({"player": 0, "action": "reserve", "deck": 4})), "move 1 (deck)"),
+        (json.dumps(record({"player": 0, "action": "buy", "card": "4W1"})), "move 1 (card)"),
+        (json.dumps(record({**take(0, red=1), "noble": "N11"})), "move 1 (noble)"),
     ],
 )
 def test_malformed_file_exits_2_naming_the_place(

@@ -103,7 +103,7 @@ def test_stats_and_names_on_the_command_line(
     assert "2 games together; Zoé ahead 1, Lin ahead 1" in capsys.readouterr().out
     assert main([*folder, "names", "--unmerge", "zoé"]) == 0
     assert main([*folder, "stats"]) == 0
-    assert "zoé: 1 games, 0 wins" in capsys.readouterr().out
+    assert "zoé: 1 game, 0 wins" in capsys.readouterr().out
 
 
 def test_figures_of_records_imported_from_files_match_the_hand_count(

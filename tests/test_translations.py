@@ -12,7 +12,8 @@ from companion.errors import ErrorCode, IllegalMove
 from companion.tokens import Colour
 
 ROOT = Path(__file__).resolve().parent.parent
-PLACEHOLDER = re.compile(r"\{[^}]*\}")
+# A placeholder's name; a translation may add a form (``{colour:many}``).
+PLACEHOLDER = re.compile(r"\{([^}:!]*)[^}]*\}")
 # Templates exactly as the engine raises them (a change there must change them here).
 TOKEN_LIMIT = "{name} would end the turn with {n} tokens: return {excess} to get down to 10"
 NOBLE_CHOICE = "several nobles can visit ({ids}): choose one"

@@ -7,8 +7,9 @@
 A message is a string literal passed to ``_()`` or ``translate()``, or the template of an
 error (the argument after the code or the path of ``IllegalMove``, ``_illegal``,
 ``RecordError``, ``_fail``), or a name in ``EXTRA`` (colour names). A message with a count
-is the two literals of ``ngettext("{n} game", "{n} games", n)``: it becomes a plural entry
-(``msgid``/``msgid_plural``/``msgstr[N]``) with as many forms as the catalog's
+is the two literals of ``ngettext("{n} game", "{n} games", n)`` (or of ``Counted``): it
+becomes a plural entry (``msgid``/``msgid_plural``/``msgstr[N]``) with as many forms as the
+catalog's
 ``Plural-Forms`` header says, which this tool keeps as it finds it.
 
 The languages are the catalogs in ``companion/locale``: a new language is a new
@@ -28,13 +29,32 @@ Message = str | tuple[str, str]
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware"]
 LOCALE = ROOT / "companion" / "locale"
-CALLS_FIRST = {"_", "tr", "translate", "StoreError", "_transaction"}
+CALLS_FIRST = {"_", "N_", "tr", "translate", "StoreError", "_transaction"}
 CALLS_SECOND = {
     *("IllegalMove", "_illegal", "RecordError", "_fail", "Refused"),
     *("HardwareError", "SerialPortError", "PinError", "TagMapError", "TagConflict"),
 }
-CALLS_PLURAL = {"ngettext"}
-EXTRA = ["white", "blue", "green", "red", "black", "gold", "playing", "over", "stalled"]
+CALLS_PLURAL = {"ngettext", "Counted"}
+# Game states, shown by their name (the colours are added from the core's list).
+EXTRA: list[Message] = ["playing", "over", "stalled"]
+
+
+def _reader_tags() -> list[Message]:
+    """What each kind of RFID reader reads, shown in ``rfid --help`` (the kinds' list is
+    pure standard library: it cannot mark its texts itself)."""
+    sys.path.insert(0, str(ROOT))
+    from hardware.readers import READERS
+
+    return [r.tags for r in READERS.values()]
+
+
+def _colours() -> list[Message]:
+    """Each colour's name, and its plural entry for a count of its tokens (``"{n} red"``)."""
+    sys.path.insert(0, str(ROOT))
+    from companion.tokens import Colour
+
+    names: list[Message] = [c.key for c in Colour]
+    return names + [("{n} " + c.key, "{n} " + c.key) for c in Colour]
 
 
 def _name(func: ast.expr) -> str:
@@ -65,7 +85,7 @@ def _literal(arg: ast.expr) -> str | None:
 
 def messages() -> list[Message]:
     """Every message in code order: a plain one is its text, a plural one a pair."""
-    found: dict[Message, None] = dict.fromkeys(EXTRA)
+    found: dict[Message, None] = dict.fromkeys(_colours() + _reader_tags() + EXTRA)
     for folder in SOURCES:
         for path in sorted(folder.rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -98,11 +118,17 @@ def _read(language: str) -> Any:
 
 def write_po(language: str, wanted: list[Message]) -> None:
     known = _read(language)
-    header = f"Content-Type: text/plain; charset=UTF-8\\nPlural-Forms: {known.plural_forms}\\n"
+    # The header as the catalog has it (its plural rule, its language's own name).
+    fields = {"Content-Type": "text/plain; charset=UTF-8", "Plural-Forms": known.plural_forms}
+    for line in known.header.split("\n"):
+        key, _, value = line.partition(":")
+        if key.strip() and value.strip():
+            fields.setdefault(key.strip(), value.strip())
+    header = "".join(f"{key}: {value}\n" for key, value in fields.items())
     lines = [
         f"# Splendor Companion: messages in {language}. Words from the rulebook of this language.",
         'msgid ""',
-        f'msgstr "{header}"',
+        f"msgstr {_quote(header)}",
         "",
     ]
     for message in wanted:

@@ -42,15 +42,35 @@ def prepare_kivy(size: str | None, fullscreen: bool) -> None:
         Config.set("graphics", "height", str(int(height)))
 
 
+def register(parser: argparse.ArgumentParser) -> None:
+    """The app's options on the program itself: with no command, the app runs
+    (``companion.cli`` asks; nothing of Kivy is imported until the app starts)."""
+    from companion.i18n import translate as _
+
+    parser.add_argument("--fullscreen", action="store_true", help=_("app: fill the screen"))
+    parser.add_argument(
+        "--size", metavar=_("WIDTHxHEIGHT"), help=_("app: window size (default: 800x480)")
+    )
+    parser.add_argument("--demo", action="store_true", help=_("app: open a game in progress"))
+    parser.set_defaults(func=run)
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the app (called by the command line)."""
+    from companion.i18n import translate
+
     try:
         prepare_kivy(args.size, args.fullscreen)
     except ValueError:
-        from companion.i18n import translate
-
         message = translate("--size takes WIDTHxHEIGHT, like 800x480, not {size}")
         print(message.format(size=args.size), file=sys.stderr)
+        return 2
+    except ImportError as err:  # Kivy is not installed
+        message = translate(
+            "The touchscreen app cannot start: {reason}. Install it with the first command "
+            "of README.md."
+        )
+        print(message.format(reason=err), file=sys.stderr)
         return 2
     from .application import CompanionApp
 

@@ -15,7 +15,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.ai.table import Plan
 from companion.export import ExportError, export_all, file_stem
-from companion.i18n import LANGUAGES
+from companion.i18n import LANGUAGES, ngettext, os_reason
 from companion.paths import data_dir as resolve_data_dir
 from companion.session import Session
 from companion.setup import Setup
@@ -306,11 +306,11 @@ class CompanionApp(App):
             return False, err.message
         except OSError as err:
             return False, tr("cannot write {path}: {reason}. Nothing was written there.").format(
-                path=folder, reason=err.strerror or err
+                path=folder, reason=os_reason(err)
             )
-        return True, tr("{games} games exported to {folder}").format(
-            games=done.games, folder=folder
-        )
+        return True, ngettext(
+            "{games} game exported to {folder}", "{games} games exported to {folder}", done.games
+        ).format(games=done.games, folder=folder)
 
     # ------------------------------------------------------------------ hardware
 

@@ -9,13 +9,8 @@ from __future__ import annotations
 from companion import i18n as core
 
 LANGUAGES = core.LANGUAGES
-LANGUAGE_NAMES = {
-    "en": "English",
-    "it": "Italiano",
-    "sv": "Svenska",
-    "pt": "Português",
-    "fr": "Français",
-}
+# Each language by its own name, from its catalog: a new catalog is a new choice.
+LANGUAGE_NAMES = {code: core.language_name(code) for code in LANGUAGES}
 
 
 def tr(message: str) -> str:

@@ -11,6 +11,7 @@ from kivy.uix.button import Button
 
 from companion.cards import CARDS
 from companion.game import Hidden
+from companion.i18n import localise
 from companion.moves import Buy, Move, Pass, Reserve, Take
 from companion.setup import Setup
 from companion.simulate import simulate
@@ -312,7 +313,7 @@ def _turn_dialogs(d: Driver) -> None:
     d.press(tr("Cancel"), exact=True)
     assert len(game.moves) == 6  # Cancel changes nothing
     d.tap(card)
-    d.press(tr("gold for 1 {colour}").format(colour=tr("red")))
+    d.press(tr("gold for 1 {colour}").format(colour=localise(Colour.RED)))
     d.press(tr("Buy"), exact=True)
     pick_card(d, game.unseen(1)[0].id)
     bought = game.moves[-1]

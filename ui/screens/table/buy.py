@@ -91,7 +91,7 @@ class BuyDialog(Dialog):
         for colour in purchase.swaps():
             self.swaps.add_widget(
                 big_button(
-                    tr("gold for 1 {colour}").format(colour=tr(colour.key)),
+                    tr("gold for 1 {colour}").format(colour=localise(colour)),
                     partial(self.swap, colour),
                 )
             )

@@ -1,0 +1,129 @@
+"""The command line's parser in the reader's language: argparse's own words, the defaults
+shown in ``--help``, and the options every command takes (before or after its name).
+
+argparse looks its words up through ``gettext`` in its own module at the moment it speaks;
+:func:`in_language` points those look-ups at our catalogs while the command line is read,
+so "usage:", "options" and its errors read in the language of ``--lang``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from . import i18n
+from .i18n import N_, _, ngettext
+from .paths import DATA_DIR_VARIABLE
+
+# argparse's words a person reads (Python 3.11 to 3.13), for the catalogs.
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("can't open '%(filename)s': %(error)s"),
+)
+
+
+def _argparse_ngettext(singular: str, plural: str, n: int) -> str:
+    # The one plural argparse says ("expected 2 arguments"), named here for the catalogs.
+    if singular == "expected %s argument":
+        return ngettext("expected %s argument", "expected %s arguments", n)
+    return ngettext(singular, plural, n)
+
+
+@contextmanager
+def in_language() -> Iterator[None]:
+    """argparse speaks through our catalogs (in the current language) inside the block."""
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._ = i18n.translate  # type: ignore[attr-defined]
+    argparse.ngettext = _argparse_ngettext  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+
+class Formatter(argparse.HelpFormatter):
+    """Help that shows each option's default (translated), as ``--help`` readers expect."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        shown = default not in (None, False, argparse.SUPPRESS) and action.option_strings
+        if shown and "%(default)" not in text:
+            # argparse fills %(default)s in; a literal % of a translation must be doubled.
+            text = f"{text} ({_('default: {value}').format(value='%(default)s')})"
+        return text
+
+
+def language_in(argv: Sequence[str]) -> str | None:
+    """The ``--lang`` of a command line, wherever it stands (the last one, as argparse
+    keeps), so that the parser itself (its help texts) is built in that language. An
+    unknown one is left to argparse to refuse.
+
+    >>> language_in(["--lang", "fr", "export", "--lang=it", "1"]), language_in(["games"])
+    ('it', None)
+    """
+    found = None
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        value = None
+        if word == "--lang" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif word.startswith("--lang="):
+            value = word.split("=", 1)[1]
+        if value in i18n.LANGUAGES:
+            found = value
+    return found
+
+
+def add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """``--lang`` and ``--data-dir``: on the program, and again on each command (so they
+    may follow its name) without a default there, which would hide the program's."""
+    default: Any = None if top else argparse.SUPPRESS
+    parser.add_argument(
+        "--lang", choices=i18n.LANGUAGES, default=default, help=_("language of messages")
+    )
+    parser.add_argument(
+        "--data-dir",
+        default=default,
+        metavar=_("FOLDER"),
+        help=_("where games are kept (before the SPLENDOR_DATA_DIR environment variable)"),
+    )
+
+
+@contextmanager
+def common_options(args: argparse.Namespace) -> Iterator[None]:
+    """What the common options change, for the run of one command."""
+    if args.lang:
+        i18n.set_language(args.lang)
+    saved = os.environ.get(DATA_DIR_VARIABLE)
+    if args.data_dir:
+        # An explicit option beats the environment: every part of the run (the store, the
+        # RFID tag map, the app) finds its folder through this variable.
+        os.environ[DATA_DIR_VARIABLE] = os.path.abspath(os.path.expanduser(args.data_dir))
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(DATA_DIR_VARIABLE, None)
+        else:
+            os.environ[DATA_DIR_VARIABLE] = saved
