@@ -427,7 +427,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     p = command(sub, "simulate", _("play a random legal game and write its record"))
-    p.add_argument("--players", type=int, choices=(2, 3, 4), help=_("how many play (default 2)"))
+    # No default value, so that --seats alone says how many play; the help says 2 all the same.
+    players_help = _("how many play") + " (" + _("default: {value}").format(value=2) + ")"
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help=players_help)
     p.add_argument(
         "--seats", type=_seat_levels, help=_("companions' levels, one per seat: hard,easy")
     )
