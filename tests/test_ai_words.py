@@ -30,7 +30,7 @@ def _table() -> object:
     ("language", "expected_reason", "expected_move"),
     [
         ("en", "3 points, and one bonus closer to a noble", "The companion buys a level 2 card"),
-        ("fr", "3 points, et un bonus de plus vers un noble", "Le compagnon achète une carte"),
+        ("fr", "3 points de prestige, et un bonus de plus vers un noble", "Le compagnon achète une carte"),
     ],
 )
 def test_the_suggestion_is_the_hard_levels_choice_with_its_reason_in_the_players_language(
@@ -87,7 +87,7 @@ def test_suggest_a_move_gives_the_hard_levels_choice_and_one_line() -> None:
     set_language("fr")
     move, line = suggest(_table(), seed=1, think=0.1)  # type: ignore[arg-type]
     assert move == Buy("2W6", player=0)
-    assert line == "3 points, et un bonus de plus vers un noble"
+    assert line == "3 points de prestige, et un bonus de plus vers un noble"
     assert "\n" not in line
 
 
