@@ -30,7 +30,11 @@ def _table() -> object:
     ("language", "expected_reason", "expected_move"),
     [
         ("en", "3 points, and one bonus closer to a noble", "The companion buys a level 2 card"),
-        ("fr", "3 points de prestige, et un bonus de plus vers un noble", "Le compagnon achète une carte"),
+        (
+            "fr",
+            "3 points de prestige, et un bonus de plus vers un noble",
+            "Le compagnon achète une carte",
+        ),
     ],
 )
 def test_the_suggestion_is_the_hard_levels_choice_with_its_reason_in_the_players_language(
