@@ -76,11 +76,37 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK if result.valid else EXIT_ILLEGAL
 
 
+def _seat_levels(text: str) -> list[str]:
+    from .ai.players import LEVELS
+
+    levels = [w.strip().lower() for w in text.split(",")]
+    if not 2 <= len(levels) <= 4 or any(level not in LEVELS for level in levels):
+        raise argparse.ArgumentTypeError(
+            _(
+                "write 2 to 4 levels separated by commas ({levels}), like hard,easy; not {text}"
+            ).format(levels=", ".join(LEVELS), text=text)
+        )
+    return levels
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     # Without --seed a new game each time; the seed is said so that it can be played again.
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    game = simulate(players=args.players, seed=seed)
-    text = write(Record.of(game, app={"name": "splendor-companion simulate", "seed": seed}))
+    app: dict[str, object] = {"name": "splendor-companion simulate", "seed": seed}
+    if args.seats is not None:
+        from .ai.play import play_levels
+
+        if args.players is not None and args.players != len(args.seats):
+            return _fail(
+                _("--players {n} does not match the {seats} seats of --seats").format(
+                    n=args.players, seats=len(args.seats)
+                )
+            )
+        game, seats = play_levels(args.seats, seed=seed, think=args.think)
+        app.update(seats=seats, think=args.think)
+    else:
+        game = simulate(players=args.players or 2, seed=seed)
+    text = write(Record.of(game, app=app))
     if args.out:
         try:
             write_atomic(Path(args.out), text)
@@ -99,7 +125,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             "Seed {seed}: a {players}-player game of {n} move written to {where}.",
             "Seed {seed}: a {players}-player game of {n} moves written to {where}.",
             moves,
-        ).format(seed=seed, players=args.players, n=moves, where=where),
+        ).format(seed=seed, players=len(game.names), n=moves, where=where),
         file=sys.stderr,
     )
     return EXIT_OK
@@ -271,10 +297,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
             )
         )
         return EXIT_OK
-    lines = stats_of(games)
-    if not lines:
+    # Games against the companion are counted apart: a person's lines, then theirs.
+    lines = stats_of(g for g in games if not g.against_companion)
+    apart = stats_of(g for g in games if g.against_companion)
+    if not lines and not apart:
         print(_("No finished games yet."))
-    for s in lines:
+    for s in lines + apart:
+        if apart and s is apart[0]:
+            print(_("Against the companion:"))
         colour = _(s.favourite_bonus.key) if s.favourite_bonus is not None else "-"
         print(
             _(
@@ -397,7 +427,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     p = command(sub, "simulate", _("play a random legal game and write its record"))
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help=_("how many play"))
+    # No default value, so that --seats alone says how many play; the help says 2 all the same.
+    players_help = _("how many play") + " (" + _("default: {value}").format(value=2) + ")"
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help=players_help)
+    p.add_argument(
+        "--seats", type=_seat_levels, help=_("companions' levels, one per seat: hard,easy")
+    )
+    p.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help=_(
+            "with --seats: the hard level's budget per decision, in seconds on a Raspberry Pi 4 "
+            "(a number of playouts: the same seed gives the same game on any machine)"
+        ),
+    )
     p.add_argument(
         "--seed", type=int, help=_("the same seed plays the same game (default: a new one)")
     )

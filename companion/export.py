@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import bgstats
+from .ai.seats import companion_levels
 from .errors import ExportError as ExportError  # where callers have always found it
 from .errors import StoreError
 from .files import write_atomic
@@ -217,6 +218,10 @@ def _moment(at: object) -> str:
 def to_text(record: Record) -> str:
     """The game for a person to read: who played, when, the standings, then every move."""
     lines = [_("Splendor: {players}").format(players=", ".join(record.players))]
+    levels = companion_levels(record.extra, len(record.players))
+    if any(levels):
+        seats = [f"{n} ({_(lv)})" for n, lv in zip(record.players, levels, strict=True) if lv]
+        lines.append(_("The companion played: {seats}").format(seats=", ".join(seats)))
     # Only the game's own times: a record that has none (written elsewhere) shows none.
     if record.extra.get("started_at"):
         lines.append(_("Started {at}").format(at=_moment(record.extra["started_at"])))

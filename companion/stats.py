@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from .ai.seats import companion_levels
 from .playtime import played_minutes
 from .record import replay
 from .store import GameInfo, Store, StoreError, resolve
@@ -39,6 +40,12 @@ class PlayedGame:
     rounds: int
     minutes: int | None
     winners: frozenset[str]  # persons
+    levels: tuple[str | None, ...] = ()  # per seat, the companion's level; None: a person
+
+    @property
+    def against_companion(self) -> bool:
+        """The companion played a seat: such games are counted apart (issue 15)."""
+        return any(level is not None for level in self.levels)
 
     def seat_of(self, person: str) -> int | None:
         return self.players.index(person) if person in self.players else None
@@ -102,6 +109,7 @@ def _played(store: Store, info: GameInfo) -> PlayedGame:
             rounds=game.round,
             minutes=played_minutes(record),
             winners=frozenset(game.winners()),
+            levels=companion_levels(record.extra, len(game.names)),
         )
         _cache[key] = line
     return line
@@ -160,6 +168,8 @@ def stats_of(games: Iterable[PlayedGame]) -> list[PlayerStats]:
     fastest: dict[str, PlayedGame] = {}
     for game in games:
         for seat, name in enumerate(game.players):
+            if game.levels and game.levels[seat] is not None:
+                continue  # the companion's seat: not a person's line
             played[name] += 1
             points[name] += game.points[seat]
             rounds[name] += game.rounds

@@ -14,6 +14,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.ai.table import Plan
 from companion.demo import demo_game
 from companion.export import ExportError, export_all, file_stem
 from companion.i18n import LANGUAGES, ngettext, os_reason
@@ -59,6 +60,8 @@ class CompanionApp(App):
         self.demo = 3 if demo is True else int(demo or 0)
         self.clock = clock  # the journal's clock: a test fixes it, for the same pictures
         self.notices: list[str] = []
+        # The new-game screen's choice until the game starts: levels per seat, suggestions.
+        self.companion_plan: tuple[list[str | None], bool] = ([], False)
         self.store: Store
         self.hardware: Any = None
 
@@ -226,8 +229,14 @@ class CompanionApp(App):
         self.manager.current = "enroll"
 
     def start_game(self, setup: Setup) -> None:
+        levels, suggest = self.companion_plan
+        extra = None
+        if len(levels) == len(setup.players) and (suggest or any(levels)):
+            # The companion's seats and settings live in the record (companion.ai.table).
+            extra = {"app": Plan.new(levels, suggest=suggest).app()}
+        self.companion_plan = ([], False)
         try:
-            session = Session.start(self.store, setup)
+            session = Session.start(self.store, setup, extra)
         except StoreError as err:
             self.setup_screen.refresh(err.message)
             return

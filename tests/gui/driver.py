@@ -140,6 +140,14 @@ class Driver:
         Path(written).replace(path)  # Kivy numbers the file: keep the plain name
         return path
 
+    def screenshot_to(self, path: Path) -> Path:
+        """A screenshot in a test's own folder (the suite never rewrites tracked files)."""
+        self.frames(2)
+        Window.dispatch("on_draw")
+        written = Window.screenshot(str(path))
+        Path(written).replace(path)
+        return path
+
     def resize(self, width: int, height: int) -> None:
         Window.size = (width, height)
         self.frames(4)

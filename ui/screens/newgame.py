@@ -10,11 +10,13 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.ai.players import LEVELS
 from companion.errors import RecordError, Refused
 from companion.table import NewGame
 from companion.text import check_name
 
 from .. import theme
+from ..companion import level_name
 from ..i18n import tr
 from ..widgets import big_button, text_label
 
@@ -31,12 +33,16 @@ class NewGameScreen(Screen):
         super().__init__(name="newgame", **kw)
         self.app = app
         self.names = ["", ""]
+        self.levels: list[str | None] = [None, None]  # the companion's level per seat
+        self.suggest = False
         self.editing = 0
         self.root_box = BoxLayout(orientation="vertical", padding=6, spacing=6)
         self.add_widget(self.root_box)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.names = ["", ""]
+        self.levels = [None, None]
+        self.suggest = False
         self.editing = 0
         self.refresh()
 
@@ -53,7 +59,7 @@ class NewGameScreen(Screen):
         # At 800x480 every button is at least 44 px high, every text at least 14 px.
         unit = max(44.0, Window.height * 0.096)
         top = BoxLayout(spacing=10)
-        slots = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.38)
+        slots = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.46)
         slots.add_widget(
             text_label(
                 tr("Players, in the order of play (the youngest starts)"),
@@ -73,6 +79,10 @@ class NewGameScreen(Screen):
                 if i == self.editing:
                     slot.background_color = (0.95, 0.75, 0.2, 1)
                 row.add_widget(slot)
+                level = self.levels[i]
+                who = tr("Person") if level is None else level_name(level)
+                # Who plays this seat: a person, or the companion at a level (a tap cycles).
+                row.add_widget(big_button(who, partial(self.cycle_level, i), size_hint_x=0.6))
                 up = big_button(
                     "^", partial(self.move_up, i), size_hint_x=None, width=unit, disabled=i == 0
                 )
@@ -91,7 +101,7 @@ class NewGameScreen(Screen):
         self.message = text_label("", scale=0.3, halign="left", valign="top", color=theme.ERROR)
         slots.add_widget(self.message)
         top.add_widget(slots)
-        right = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.62)
+        right = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.54)
         recent = self.recent_names()
         if recent:
             right.add_widget(
@@ -125,16 +135,35 @@ class NewGameScreen(Screen):
         top.add_widget(right)
         box.add_widget(top)
         bar = BoxLayout(size_hint_y=None, height=unit, spacing=8)
-        bar.add_widget(big_button(tr("Back"), self.app.show_start, size_hint_x=0.38))
+        bar.add_widget(big_button(tr("Back"), self.app.show_start, size_hint_x=0.25))
+        suggest = tr("Suggest a move: on") if self.suggest else tr("Suggest a move: off")
+        bar.add_widget(big_button(suggest, self.toggle_suggest, size_hint_x=0.35))
         bar.add_widget(
             big_button(
                 tr("Next: lay out the table"),
                 self.next,
-                size_hint_x=0.62,
+                size_hint_x=0.4,
                 background_color=(0.3, 0.7, 0.4, 1),
             )
         )
         box.add_widget(bar)
+
+    def cycle_level(self, i: int) -> None:
+        """A person, then the companion at each level, then a person again."""
+        order: list[str | None] = [None, *LEVELS]
+        level = order[(order.index(self.levels[i]) + 1) % len(order)]
+        self.levels[i] = level
+        if level is not None and not self.names[i]:
+            taken = set(self.names)
+            name, n = tr("Companion"), 2
+            while name in taken:
+                name, n = f"{tr('Companion')} {n}", n + 1
+            self.names[i] = name
+        self.refresh()
+
+    def toggle_suggest(self) -> None:
+        self.suggest = not self.suggest
+        self.refresh()
 
     def edit(self, i: int) -> None:
         self.editing = i
@@ -143,16 +172,19 @@ class NewGameScreen(Screen):
     def add_player(self) -> None:
         if len(self.names) < 4:
             self.names.append("")
+            self.levels.append(None)
             self.editing = len(self.names) - 1
             self.refresh()
 
     def move_up(self, i: int) -> None:
         self.names[i - 1], self.names[i] = self.names[i], self.names[i - 1]
+        self.levels[i - 1], self.levels[i] = self.levels[i], self.levels[i - 1]
         self.editing = i - 1
         self.refresh()
 
     def remove(self, i: int) -> None:
         del self.names[i]
+        del self.levels[i]
         self.editing = min(self.editing, len(self.names) - 1)
         self.refresh()
 
@@ -163,6 +195,7 @@ class NewGameScreen(Screen):
             self.editing = empty[0]
         elif len(self.names) < 4:
             self.names.append("")
+            self.levels.append(None)
             self.editing = len(self.names) - 1
         self.refresh()
 
@@ -178,7 +211,12 @@ class NewGameScreen(Screen):
         self.refresh()
 
     def next(self) -> None:
-        names = [n for n in self.names if n.strip()]
+        kept = [i for i, n in enumerate(self.names) if n.strip()]
+        names = [self.names[i] for i in kept]
+        levels = [self.levels[i] for i in kept]
+        if levels and all(level is not None for level in levels):
+            self.message.text = tr("At least one seat is a person's: the companion needs hands.")
+            return
         try:
             for name in names:
                 check_name(name)  # a recent name may come from an older journal
@@ -186,4 +224,5 @@ class NewGameScreen(Screen):
         except (Refused, RecordError) as err:
             self.message.text = err.message
             return
+        self.app.companion_plan = (levels, self.suggest)
         self.app.show_setup(draft)

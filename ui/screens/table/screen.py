@@ -10,20 +10,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.ai.table import Plan, fill
 from companion.cards import Card
 from companion.errors import IllegalMove, Refused
 from companion.game import Hidden
 from companion.moves import Pass, Reserve
 from companion.session import Session
 from companion.store import StoreError
-from companion.table import Picked, Turn
+from companion.table import Picked, Step, Turn
 from companion.tokens import Colour, Tokens
 
 from ... import theme
+from ...companion import CompanionTurn, Suggestion
 from ...dialogs import CardPicker, Dialog
 from ...i18n import tr
 from ...movelog import MoveLog
@@ -48,6 +51,7 @@ class TableScreen(TurnSteps, Screen):
         self.session: Session | None = None
         self.turn: Turn | None = None
         self.dialog: Dialog | None = None
+        self.plan = Plan(())
         self._build()
 
     # ------------------------------------------------------------------ layout
@@ -85,6 +89,9 @@ class TableScreen(TurnSteps, Screen):
         self.menu_button = big_button(tr("Menu"), self.open_menu)
         for button in (self.undo_button, self.redo_button, self.log_button, self.menu_button):
             bar.add_widget(button)
+        # "Suggest a move", for a person's seat when the game's setting is on.
+        self.suggest_button = big_button(tr("Suggest"), self.suggest)
+        self.bar = bar
         right.add_widget(bar)
         root.add_widget(left)
         root.add_widget(right)
@@ -113,6 +120,7 @@ class TableScreen(TurnSteps, Screen):
     def play(self, session: Session) -> None:
         self.session = session
         self.turn = Turn(session)
+        self.plan = Plan.of(session.record.extra, len(session.game.names))
         self.refresh(tr("{name} to play").format(name=session.game.names[session.game.to_act]))
 
     def refresh(self, message: str = "", error: bool = False) -> None:
@@ -136,6 +144,52 @@ class TableScreen(TurnSteps, Screen):
         assert self.turn is not None
         self.banner.show(final_round(game, self.turn.still_to_play()))
         self.say(message, error)
+        person = playing and self.plan.level(seat) is None
+        wanted = self.plan.suggest and person
+        if wanted and self.suggest_button.parent is None:
+            self.bar.add_widget(self.suggest_button, index=len(self.bar.children))
+        elif not wanted and self.suggest_button.parent is not None:
+            self.bar.remove_widget(self.suggest_button)
+        if playing and not person:
+            Clock.schedule_once(lambda _dt: self.companion_turn(), 0)
+
+    # ------------------------------------------------------------------ the companion
+
+    def companion_turn(self) -> None:
+        """The companion's seat is to act: its move, shown until a person has made it."""
+        if not self._playing() or self.dialog is not None:
+            return
+        assert self.turn is not None
+        level = self.plan.level(self.game.to_act)
+        if level is None or self.turn.step != Step.ACTION or self.turn.selection.total:
+            return
+        move = self.plan.choose(self.game)
+        if move is None:
+            return
+        try:
+            fill(self.turn, move)
+        except IllegalMove as err:  # never expected: its moves come from legal_moves
+            self.refuse(err)
+            return
+        self._open(CompanionTurn(self.game, move, level, self.companion_done, self.undo_shown))
+
+    def companion_done(self) -> None:
+        """The move is made on the table: ask the reveal if one is due, then play it."""
+        if self.dialog is not None:
+            self.dialog.dismiss()
+        self.advance()
+
+    def undo_shown(self) -> None:
+        """Undo from the companion's panel: its move is not made, the last one is undone."""
+        if self.dialog is not None:
+            self.dialog.dismiss()
+        self.undo()
+
+    def suggest(self) -> None:
+        if not self._playing() or self.plan.level(self.game.to_act) is not None:
+            return
+        move = self.plan.suggestion(self.game)
+        self._open(Suggestion(self.game, move, lambda: self.dialog and self.dialog.dismiss()))
 
     def say(self, message: str, error: bool = False) -> None:
         self.status.color = theme.ERROR if error else theme.TEXT

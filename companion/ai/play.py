@@ -1,0 +1,74 @@
+"""Whole games between companions: for ``simulate``, the benchmark and the tests.
+
+The table's part (shuffled decks, the cards turned face up) is the simulation's
+:class:`~companion.simulate.Dealer`, with its own random stream: the players never see it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from ..game import Game
+from ..simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, random_setup
+from .players import DEFAULT_THINK, LEVELS, Easy, Greedy, Hard, Medium, Player
+from .seats import app_seats
+
+
+def make(
+    level: str,
+    seed: int = 0,
+    blind: bool = False,
+    think: float | None = None,
+    rollouts: int | None = None,
+) -> Player:
+    """A player of ``level`` (``greedy`` too: the benchmark's baseline)."""
+    if level == "hard":
+        if think is None:
+            return Hard(seed, blind, rollouts=rollouts)
+        return Hard(seed, blind, think=think, rollouts=rollouts)
+    kinds: dict[str, Callable[[int, bool], Player]] = {
+        "easy": Easy,
+        "medium": Medium,
+        "greedy": Greedy,
+    }
+    if level not in kinds:
+        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    return kinds[level](seed, blind)
+
+
+def play(
+    players: Sequence[Player],
+    seed: int = 0,
+    names: Sequence[str] | None = None,
+    timings: list[float] | None = None,
+) -> Game:
+    """A whole game, seat ``i`` played by ``players[i]``; ``seed`` fixes the table's deal.
+
+    ``timings``, when given, receives the seconds of each decision.
+    """
+    if not 2 <= len(players) <= 4:
+        raise ValueError("a game has 2 to 4 players")
+    rng = random.Random(seed)
+    game = Game(random_setup(rng, names or DEFAULT_NAMES[: len(players)]))
+    dealer = Dealer(game, rng)
+    while not game.over and not game.stalled and len(game.moves) < MAX_MOVES:
+        start = time.perf_counter()
+        move = players[game.to_act].choose(game)
+        if timings is not None:
+            timings.append(time.perf_counter() - start)
+        game.push(dealer.deal(move))
+    return game
+
+
+def play_levels(
+    levels: Sequence[str], seed: int = 0, think: float = DEFAULT_THINK
+) -> tuple[Game, list[str]]:
+    """A whole game between companions of ``levels``; the record's ``app["seats"]`` too.
+
+    The game depends on ``seed`` and ``think`` only (a budget in playouts, not a clock), so
+    ``simulate --seats ... --seed S --think T`` replays it exactly.
+    """
+    players = [make(level, seed=seed, think=think) for level in levels]
+    return play(players, seed=seed), app_seats(levels)

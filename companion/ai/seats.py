@@ -1,0 +1,38 @@
+"""Which seats the companion played, and at which level, as the game record keeps it.
+
+The record's ``app`` object (spec/game-record.md: a writer's extra a reader must keep)
+carries ``"seats"``: one entry per seat in play order, ``"person"`` or a level (``"easy"``,
+``"medium"``, ``"hard"``). A record from elsewhere may have no such entry, or a wrong one:
+then every seat counts as a person.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .players import LEVELS
+
+KEY = "seats"
+PERSON = "person"
+
+
+def app_seats(levels: Sequence[str | None]) -> list[str]:
+    """The ``app["seats"]`` entry for seats played by ``levels`` (``None``: a person)."""
+    for level in levels:
+        if level is not None and level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    return [PERSON if level is None else level for level in levels]
+
+
+def companion_levels(extra: Mapping[str, Any], players: int) -> tuple[str | None, ...]:
+    """The level of each seat (``None``: a person) from a record's extras."""
+    app = extra.get("app")
+    seats = app.get(KEY) if isinstance(app, Mapping) else None
+    if (
+        not isinstance(seats, list)
+        or len(seats) != players
+        or any(s != PERSON and s not in LEVELS for s in seats)
+    ):
+        return (None,) * players
+    return tuple(None if s == PERSON else s for s in seats)

@@ -1,0 +1,157 @@
+"""The companion's move and its reason, in words, in the current language.
+
+``announce`` says what a player must do at the table for the companion's seat; ``reason``
+says in one line why the hard level likes a move (the "Suggest a move" line).
+"""
+
+from __future__ import annotations
+
+from ..cards import CARDS, NOBLES, Card
+from ..game import Game
+from ..i18n import _, localise, ngettext
+from ..moves import Buy, Move, Pass, Reserve, Take
+from ..tokens import Tokens
+from .value import pulls, remaining, shortfall, worth
+
+
+def card_words(card: Card) -> str:
+    """A card as a player finds it on the table: its level, bonus colour and points."""
+    return ngettext(
+        "a level {level} card ({colour}, {n} point)",
+        "a level {level} card ({colour}, {n} points)",
+        card.points,
+    ).format(level=card.level, colour=localise(card.bonus), n=card.points)
+
+
+def announce(game: Game, move: Move, name: str | None = None) -> str:
+    """What the seat to act does, for a person to do on the table: ``move`` is legal now
+    and carries no reveal (the card turned face up is declared afterwards)."""
+    who = name if name is not None else _("The companion")
+    seat = game.to_act
+    if isinstance(move, Take):
+        text = _("{name} takes {tokens} from the bank").format(name=who, tokens=localise(move.gems))
+    elif isinstance(move, Buy):
+        card = CARDS[move.card]
+        pay = move.payment if move.payment is not None else game.default_payment(seat, card)
+        face_up = any(c is card for row in game.market for c in row)
+        if pay is None or pay.total == 0:
+            template = (
+                _("{name} buys {card}; its bonuses pay for all of it")
+                if face_up
+                else _("{name} buys {card} from its reserve; its bonuses pay for all of it")
+            )
+            text = template.format(name=who, card=card_words(card))
+        else:
+            template = (
+                _("{name} buys {card}, paying {tokens}")
+                if face_up
+                else _("{name} buys {card} from its reserve, paying {tokens}")
+            )
+            text = template.format(name=who, card=card_words(card), tokens=localise(pay))
+    elif isinstance(move, Reserve):
+        if move.deck is not None:
+            text = _("{name} reserves the top card of the level {level} deck, face down").format(
+                name=who, level=move.deck
+            )
+        else:
+            text = _("{name} reserves {card}").format(
+                name=who, card=card_words(CARDS[move.card or ""])
+            )
+        if game.bank.gold > 0:
+            text += ", " + _("and takes a gold token")
+    else:
+        text = _("{name} can do nothing and passes").format(name=who)
+    if move.returned is not None and move.returned.total:
+        text += "; " + _("then gives back {tokens}").format(tokens=localise(move.returned))
+    noble = visiting(game, move)
+    if noble is not None:
+        # Said by what it asks for: a record id (N8) means nothing at the table.
+        wants = Tokens._make([*NOBLES[noble].requires, 0])
+        text += "; " + _("the noble asking for {bonuses} visits").format(bonuses=localise(wants))
+    return text
+
+
+def visiting(game: Game, move: Move) -> str | None:
+    """The noble that visits at the end of ``move`` (chosen, or the only one due)."""
+    if move.noble is not None:
+        return move.noble
+    nobles = game.due(move).nobles
+    return nobles[0].id if len(nobles) == 1 else None
+
+
+def reason(game: Game, move: Move) -> str:
+    """Why ``move`` is good for the seat to act, in one line: "3 points, and one bonus
+    closer to a noble"."""
+    seat = game.seats[game.to_act]
+    parts: list[str] = []
+    noble = visiting(game, move)
+    if isinstance(move, Buy):
+        card = CARDS[move.card]
+        if card.points:
+            parts.append(ngettext("{n} point", "{n} points", card.points).format(n=card.points))
+        if noble is None and any(
+            n.requires[card.bonus] > seat.bonuses[card.bonus] for n in game.nobles
+        ):
+            parts.append(_("one bonus closer to a noble"))
+        if not parts:
+            parts.append(
+                _("a {colour} bonus: cards cost less from now on").format(
+                    colour=localise(card.bonus)
+                )
+            )
+    elif isinstance(move, Reserve):
+        kept = CARDS[move.card] if move.card is not None and move.deck is None else None
+        rivals = [
+            s.name
+            for s in game.seats
+            if kept is not None and s.seat != seat.seat and game.can_afford(s.seat, kept)
+        ]
+        if kept is not None and rivals and kept.points:
+            parts.append(
+                _("keeps {card} away from {name}").format(card=card_words(kept), name=rivals[0])
+            )
+        else:
+            parts.append(_("a card to buy later"))
+        if game.bank.gold > 0:
+            parts.append(_("a gold token"))
+    elif isinstance(move, Take):
+        target = _target(game, move)
+        if target is not None:
+            parts.append(_("tokens toward {card}").format(card=card_words(target)))
+        else:
+            parts.append(_("tokens for later"))
+    elif isinstance(move, Pass):
+        parts.append(_("nothing else is possible"))
+    if noble is not None:
+        points = NOBLES[noble].points
+        parts.append(
+            ngettext("a noble's visit, {n} point", "a noble's visit, {n} points", points).format(
+                n=points
+            )
+        )
+    line = parts[-1]
+    for part in reversed(parts[:-1]):
+        line = _("{this}, and {that}").format(this=part, that=line)
+    return line
+
+
+def _target(game: Game, move: Take) -> Card | None:
+    """The card a take brings closest: the best one among those it pays a part of."""
+    seat = game.seats[game.to_act]
+    pull = pulls(seat, game.nobles)
+    cards = [c for row in game.market for c in row if c is not None]
+    cards += [c for c in seat.reserved if isinstance(c, Card)]
+    helped = [
+        c
+        for c in cards
+        if any(
+            n and c.cost[colour] > seat.bonuses[colour] + seat.tokens[colour]
+            for colour, n in enumerate(move.gems[:5])
+        )
+    ]
+    if not helped:
+        return None
+    return max(
+        helped,
+        key=lambda c: (worth(c, pull) / (1.0 + shortfall(seat, c) + remaining(seat, c)), c.id),
+    )

@@ -1,0 +1,167 @@
+"""One person against the companion (issue 15), a whole game only through taps, in English
+and French: the companion's move is shown, made on the table, confirmed with one tap."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from kivy.uix.button import Button
+
+from companion.ai import make
+from companion.ai.table import Plan
+from companion.i18n import set_language
+from companion.moves import Buy, Move, Pass, Reserve, Take
+from companion.simulate import Dealer, random_setup
+from companion.tokens import Colour
+from ui.companion import CompanionTurn, Suggestion
+from ui.dialogs import NoblePicker, ReturnPicker
+from ui.i18n import tr
+from ui.screens.table.players import PlayerPanel
+from ui.widgets import CardView, NobleView, TokenButton
+
+from .driver import Driver
+from .test_game import _row_level, pick_card
+
+
+def _new_game(d: Driver, level_taps: int, suggest: bool) -> None:
+    d.press(tr("New game"))
+    d.press("1.")
+    for letter in "ZOE":
+        d.press(letter, exact=True)
+    # The second seat: the companion, at the level reached after ``level_taps`` taps.
+    whom = {tr("Person"), tr("easy"), tr("medium"), tr("hard")}
+    for _ in range(level_taps):
+        seats = [b for b in d.walk() if isinstance(b, Button) and b.text in whom]
+        d.tap(seats[1])
+    if suggest:
+        d.press(tr("Suggest a move: off"))
+    d.press(tr("Next: lay out the table"))
+    setup = random_setup(random.Random(5), ["a", "b"])
+    screen = d.app.setup_screen
+    for noble in setup.nobles:
+        d.tap(d.find(NobleView, lambda v: v.noble is None))
+        d.tap(d.find(NobleView, lambda v, n=noble: v.noble is not None and v.noble.id == n))
+    for level, cards in zip((1, 2, 3), setup.market, strict=True):
+        for card in cards:
+            row = [w for w in d.walk(screen) if isinstance(w, CardView) and w.card is None]
+            d.tap(next(v for v in row if _row_level(d, v) == level))
+            pick_card(d, card)
+    d.press(tr("Start the game"))
+    assert d.app.manager.current == "table"
+
+
+def _person_plays(d: Driver, move: Move) -> None:
+    table = d.app.table_screen
+    if isinstance(move, Take):
+        for colour in Colour:
+            for _ in range(move.gems[colour]):
+                d.tap(table.bank[colour])
+        if table.turn is not None and table.turn.action is None and any(table.selection):
+            d.tap(table.take_bar.take_button)  # "Take 1 red, 1 blue...", "Take 2 green"
+    elif isinstance(move, Reserve) and move.deck is not None:
+        d.tap(table.decks[move.deck - 1])
+        d.press(tr("Reserve"), exact=True)
+    elif isinstance(move, Reserve):
+        d.tap(next(v for row in table.rows for v in row if v.card and v.card.id == move.card))
+        d.press(tr("Reserve"), exact=True)
+    elif isinstance(move, Buy):
+        face_up = [v for row in table.rows for v in row if v.card and v.card.id == move.card]
+        if face_up:
+            d.tap(face_up[0])
+        else:
+            panel = d.find(PlayerPanel, lambda p: p.seat_index == move.player)
+            views = [v for v in panel.reserved.children if isinstance(v, CardView)]
+            d.tap(next(v for v in views if getattr(v.card, "id", "") == move.card))
+        d.press(tr("Buy"), exact=True)
+    elif isinstance(move, Pass):
+        d.tap(table.take_bar.pass_button)
+    _answer(d, move)
+
+
+def _answer(d: Driver, move: Move) -> None:
+    if move.reveal is not None:
+        pick_card(d, move.reveal)
+    if move.returned is not None and any(move.returned):
+        dialog = d.top()
+        assert isinstance(dialog, ReturnPicker), dialog
+        for colour in Colour:
+            for _ in range(move.returned[colour]):
+                d.tap(d.find(TokenButton, lambda t, c=colour: t.colour == c, dialog))
+        d.press(tr("Give back"))
+    if move.noble is not None:
+        assert isinstance(d.top(), NoblePicker)
+        d.tap(d.find(NobleView, lambda v: v.noble is not None and v.noble.id == move.noble))
+
+
+@pytest.mark.parametrize(
+    ("language", "level_taps", "level"), [("en", 1, "easy"), ("fr", 2, "medium")]
+)
+def test_one_person_against_the_companion_a_whole_game_through_taps(
+    tmp_path: Path, language: str, level_taps: int, level: str
+) -> None:
+    d = Driver(tmp_path / "data", language=language)
+    try:
+        _new_game(d, level_taps, suggest=True)
+        table = d.app.table_screen
+        game = table.game
+        plan = Plan.of(table.session.record.extra, 2)  # type: ignore[union-attr]
+        assert plan.levels == (None, level) and plan.suggest
+        rng = random.Random(11)
+        dealer = Dealer(game, rng)
+        person = make("easy", seed=3)
+        shots = 0
+        undone = False
+        while not game.over:
+            assert len(game.moves) < 300
+            d.frames(2)
+            if game.to_act == 1:
+                panel = d.top()
+                assert isinstance(panel, CompanionTurn), panel
+                expected = plan.choose(game)
+                assert panel.move == expected
+                if shots < 3 and isinstance(expected, Take | Buy | Reserve):
+                    d.screenshot_to(tmp_path / f"companion-{language}-{shots}.png")
+                    shots += 1
+                d.press(tr("Done"), exact=True)
+                played = dealer.deal(expected)
+                if played.reveal is not None:
+                    pick_card(d, played.reveal)
+                assert game.moves[-1].player == 1
+                assert game.moves[-1].returned == expected.returned
+                if not undone and len(game.moves) > 6:
+                    # Undo across the companion's move: the same move is shown again.
+                    d.press(tr("Undo"), exact=True)
+                    d.frames(2)
+                    again = d.top()
+                    assert isinstance(again, CompanionTurn) and again.move == expected
+                    undone = True
+                continue
+            assert not isinstance(d.top(), CompanionTurn)
+            if len(game.moves) == 2:
+                d.press(tr("Suggest"), exact=True)
+                assert isinstance(d.top(), Suggestion)
+                d.press(tr("Close"), exact=True)
+            _person_plays(d, dealer.deal(person.choose(game)))
+        assert d.app.manager.current == "end"
+        assert shots >= 1
+    finally:
+        d.close()
+        set_language("en")
+
+
+def test_a_table_of_companions_alone_is_refused_and_a_companion_seat_gets_a_name(
+    driver: Driver,
+) -> None:
+    d = driver
+    d.press("New game")
+    for _ in range(2):
+        seats = [b for b in d.walk() if isinstance(b, Button) and b.text == "Person"]
+        d.tap(seats[0])  # each tap: the first seat still a person's becomes the companion
+    screen = d.app.manager.current_screen
+    assert screen.levels == ["easy", "easy"]
+    assert screen.names == ["Companion", "Companion 2"]
+    d.press("Next: lay out the table")
+    assert d.app.manager.current == "newgame"
+    assert "At least one seat is a person's" in d.texts()

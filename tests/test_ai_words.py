@@ -1,0 +1,110 @@
+"""The companion's move and its reason in words (issue 15), in English and French."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.ai.play import play_levels
+from companion.ai.players import Hard
+from companion.ai.words import announce, reason
+from companion.i18n import localise, set_language
+from companion.moves import Buy, Reserve, Take, with_parts
+from companion.tokens import Tokens
+from tests.helpers import Hand, position
+
+MARKET = ("1W1 1U1 1G1 1R1", "2W6 2U1 2G1 2R1", "3W1 3U1 3G1 3R1")
+
+
+def _table() -> object:
+    # Ada, at 12 points, can buy 2W6 (3 points, a white bonus) with her six white tokens
+    # and reach 15; the noble N1 wants white bonuses.
+    return position(
+        Hand(tokens="WWWWWW", cards="1U2", points=12),
+        Hand(tokens="RRG", points=9),
+        market=MARKET,
+        nobles="N1 N2 N3",
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "expected_reason", "expected_move"),
+    [
+        ("en", "3 points, and one bonus closer to a noble", "The companion buys a level 2 card"),
+        (
+            "fr",
+            "3 points de prestige, et un bonus de plus vers un noble",
+            "Le compagnon achète une carte",
+        ),
+    ],
+)
+def test_the_suggestion_is_the_hard_levels_choice_with_its_reason_in_the_players_language(
+    language: str, expected_reason: str, expected_move: str
+) -> None:
+    game = _table()
+    move = Hard(seed=1, rollouts=60).choose(game)  # type: ignore[arg-type]
+    assert move == Buy("2W6", player=0)
+    set_language(language)
+    assert reason(game, move) == expected_reason  # type: ignore[arg-type]
+    text = announce(game, move)  # type: ignore[arg-type]
+    assert text.startswith(expected_move)
+    assert localise(Tokens(white=6)) in text
+
+
+def test_every_kind_of_move_is_announced_with_what_to_do_on_the_table() -> None:
+    game, _ = play_levels(["hard", "medium"], seed=5, think=0.03)
+    moves = list(game.moves)
+    while game.moves:
+        game.undo()
+    said: dict[str, str] = {}
+    for move in moves:
+        asked = with_parts(move, reveal=None)
+        if isinstance(asked, Reserve) and asked.deck is not None:
+            asked = with_parts(asked, card=None)
+        text = announce(game, asked, name="Ada")
+        assert reason(game, asked)
+        said.setdefault(type(move).__name__, text)
+        if asked.returned is not None:
+            said.setdefault("return", text)
+        game.push(move)
+    assert said["Take"].startswith("Ada takes 1 ")
+    assert "from the bank" in said["Take"]
+    assert said["Buy"].startswith("Ada buys a level ")
+    assert said["Reserve"].startswith("Ada reserves ")
+    if "return" in said:
+        assert "gives back" in said["return"]
+
+
+def test_a_take_that_gives_tokens_back_says_which() -> None:
+    game = position(Hand(tokens="WWWUUUGGGR"), Hand(), market=MARKET)
+    move = Take(Tokens.parse("RKU"), player=0, returned=Tokens.parse("WWW"))
+    assert game.is_legal(move)
+    set_language("fr")
+    text = announce(game, move)
+    tokens = localise(Tokens.parse("URK"))
+    assert text.startswith(f"Le compagnon prend {tokens} à la banque")
+    assert "puis rend " + localise(Tokens(white=3)) in text
+
+
+def test_suggest_a_move_gives_the_hard_levels_choice_and_one_line() -> None:
+    from companion.ai import suggest
+
+    set_language("fr")
+    move, line = suggest(_table(), seed=1, think=0.1)  # type: ignore[arg-type]
+    assert move == Buy("2W6", player=0)
+    assert line == "3 points de prestige, et un bonus de plus vers un noble"
+    assert "\n" not in line
+
+
+def test_a_nobles_visit_is_announced_by_what_the_noble_asks_for_never_its_id() -> None:
+    market = ("1G1 1G2 1R1 1R2", "2W6 2U1 2G1 2R1", "3W1 3U1 3G1 3R1")
+    game = position(
+        Hand(tokens="WWWWWW", cards="1W1 1W2 1W3 1U1 1U2 1U3 1U4"),
+        Hand(),
+        market=market,
+        nobles="N1 N2 N3",
+    )
+    move = Buy("2W6", player=0)
+    text = announce(game, move)  # type: ignore[arg-type]
+    assert "the noble asking for " + localise(Tokens(white=4, blue=4)) + " visits" in text
+    assert "N1" not in text
+    assert "a noble's visit, 3 points" in reason(game, move)  # type: ignore[arg-type]
