@@ -21,8 +21,8 @@ from ui.i18n import tr
 from ui.screens.table.players import PlayerPanel
 from ui.widgets import CardView, NobleView, TokenButton
 
-from .driver import Driver
-from .test_game import _row_level, pick_card
+from .driver import Driver, lay_out_table
+from .test_game import pick_card
 
 
 def _new_game(d: Driver, level_taps: int, suggest: bool) -> None:
@@ -39,15 +39,7 @@ def _new_game(d: Driver, level_taps: int, suggest: bool) -> None:
         d.press(tr("Suggest a move: off"))
     d.press(tr("Next: lay out the table"))
     setup = random_setup(random.Random(5), ["a", "b"])
-    screen = d.app.setup_screen
-    for noble in setup.nobles:
-        d.tap(d.find(NobleView, lambda v: v.noble is None))
-        d.tap(d.find(NobleView, lambda v, n=noble: v.noble is not None and v.noble.id == n))
-    for level, cards in zip((1, 2, 3), setup.market, strict=True):
-        for card in cards:
-            row = [w for w in d.walk(screen) if isinstance(w, CardView) and w.card is None]
-            d.tap(next(v for v in row if _row_level(d, v) == level))
-            pick_card(d, card)
+    lay_out_table(d, list(setup.nobles), [list(r) for r in setup.market])
     d.press(tr("Start the game"))
     assert d.app.manager.current == "table"
 
