@@ -59,7 +59,7 @@ class NewGameScreen(Screen):
         # At 800x480 every button is at least 44 px high, every text at least 14 px.
         unit = max(44.0, Window.height * 0.096)
         top = BoxLayout(spacing=10)
-        slots = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.46)
+        slots = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.38)
         slots.add_widget(
             text_label(
                 tr("Players, in the order of play (the youngest starts)"),
@@ -82,7 +82,7 @@ class NewGameScreen(Screen):
                 level = self.levels[i]
                 who = tr("Person") if level is None else level_name(level)
                 # Who plays this seat: a person, or the companion at a level (a tap cycles).
-                row.add_widget(big_button(who, partial(self.cycle_level, i), size_hint_x=0.6))
+                row.add_widget(big_button(who, partial(self.cycle_level, i), size_hint_x=0.8))
                 up = big_button(
                     "^", partial(self.move_up, i), size_hint_x=None, width=unit, disabled=i == 0
                 )
@@ -101,7 +101,7 @@ class NewGameScreen(Screen):
         self.message = text_label("", scale=0.3, halign="left", valign="top", color=theme.ERROR)
         slots.add_widget(self.message)
         top.add_widget(slots)
-        right = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.54)
+        right = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.62)
         recent = self.recent_names()
         if recent:
             right.add_widget(
