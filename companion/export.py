@@ -40,6 +40,7 @@ CSV_COLUMNS = (
     "move",
     "round",
     "player",
+    "played_by",
     "action",
     "card",
     "from_deck",
@@ -60,6 +61,11 @@ def to_csv(record: Record) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     times = move_times(record)
+    # Who made each seat's decisions: a person, or the companion at its level.
+    played_by = [
+        f"companion {level}" if level else "person"
+        for level in companion_levels(record.extra, len(record.players))
+    ]
     for step in timeline(record):
         time = times.get(step.number)
         returned = step.move.returned or Tokens()
@@ -71,6 +77,7 @@ def to_csv(record: Record) -> str:
                 step.number,
                 step.round,
                 csv_cell(step.player),
+                played_by[step.seat],
                 step.action,
                 card,
                 deck,

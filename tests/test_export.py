@@ -64,6 +64,7 @@ def test_export_csv_has_a_row_per_move_with_points_after(
         "move",
         "round",
         "player",
+        "played_by",
         "action",
         "card",
         "from_deck",
@@ -530,3 +531,32 @@ def test_a_game_number_too_big_for_anyone_is_no_game(
 ) -> None:
     assert main(["export", "100000000000000000000"]) == 2
     assert capsys.readouterr().err == "there is no game 100000000000000000000 in the journal\n"
+
+
+def test_export_csv_says_which_seats_the_companion_played(
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "companion.json"
+    assert (
+        main(
+            [
+                "simulate",
+                "--seats",
+                "easy,hard",
+                "--think",
+                "0.01",
+                "--seed",
+                "3",
+                "--out",
+                str(record),
+            ]
+        )
+        == 0
+    )
+    assert main(["import", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["export", "1", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out.lstrip("\ufeff"))))
+    by_seat = {r["player"]: r["played_by"] for r in rows}
+    assert sorted(by_seat.values()) == ["companion easy", "companion hard"]
+    assert len(by_seat) == 2
