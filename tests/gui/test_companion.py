@@ -16,13 +16,12 @@ from companion.moves import Buy, Move, Pass, Reserve, Take
 from companion.simulate import Dealer, random_setup
 from companion.tokens import Colour
 from ui.companion import CompanionTurn, Suggestion
-from ui.dialogs import NoblePicker, ReturnPicker
 from ui.i18n import tr
 from ui.screens.table.players import PlayerPanel
-from ui.widgets import CardView, NobleView, TokenButton
+from ui.widgets import CardView
 
 from .driver import Driver, lay_out_table
-from .test_game import pick_card
+from .test_game import finish_turn, pick_card
 
 
 def _new_game(d: Driver, level_taps: int, suggest: bool) -> None:
@@ -69,22 +68,7 @@ def _person_plays(d: Driver, move: Move) -> None:
         d.press(tr("Buy"), exact=True)
     elif isinstance(move, Pass):
         d.tap(table.take_bar.pass_button)
-    _answer(d, move)
-
-
-def _answer(d: Driver, move: Move) -> None:
-    if move.reveal is not None:
-        pick_card(d, move.reveal)
-    if move.returned is not None and any(move.returned):
-        dialog = d.top()
-        assert isinstance(dialog, ReturnPicker), dialog
-        for colour in Colour:
-            for _ in range(move.returned[colour]):
-                d.tap(d.find(TokenButton, lambda t, c=colour: t.colour == c, dialog))
-        d.press(tr("Give back"))
-    if move.noble is not None:
-        assert isinstance(d.top(), NoblePicker)
-        d.tap(d.find(NobleView, lambda v: v.noble is not None and v.noble.id == move.noble))
+    finish_turn(d, move)
 
 
 @pytest.mark.parametrize(

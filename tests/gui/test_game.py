@@ -60,7 +60,7 @@ def finish_turn(d: Driver, move: Move) -> None:
         for colour in Colour:
             for _ in range(move.returned[colour]):
                 d.tap(d.find(TokenButton, lambda t, c=colour: t.colour == c, dialog))
-        d.press("Give back")
+        d.press(tr("Give back"))
     if move.noble is not None:
         # The engine names a noble on a listed move only when the player must choose.
         picker = d.top()
