@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card, Noble
+from .game import Hidden
 from .i18n import localise, ngettext
 from .i18n import translate as _
 from .moves import Buy, Pass, Reserve, Take
@@ -27,9 +28,12 @@ from .timeline import Step, timeline
 from .tokens import Colour, Tokens
 
 
-def card_words(card: Card) -> str:
-    """``a blue level-1 card``: a card as players name it (one message per colour, so
-    that each language makes the colour agree with its word for card)."""
+def card_words(card: Card | Hidden) -> str:
+    """``a blue level-1 card (1 point)``: a card as players name it (one message per colour,
+    so that each language makes the colour agree with its word for card); a card reserved
+    face down that only its owner has seen is ``a hidden level-2 card``."""
+    if isinstance(card, Hidden):
+        return _("a hidden level-{level} card").format(level=card.level)
     templates = {
         Colour.WHITE: _("a white level-{level} card"),
         Colour.BLUE: _("a blue level-{level} card"),

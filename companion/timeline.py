@@ -44,7 +44,6 @@ def timeline(record: Record) -> list[Step]:
     """Every legal move of the record, told. Stops at the first illegal move, if any."""
     steps: list[Step] = []
     game = Game(record.setup)
-    n = len(record.players)
     before: list[Tokens] = []
     nobles_before: list[int] = []
 
@@ -56,41 +55,54 @@ def timeline(record: Record) -> list[Step]:
     remember(game)
 
     def told(g: Game, move: Move) -> None:
-        number = len(g.moves)
-        seat = move.player
-        now = g.seat(seat)
-        net = [a - b for a, b in zip(now.tokens, before[-1], strict=True)]
-        returned = move.returned or Tokens()
-        # A return may give back a token just taken: the net change hides both sides.
-        kept = [d + r for d, r in zip(net, returned, strict=True)]
-        gained = Tokens._make(max(0, k) for k in kept)
-        spent = Tokens._make(r + max(0, -k) for r, k in zip(returned, kept, strict=True))
-        card = None
-        if isinstance(move, Buy):
-            card = now.cards[-1]
-        elif isinstance(move, Reserve):
-            last = now.reserved[-1]
-            card = last if isinstance(last, Card) else None
-        noble = now.nobles[-1] if len(now.nobles) > nobles_before[-1] else None
-        steps.append(
-            Step(
-                number=number,
-                round=(number - 1) // n + 1,
-                seat=seat,
-                player=g.names[seat],
-                move=move,
-                gained=gained,
-                spent=spent,
-                card=card,
-                revealed=move.reveal,
-                noble=noble,
-                points_after=now.points,
-            )
-        )
+        steps.append(_told(g, move, before[-1], nobles_before[-1]))
         remember(g)
 
     replay(record, on_move=told)
     return steps
+
+
+def _told(game: Game, move: Move, tokens_before: Tokens, nobles_before: int) -> Step:
+    """``move``, the last of ``game``, told: ``tokens_before`` and ``nobles_before`` are
+    its player's before it."""
+    number = len(game.moves)
+    seat = move.player
+    now = game.seat(seat)
+    net = [a - b for a, b in zip(now.tokens, tokens_before, strict=True)]
+    returned = move.returned or Tokens()
+    # A return may give back a token just taken: the net change hides both sides.
+    kept = [d + r for d, r in zip(net, returned, strict=True)]
+    gained = Tokens._make(max(0, k) for k in kept)
+    spent = Tokens._make(r + max(0, -k) for r, k in zip(returned, kept, strict=True))
+    card = None
+    if isinstance(move, Buy):
+        card = now.cards[-1]
+    elif isinstance(move, Reserve):
+        last = now.reserved[-1]
+        card = last if isinstance(last, Card) else None
+    return Step(
+        number=number,
+        round=(number - 1) // len(game.names) + 1,
+        seat=seat,
+        player=game.names[seat],
+        move=move,
+        gained=gained,
+        spent=spent,
+        card=card,
+        revealed=move.reveal,
+        noble=now.nobles[-1] if len(now.nobles) > nobles_before else None,
+        points_after=now.points,
+    )
+
+
+def last_step(game: Game) -> Step:
+    """The last move of ``game`` told, as :func:`timeline` tells it, without replaying
+    the game (the table's status line says each move as it is played or undone).
+    ``IndexError`` when no move was played."""
+    before = game.copy()
+    move = before.undo()
+    seat = before.seat(move.player)
+    return _told(game, move, seat.tokens, len(seat.nobles))
 
 
 def points_by_round(record: Record) -> list[list[int]]:

@@ -13,11 +13,11 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.cards import CARDS, NOBLES
+from companion.movelog import card_words
 from companion.simulate import simulate
 from companion.table import NewGame
 from companion.tokens import Colour
 from hardware.tagmap import TagMap, default_path
-from ui.screens.table.words import card_words
 
 from .driver import Driver
 

@@ -12,6 +12,7 @@ from kivy.uix.button import Button
 from companion.cards import CARDS
 from companion.game import Hidden
 from companion.i18n import localise
+from companion.movelog import move_log
 from companion.moves import Buy, Move, Pass, Reserve, Take
 from companion.setup import Setup
 from companion.simulate import simulate
@@ -372,5 +373,40 @@ def test_give_back_has_cancel_and_marks_tokens_minus_one(language: str, tmp_path
         d.press(tr("Give back"), exact=True)
         assert session.game.moves[-1].returned == Tokens(red=1, green=1)
         assert session.game.seat(0).tokens.total == 10
+    finally:
+        d.close()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_status_line_says_each_move_as_the_move_log_does(tmp_path: Path, language: str) -> None:
+    """One wording of a move: what the status line says after a turn, an undo or a redo is
+    the move log's line for it, payments, gold and returns included, in the language."""
+    d = Driver(tmp_path / "data", language=language)
+    try:
+        # Takes, reserves (one blind, with a return), buys paid partly with gold.
+        game = simulate(players=2, seed=3, max_moves=14)
+        d.app.start_game(game.setup)
+        d.frames(2)
+        table = d.app.table_screen
+        session = table.session
+        assert session is not None
+        for move in game.moves:
+            if language == "en":
+                play_through_taps(d, move)  # the turn committed on the table
+            else:
+                session.play(move)
+            told = move_log(session.record)[0].words
+            if language == "en":
+                nxt = game.setup.players[1 - move.player]
+                assert table.status.text == f"{told}. {nxt} to play", table.status.text
+        assert len(session.game.moves) == len(game.moves)  # a blind reserve's card unseen
+        told = move_log(session.record)[0].words
+        assert ", " + tr("pays {tokens}").format(tokens="") in told  # the last buy's payment
+        table.undo()
+        assert table.status.text == tr("Undone: {move}").format(move=told)
+        table.redo()
+        assert table.status.text == tr("Redone: {move}").format(move=told)
+        if language == "fr":
+            assert " achète " in told, told
     finally:
         d.close()

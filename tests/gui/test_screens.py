@@ -10,11 +10,11 @@ import pytest
 from kivy.uix.settings import Settings
 
 from companion.cards import CARDS, NOBLES
+from companion.movelog import card_words
 from companion.record import Record, read, replay
 from companion.simulate import simulate
 from companion.store import GameState
 from ui.media import removable_media
-from ui.screens.table.words import card_words
 
 from .driver import Driver
 

@@ -11,6 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion.i18n import localise
+from companion.movelog import card_words
 from companion.moves import Move, Reserve
 from companion.table import Purchase
 from companion.tokens import Colour
@@ -19,7 +20,7 @@ from ... import theme
 from ...dialogs import Dialog
 from ...i18n import tr
 from ...widgets import CardView, GemRow, big_button, then, wrapping_label
-from .words import card_words, reason
+from .words import reason
 
 
 class BuyDialog(Dialog):

@@ -19,10 +19,12 @@ from companion.ai.table import Plan, fill
 from companion.cards import Card
 from companion.errors import IllegalMove, Refused
 from companion.game import Hidden
+from companion.movelog import tell
 from companion.moves import Pass, Reserve
 from companion.session import Session
 from companion.store import StoreError
 from companion.table import Picked, Step, Turn
+from companion.timeline import last_step
 from companion.tokens import Colour, Tokens
 
 from ... import theme
@@ -38,7 +40,7 @@ from .buy import BuyDialog, DeckDialog
 from .menu import AuditDialog, MenuDialog
 from .players import PlayerDialog, PlayersColumn
 from .steps import TurnSteps
-from .words import describe, reason
+from .words import reason
 
 if TYPE_CHECKING:
     from ...application import CompanionApp
@@ -334,23 +336,24 @@ class TableScreen(TurnSteps, Screen):
         if self.turn is not None:
             self.turn.cancel()
         try:
-            move = self.session.undo()
+            told = tell(last_step(self.game))  # said before it is gone
+            self.session.undo()
         except (IndexError, StoreError) as err:
             self.refresh(getattr(err, "message", str(err)), error=True)
             return
-        self.refresh(tr("Undone: {move}").format(move=describe(move, self.game.names[move.player])))
+        self.refresh(tr("Undone: {move}").format(move=told))
 
     def redo(self) -> None:
         assert self.session is not None
         try:
-            move = self.session.redo()
+            self.session.redo()
         except (IndexError, StoreError, IllegalMove) as err:
             self.refresh(getattr(err, "message", str(err)), error=True)
             return
         if self.game.over:
             self.app.show_end(self.session)
             return
-        self.refresh(tr("Redone: {move}").format(move=describe(move, self.game.names[move.player])))
+        self.refresh(tr("Redone: {move}").format(move=tell(last_step(self.game))))
 
     def open_menu(self) -> None:
         hints = tr("Hints: on") if self.app.hints else tr("Hints: off")

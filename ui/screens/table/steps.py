@@ -10,15 +10,17 @@ from typing import TYPE_CHECKING
 from companion.cards import Card, Noble
 from companion.errors import IllegalMove, Refused
 from companion.game import Game
+from companion.movelog import tell
 from companion.moves import Move
 from companion.session import Session
 from companion.store import StoreError
 from companion.table import Declared, Step, Turn
+from companion.timeline import last_step
 from companion.tokens import Tokens
 
 from ...dialogs import CardPicker, Dialog, NoblePicker, ReturnPicker
 from ...i18n import tr
-from .words import describe, reason
+from .words import reason
 
 if TYPE_CHECKING:
     from ...application import CompanionApp
@@ -138,9 +140,8 @@ class TurnSteps:
 
     def commit(self) -> None:
         assert self.turn is not None and self.session is not None
-        name = self.game.names[self.game.to_act]
         try:
-            move = self.turn.commit()
+            self.turn.commit()
         except (IllegalMove, StoreError, Refused) as err:
             self.turn.cancel()
             self.refuse(err)
@@ -150,7 +151,7 @@ class TurnSteps:
             self.app.show_end(self.session)
             return
         nxt = self.game.names[self.game.to_act]
-        self.refresh(describe(move, name) + ". " + tr("{name} to play").format(name=nxt))
+        self.refresh(tell(last_step(self.game)) + ". " + tr("{name} to play").format(name=nxt))
 
     # ------------------------------------------------------------------ scans, undo
 

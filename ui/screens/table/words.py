@@ -1,27 +1,21 @@
-"""What the table says about moves, cards and nobles: in words, never in record ids.
+"""What the table says about cards, nobles and refusals: in words, never in record ids.
 
 Ids such as ``1U5`` or ``N8`` are for the game record; players hear "a blue level-1 card".
+A move and a card are said as the move log says them (:mod:`companion.movelog`): one
+wording of each, in every language.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.cards import CARDS, NOBLES, Card, Noble
+from companion.cards import CARDS, NOBLES, Noble
 from companion.errors import CompanionError, RecordError, place
-from companion.game import Hidden
 from companion.i18n import localise
-from companion.moves import Buy, Move, Reserve, Take
+from companion.movelog import card_words
 from companion.tokens import Tokens
 
 from ...i18n import tr
-
-
-def card_words(card: Card | Hidden) -> str:
-    """``a blue level-1 card``; a blind-reserved card is ``a hidden level-2 card``."""
-    if isinstance(card, Hidden):
-        return tr("a hidden level-{level} card").format(level=card.level)
-    return tr("a {colour} level-{level} card").format(colour=tr(card.bonus.key), level=card.level)
 
 
 def noble_words(noble: Noble) -> str:
@@ -68,24 +62,3 @@ def reason(err: CompanionError) -> str:
     it quotes, such as the illegal move that keeps a journal from being resumed)."""
     text = _words(err)
     return text[:1].upper() + text[1:]
-
-
-def describe(move: Move, name: str) -> str:
-    """What a move did, in words, for the status line and the log."""
-    if isinstance(move, Take):
-        text = tr("{name} takes {tokens}").format(name=name, tokens=localise(move.gems))
-    elif isinstance(move, Reserve):
-        if move.deck is None and move.card is not None:
-            what = card_words(CARDS[move.card])
-        else:
-            what = tr("a level {n} card").format(n=move.deck)
-        text = tr("{name} reserves {card}").format(name=name, card=what)
-    elif isinstance(move, Buy):
-        text = tr("{name} buys {card}").format(name=name, card=card_words(CARDS[move.card]))
-    else:
-        text = tr("{name} passes").format(name=name)
-    if move.returned is not None and any(move.returned):
-        text += ", " + tr("gives back {tokens}").format(tokens=localise(move.returned))
-    if move.noble:
-        text += ", " + tr("visited by {noble}").format(noble=noble_words(NOBLES[move.noble]))
-    return text
