@@ -11,14 +11,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
+from kivy.graphics import Color, RoundedRectangle
 from kivy.properties import NumericProperty, ObjectProperty
 
-from companion.cards import Card, Noble
+from companion.cards import Card
 from companion.tokens import GEMS, Colour
 
 from . import theme
-from .widgets import Tappable, draw_text
+from .widgets import (
+    ROMAN,
+    NobleView,
+    Tappable,
+    draw_back,
+    draw_body,
+    draw_noble,
+    draw_place,
+    draw_text,
+)
 from .widgets import draw_gem as table_gem
 
 SMALLEST_TEXT = 14.0  # px: nothing a player reads is drawn smaller (issue 9)
@@ -39,20 +48,33 @@ def draw_gem(canvas: Any, colour: Colour, x: float, y: float, d: float, text: st
     draw_text(canvas, colour.letter, x, y, d, d, ink, max(SMALLEST_TEXT, d * 0.56))
 
 
+def _cost_grid(area_w: float, area_h: float, n: int) -> tuple[int, int, float]:
+    """Columns, rows and gem size for ``n`` cost gems: as many columns as make the gems
+    largest, the cost being what a player reads."""
+    cols = max(range(1, n + 1), key=lambda k: min(area_h / -(-n // k), area_w / k))
+    rows = -(-n // cols)
+    return cols, rows, min(area_h / rows, area_w / cols)
+
+
+def cost_digit(card: Card, w: float, h: float) -> float:
+    """The font size :func:`draw_card` gives ``card``'s cost in a ``w`` x ``h`` box (one
+    place says how a card is laid out: the pickers ask it whether a size is legible)."""
+    w = min(w, h * 2.2)
+    lw = min(w * 0.36, h * 0.52)
+    n = sum(1 for v in card.cost if v)
+    _, _, d = _cost_grid(w - lw - w * 0.04, h * 0.88, n)
+    return max(0.6 * d * 0.95, SMALLEST_TEXT + 0.5)
+
+
 def draw_card(canvas: Any, card: Card, x: float, y: float, w: float, h: float) -> None:
     """``card`` in the box: points and bonus gem on the left, the cost on the right."""
     w = min(w, h * 2.2)  # never a long strip: the picture keeps a card's look
     r = min(w, h) * 0.1
-    canvas.add(Color(*theme.CARD_BODY))
-    canvas.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
+    draw_body(canvas, card, x, y, w, h, r)
     fill = theme.TOKEN_FILL[card.bonus]
     lw = min(w * 0.36, h * 0.52)
     canvas.add(Color(*(0.55 + 0.45 * v for v in fill[:3]), 1))  # a light tint of the bonus
-    canvas.add(RoundedRectangle(pos=(x, y), size=(lw, h), radius=[r, 0, 0, r]))
-    canvas.add(Color(*theme.CARD_BACK[card.level - 1]))
-    canvas.add(Rectangle(pos=(x + lw, y), size=(w - lw - r, h * 0.07)))
-    canvas.add(Color(0.5, 0.5, 0.5, 1))
-    canvas.add(Line(rounded_rectangle=(x, y, w, h, r), width=1))
+    canvas.add(RoundedRectangle(pos=(x + 1, y + 1), size=(lw - 1, h - 2), radius=[r, 0, 0, r]))
     gem = lw * 0.8
     if card.points:
         draw_text(canvas, str(card.points), x, y + h * 0.5, lw, h * 0.5, DARK, h * 0.4)
@@ -61,30 +83,11 @@ def draw_card(canvas: Any, card: Card, x: float, y: float, w: float, h: float) -
         draw_gem(canvas, card.bonus, x + (lw - gem) / 2, y + (h - gem) / 2, gem)
     costs = [(c, n) for c, n in zip(GEMS, card.cost, strict=True) if n]
     area_w, area_h = w - lw - w * 0.04, h * 0.88
-    # As many columns as make the gems largest: the cost is what a player reads.
-    cols = max(
-        range(1, len(costs) + 1),
-        key=lambda k: min(area_h / -(-len(costs) // k), area_w / k),
-    )
-    rows = -(-len(costs) // cols)
-    d = min(area_h / rows, area_w / cols)
+    cols, rows, d = _cost_grid(area_w, area_h, len(costs))
     left = x + lw + (area_w - cols * d) / 2 + w * 0.02
     top = y + h * 0.07 + (area_h + rows * d) / 2
     for i, (colour, n) in enumerate(costs):
         draw_gem(canvas, colour, left + (i % cols) * d, top - (i // cols + 1) * d, d * 0.95, str(n))
-
-
-def draw_noble(canvas: Any, noble: Noble, x: float, y: float, w: float, h: float) -> None:
-    """A noble: its points and the bonuses it asks for, as numbered square gems."""
-    canvas.add(Color(*theme.hex_rgba("#e9dcc0")))
-    canvas.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[6]))
-    needs = [(c, n) for c, n in zip(GEMS, noble.requires, strict=True) if n]
-    d = min(h * 0.9 / len(needs), w * 0.45)
-    for i, (colour, n) in enumerate(needs):
-        draw_gem(canvas, colour, x + w * 0.06, y + h - (i + 1) * d - h * 0.04, d * 0.92, str(n))
-    draw_text(
-        canvas, str(noble.points), x + w * 0.5, y + h * 0.5, w * 0.45, h * 0.45, DARK, h * 0.3
-    )
 
 
 class CardFace(Tappable):
@@ -104,21 +107,11 @@ class CardFace(Tappable):
         x, y, w, h = self.x, self.y, self.width, self.height
         if self.deck:
             w = min(w, h * 2.2)
-            c.add(Color(*theme.CARD_BACK[self.deck - 1]))
-            c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[8]))
-            draw_text(c, "I" * self.deck, x, y, w, h, theme.TEXT, max(SMALLEST_TEXT, h * 0.4))
+            draw_back(c, self.deck, x, y, w, h, 8)
+            draw_text(c, ROMAN[self.deck], x, y, w, h, theme.TEXT, max(SMALLEST_TEXT, h * 0.4))
             return
         if self.card is None:
-            c.add(Color(*(theme.ACCENT if self.selected else (1, 1, 1, 0.35))))
-            c.add(
-                Line(
-                    rounded_rectangle=(x + 2, y + 2, w - 4, h - 4, 8),
-                    width=2 if self.selected else 1,
-                    dash_offset=4,
-                    dash_length=6,
-                )
-            )
-            draw_text(c, "+", x, y, w, h, theme.TEXT_DIM, max(SMALLEST_TEXT, h * 0.4))
+            draw_place(c, x, y, w, h, 8, "+", chosen=self.selected)
             return
         draw_card(c, self.card, x + (w - min(w, h * 2.2)) / 2, y, w, h)
         if self.dimmed:
@@ -126,23 +119,16 @@ class CardFace(Tappable):
             c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[8]))
 
 
-class NobleFace(Tappable):
-    """A noble tile, or an empty place for one (a dashed outline)."""
-
-    noble = ObjectProperty(None, allownone=True)
-
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.bind(noble=self.redraw_soon)
+class NobleFace(NobleView):
+    """The table's noble tile, kept a tile's shape in a wide place; an empty place for one
+    is a dashed outline with a +."""
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas
         c.clear()
         x, y, w, h = self.x, self.y, self.width, self.height
         if self.noble is None:
-            c.add(Color(1, 1, 1, 0.35))
-            c.add(Line(rounded_rectangle=(x + 2, y + 2, w - 4, h - 4, 8), width=1, dash_length=6))
-            draw_text(c, "+", x, y, w, h, theme.TEXT_DIM, max(SMALLEST_TEXT, h * 0.4))
+            draw_place(c, x, y, w, h, 8, "+", chosen=self.selected)
             return
         side = min(w, h * 1.25)
         draw_noble(c, self.noble, x + (w - side) / 2, y, side, h)

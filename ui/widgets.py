@@ -193,29 +193,13 @@ class CardView(Tappable):
         r = min(w, h) * 0.08
         card = self.card
         if self.deck_level:
-            c.add(
-                Color(*theme.CARD_BACK[self.deck_level - 1][:3], 0.35 if not self.deck_count else 1)
-            )
-            c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
-            c.add(Color(1, 1, 1, 0.6))
-            c.add(Line(rounded_rectangle=(x + 3, y + 3, w - 6, h - 6, r), width=1))
+            draw_back(c, self.deck_level, x, y, w, h, r, alpha=1 if self.deck_count else 0.35)
             self._text(ROMAN[self.deck_level], x, y + h * 0.52, w, h * 0.3, theme.TEXT)
             self._text(str(self.deck_count), x, y + h * 0.14, w, h * 0.28, theme.TEXT)
         elif card is None:
-            c.add(Color(1, 1, 1, 0.25))
-            c.add(
-                Line(
-                    rounded_rectangle=(x + 2, y + 2, w - 4, h - 4, r),
-                    width=1,
-                    dash_offset=4,
-                    dash_length=6,
-                )
-            )
+            draw_place(c, x, y, w, h, r)
         elif isinstance(card, Hidden):
-            c.add(Color(*theme.CARD_BACK[card.level - 1]))
-            c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
-            c.add(Color(1, 1, 1, 0.6))
-            c.add(Line(rounded_rectangle=(x + 2, y + 2, w - 4, h - 4, r), width=1))
+            draw_back(c, card.level, x, y, w, h, r)
             if self.small or h < 60:  # a reserve slot: the level and a question mark
                 self._text(ROMAN[card.level] + " ?", x, y + h * 0.2, w, h * 0.6, theme.TEXT)
             else:
@@ -232,15 +216,6 @@ class CardView(Tappable):
             c.add(Color(0, 0, 0, 0.55))
             c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
 
-    def _body(self, card: Card, x: float, y: float, w: float, h: float, r: float) -> None:
-        c = self.canvas
-        c.add(Color(*theme.CARD_BODY))
-        c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
-        c.add(Color(*theme.CARD_BACK[card.level - 1]))
-        c.add(Rectangle(pos=(x + r, y), size=(w - 2 * r, max(3.0, h * 0.04))))
-        c.add(Color(0.5, 0.5, 0.5, 1))
-        c.add(Line(rounded_rectangle=(x, y, w, h, r), width=1))
-
     def _band(self, card: Card, x: float, y: float, w: float, band: float, r: float) -> None:
         """The card's top: a tint of its bonus (a white bonus: a grey band, so it shows)."""
         c = self.canvas
@@ -249,7 +224,7 @@ class CardView(Tappable):
 
     def _draw_small(self, card: Card, x: float, y: float, w: float, h: float, r: float) -> None:
         """A reserve slot: the bonus gem and the points on top, the level below."""
-        self._body(card, x, y, w, h, r)
+        draw_body(self.canvas, card, x, y, w, h, r)
         self._band(card, x, y + h * 0.5, w, h * 0.5, r)
         c = self.canvas
         gem = min(h * 0.46, w * 0.44)
@@ -262,7 +237,7 @@ class CardView(Tappable):
         draw_text(c, level, x, y + h * 0.04, w, h * 0.44, theme.CARD_BACK[card.level - 1], h * 0.36)
 
     def _draw_card(self, card: Card, x: float, y: float, w: float, h: float, r: float) -> None:
-        self._body(card, x, y, w, h, r)
+        draw_body(self.canvas, card, x, y, w, h, r)
         band = h * 0.3
         self._band(card, x, y + h - band, w, band, r)
         if card.points:
@@ -285,6 +260,71 @@ class CardView(Tappable):
 ROMAN = ("", "I", "II", "III")
 
 
+def draw_place(
+    canvas: Any,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    r: float,
+    mark: str = "",
+    chosen: bool = False,
+) -> None:
+    """An empty place (a card or noble still to come): a dashed outline, ``mark`` in it;
+    the place being filled (``chosen``) in the accent colour."""
+    canvas.add(Color(*(theme.ACCENT if chosen else (1, 1, 1, 0.35))))
+    canvas.add(
+        Line(
+            rounded_rectangle=(x + 2, y + 2, w - 4, h - 4, r),
+            width=2 if chosen else 1,
+            dash_offset=4,
+            dash_length=6,
+        )
+    )
+    draw_text(canvas, mark, x, y, w, h, theme.TEXT_DIM, max(14.0, h * 0.4))
+
+
+def draw_back(
+    canvas: Any, level: int, x: float, y: float, w: float, h: float, r: float, alpha: float = 1
+) -> None:
+    """A card of ``level`` seen from the back (a deck, a card reserved face down)."""
+    canvas.add(Color(*theme.CARD_BACK[level - 1][:3], alpha))
+    canvas.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
+    canvas.add(Color(1, 1, 1, 0.6))
+    canvas.add(Line(rounded_rectangle=(x + 2, y + 2, w - 4, h - 4, r), width=1))
+
+
+def draw_body(canvas: Any, card: Card, x: float, y: float, w: float, h: float, r: float) -> None:
+    """A card's face without its content: the body, its level's strip, the outline."""
+    canvas.add(Color(*theme.CARD_BODY))
+    canvas.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
+    canvas.add(Color(*theme.CARD_BACK[card.level - 1]))
+    canvas.add(Rectangle(pos=(x + r, y), size=(w - 2 * r, max(3.0, h * 0.04))))
+    canvas.add(Color(0.5, 0.5, 0.5, 1))
+    canvas.add(Line(rounded_rectangle=(x, y, w, h, r), width=1))
+
+
+def draw_noble(canvas: Any, noble: Noble, x: float, y: float, w: float, h: float) -> None:
+    """A noble tile: its points on the left, the bonuses it asks for in a 2x2 grid of gems."""
+    canvas.add(Color(*theme.NOBLE_FILL))
+    canvas.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[6]))
+    canvas.add(Color(*theme.NOBLE_RING))
+    canvas.add(Line(rounded_rectangle=(x, y, w, h, 6), width=1.2))
+    needs = [(col, n) for col, n in zip(GEMS, noble.requires, strict=True) if n]
+    strip = w * 0.22  # the points, on the left as on the tile
+    pad = min(w, h) * 0.05
+    d = min((h - 3 * pad) / 2, (w - strip - 3 * pad) / 2)
+    rows = (len(needs) + 1) // 2
+    block = rows * d + (rows - 1) * pad
+    top = y + (h + block) / 2  # a tall tile keeps its content in the middle
+    ink = theme.NOBLE_INK
+    draw_text(canvas, str(noble.points), x, top - d * 1.2, strip, d * 1.2, ink, d * 0.9)
+    for i, (colour, n) in enumerate(needs):
+        px = x + strip + pad + (i % 2) * (d + pad)
+        py = top - d - (i // 2) * (d + pad)
+        draw_gem(canvas, colour, px, py, d, str(n))
+
+
 class NobleView(Tappable):
     """A noble tile: its points, and the bonuses it asks for (up to a 2x2 grid of gems)."""
 
@@ -303,22 +343,7 @@ class NobleView(Tappable):
             c.add(Color(1, 1, 1, 0.25))
             c.add(Line(rounded_rectangle=(x + 2, y + 2, w - 4, h - 4, 6), width=1))
             return
-        c.add(Color(*theme.NOBLE_FILL))
-        c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[6]))
-        c.add(Color(*theme.NOBLE_RING))
-        c.add(Line(rounded_rectangle=(x, y, w, h, 6), width=1.2))
-        needs = [(col, n) for col, n in zip(GEMS, noble.requires, strict=True) if n]
-        strip = w * 0.22  # the points, on the left as on the tile
-        pad = min(w, h) * 0.05
-        d = min((h - 3 * pad) / 2, (w - strip - 3 * pad) / 2)
-        rows = (len(needs) + 1) // 2
-        block = rows * d + (rows - 1) * pad
-        top = y + (h + block) / 2  # a tall tile keeps its content in the middle
-        draw_text(c, str(noble.points), x, top - d * 1.2, strip, d * 1.2, theme.NOBLE_INK, d * 0.9)
-        for i, (colour, n) in enumerate(needs):
-            px = x + strip + pad + (i % 2) * (d + pad)
-            py = top - d - (i // 2) * (d + pad)
-            draw_gem(c, colour, px, py, d, str(n))
+        draw_noble(c, noble, x, y, w, h)
         if self.highlight or self.selected:
             c.add(Color(*(theme.ACCENT if self.selected else theme.HINT)))
             c.add(Line(rounded_rectangle=(x + 1, y + 1, w - 2, h - 2, 6), width=2.5))
@@ -366,6 +391,14 @@ class TokenButton(Tappable):
             c.add(Color(*theme.ERROR))
             c.add(Line(circle=(bx + b / 2, by + b / 2, b / 2 - 1, 0, 360, 24), width=1.5))
             c.add(Line(points=[bx + b * 0.25, by + b / 2, bx + b * 0.75, by + b / 2], width=2))
+        if self.selected:  # the colour being shown (a picker's tab)
+            c.add(Color(*theme.ACCENT))
+            c.add(
+                Line(
+                    rounded_rectangle=(self.x + 1, self.y + 1, self.width - 2, self.height - 2, 8),
+                    width=2,
+                )
+            )
         if self.chosen:
             b = max(d * 0.5, 30.0)
             bx, by = x + d - b * 0.75, y + d - b * 0.75

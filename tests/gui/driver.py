@@ -19,6 +19,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion import i18n
+from companion.cards import CARDS
 from ui.application import CompanionApp
 
 # The suite never writes into the repository: pictures go to a temporary folder, unless
@@ -159,7 +160,7 @@ def lay_out_table(d: Driver, nobles: list[str], market: list[list[str]]) -> None
     ``market``: the face-up cards of levels 1, 2, 3. Places fill as they lie on the
     table: the nobles, then levels 3, 2 and 1.
     """
-    from ui.cardface import CardFace, NobleFace
+    from ui.cardface import NobleFace
     from ui.setuppicker import LevelPicker, NobleGrid
 
     d.frames(2)
@@ -171,5 +172,20 @@ def lay_out_table(d: Driver, nobles: list[str], market: list[list[str]]) -> None
         for card in market[level - 1]:
             picker = d.top()
             assert isinstance(picker, LevelPicker), picker
-            d.tap(d.find(CardFace, lambda v, c=card: v.card is not None and v.card.id == c))
+            pick_at_setup(d, picker, card)
     d.frames(2)
+
+
+def pick_at_setup(d: Driver, picker: Widget, card_id: str) -> None:
+    """In a setup's level picker: the card, a tap; where the picker asks the bonus colour
+    first (level 1 on the 7-inch screen), that colour, then the card."""
+    from ui.cardface import CardFace
+    from ui.widgets import CardView, TokenButton
+
+    def shown(v: Any) -> bool:
+        return isinstance(v, CardFace | CardView) and v.card is not None and v.card.id == card_id
+
+    if not any(shown(v) for v in d.walk(picker)):
+        bonus = CARDS[card_id].bonus
+        d.tap(d.find(TokenButton, lambda t: t.colour == bonus, picker))
+    d.tap(d.find(Widget, shown, picker))

@@ -119,6 +119,23 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     assert_fits(d)
     d.screenshot(f"setup-{tag}")
 
+    # Level 1's forty cards: at once where they are legible, else the colour first.
+    for item in ["2R2", "2G1", "2U3", "2K4"]:
+        if item not in draft.market[2]:
+            draft.declare(item)
+    app.show_setup(draft)
+    d.frames(3)
+    picker = d.top()
+    assert isinstance(picker, LevelPicker) and "1" in picker.title.text
+    assert_fits(d)
+    d.screenshot(f"setup-level-1-{tag}")
+    if picker.colours is not None:
+        d.tap(picker.colours.children[-2])  # blue: the second colour
+        d.frames(2)
+        assert_fits(d)
+        d.screenshot(f"setup-level-1-blue-{tag}")
+    d.tap(picker.cancel)
+
     demo = demo_game(app.store, 4)
     app.resume(demo)
     app.config.set("companion", "hints", "1")

@@ -13,8 +13,10 @@ from companion.cards import CARDS, NOBLES
 from companion.session import Session
 from companion.simulate import simulate
 from companion.table import NewGame
+from companion.tokens import GEMS
 from ui.cardface import CardFace, NobleFace
 from ui.setuppicker import LevelPicker, NobleGrid
+from ui.widgets import CardView, TokenButton
 
 from .conftest import WINDOW, forget_drawn
 from .driver import Driver, lay_out_table
@@ -136,3 +138,53 @@ def test_new_game_and_setup_are_legible_at_800x480(
         assert_legible(d, drawn, "setup, noble picker")
     finally:
         d.close()
+
+
+def digits_under(drawn: list[tuple[str, float]], size: float) -> list[tuple[str, float]]:
+    return [(t, s) for t, s in drawn if t.strip().isdigit() and s < size]
+
+
+def test_every_level_picker_draws_costs_and_points_at_18_px_on_the_7_inch_screen(
+    driver: Driver, drawn: list[tuple[str, float]]
+) -> None:
+    """Levels 3 and 2 fit at once, one tap a card; level 1's forty cards at once would be
+    too small at 800x480: its colour first, then that colour's cards as the table draws
+    them. Every cost and point is drawn at 18 px or more, every target 44 px."""
+    if WINDOW != "800x480":
+        pytest.skip("the 7-inch screen's size")
+    d = driver
+    setup = simulate(players=4, seed=7, max_moves=0).setup
+    draft = NewGame(NAMES)
+    for noble in setup.nobles:
+        draft.declare(noble)
+    d.app.show_setup(draft)
+    d.frames(2)
+    for level in (3, 2):
+        picker = d.top()
+        assert isinstance(picker, LevelPicker) and picker.colours is None, level
+        assert_legible(d, drawn, f"level {level} picker")
+        assert not digits_under(drawn, 18), (level, digits_under(drawn, 18))
+        for card in setup.market[level - 1]:
+            d.tap(d.find(CardFace, lambda v, c=card: v.card is not None and v.card.id == c))
+    picker = d.top()
+    assert isinstance(picker, LevelPicker) and picker.colours is not None
+    assert "Tap the card's bonus colour, then the card." in d.texts()
+    assert not [w for w in d.walk() if isinstance(w, CardFace | CardView)]  # no card yet
+    first = CARDS[setup.market[0][0]]
+    d.tap(d.find(TokenButton, lambda t: t.colour == first.bonus, picker))
+    shown = [w.card for w in d.walk() if isinstance(w, CardView)]
+    assert shown and all(c.bonus == first.bonus for c in shown) and first in shown
+    assert len(shown) == 8  # none of its colour on the table yet
+    assert_legible(d, drawn, "level 1 picker, one colour")
+    assert not digits_under(drawn, 18), digits_under(drawn, 18)
+    # Another colour: its cards replace the first one's.
+    other = next(c for c in GEMS if c != first.bonus)
+    d.tap(d.find(TokenButton, lambda t: t.colour == other, picker))
+    assert all(w.card.bonus == other for w in d.walk() if isinstance(w, CardView))
+    d.tap(d.find(TokenButton, lambda t: t.colour == first.bonus, picker))
+    d.tap(d.find(CardView, lambda v: v.card is first))
+    assert draft.market[1] == [first.id]
+    picker = d.top()  # the next level-1 place: one card fewer of that colour
+    assert isinstance(picker, LevelPicker) and picker.colours is not None
+    counts = {t.colour: t.count for t in picker.colours.children}
+    assert counts[first.bonus] == 7 and counts[other] == 8
