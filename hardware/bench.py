@@ -27,12 +27,15 @@ import queue
 import statistics
 import sys
 import tempfile
+import textwrap
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.arguments import Formatter, in_language
 from companion.cards import LEVELS
+from companion.i18n import _, ngettext, number
 from companion.moves import Reserve
 from companion.session import Session
 from companion.setup import Setup
@@ -96,7 +99,9 @@ def measure(frames: int = 100, away: float = 1.0) -> tuple[list[float], list[flo
         reader.start()
         try:
             if not connected.wait(5):
-                raise RuntimeError(f"the reader did not connect: {reader.detail}")
+                raise RuntimeError(
+                    _("the reader did not connect: {reason}").format(reason=reader.detail)
+                )
             for i in range(frames):
                 level, card = reveals[i % len(reveals)]
                 tag = tag_of[card]
@@ -114,7 +119,12 @@ def measure(frames: int = 100, away: float = 1.0) -> tuple[list[float], list[flo
                 last_sent[tag] = sent
                 app_thread.get(timeout=5)()  # the app's thread runs the scan
                 if not results or results[-1].result != "reveal":
-                    raise RuntimeError(f"frame {i}: {results[-1].message if results else '?'}")
+                    said = results[-1].message if results else "?"
+                    raise RuntimeError(
+                        _("frame {n} was not taken as the reveal: {reason}").format(
+                            n=i + 1, reason=said
+                        )
+                    )
                 turn.commit()  # journaled in SQLite
                 done = time.perf_counter()
                 to_reader.append((reported[tag] - sent) * 1000)
@@ -128,31 +138,60 @@ def measure(frames: int = 100, away: float = 1.0) -> tuple[list[float], list[flo
     return to_reader, to_store
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hardware.bench", description=__doc__)
-    parser.add_argument("--frames", type=int, default=100)
-    parser.add_argument("--quick", action="store_true", help="20 frames")
-    args = parser.parse_args(argv)
-    frames = 20 if args.quick else args.frames
-    to_reader, to_store = measure(frames)
-    print(f"RFID scan to journaled move, {frames} RDM6300 frames over a pseudo-terminal:")
-    for label, values in (
-        ("last byte -> tag reported (reader thread)", to_reader),
-        ("last byte -> card declared and journaled ", to_store),
-    ):
-        print(
-            f"  {label}: median {statistics.median(values):6.2f} ms, "
-            f"p99 {_percentile(values, 99):6.2f} ms, max {max(values):6.2f} ms"
-        )
-    p99 = _percentile(to_store, 99)
-    verdict = "met" if p99 < GOAL_MS else "NOT met"
-    print(f"  goal: under {GOAL_MS:.0f} ms at p99: {verdict}")
-    print(
-        "  debounce included: a tag is let through on its first frame (no wait); repeats\n"
-        "  while it stays on the reader are dropped. Not included: the frame's time on the\n"
-        "  wire (14 bytes at 9600 baud: 14.6 ms before the last byte) and, in the app, the hop\n"
-        "  through Kivy's clock (up to one frame, 17 ms at 60 fps)."
+def report(frames: int, to_reader: list[float], to_store: list[float]) -> str:
+    """The figures in the reader's language (``SPLENDOR_LANG``, else the locale's)."""
+    lines = [
+        ngettext(
+            "RFID scan to journaled move, {n} RDM6300 frame over a pseudo-terminal:",
+            "RFID scan to journaled move, {n} RDM6300 frames over a pseudo-terminal:",
+            frames,
+        ).format(n=number(frames))
+    ]
+    labels = (
+        _("last byte to the tag reported (reader thread)"),
+        _("last byte to the card declared and journaled"),
     )
+    width = max(len(label) for label in labels)  # the figures line up in every language
+    for label, values in zip(labels, (to_reader, to_store), strict=True):
+        figures = _("median {median} ms, p99 {p99} ms, max {max} ms").format(
+            median=number(statistics.median(values), 2),
+            p99=number(_percentile(values, 99), 2),
+            max=number(max(values), 2),
+        )
+        lines.append(f"  {label.ljust(width)}  {figures}")
+    goal = number(GOAL_MS)
+    if _percentile(to_store, 99) < GOAL_MS:
+        lines.append("  " + _("goal: under {goal} ms at p99: met").format(goal=goal))
+    else:
+        lines.append("  " + _("goal: under {goal} ms at p99: NOT met").format(goal=goal))
+    note = _(
+        "Debounce included: a tag is let through on its first frame (no wait); repeats "
+        "while it stays on the reader are dropped. Not included: the frame's time on the "
+        "wire ({wire} ms for 14 bytes at 9600 baud, before the last byte) and, in the app, "
+        "the hop through Kivy's clock (up to one frame, {frame} ms at 60 fps)."
+    ).format(wire=number(14 * 10 / 9600 * 1000, 1), frame=number(1000 / 60))
+    lines.append(textwrap.fill(note, width=88, initial_indent="  ", subsequent_indent="  "))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m hardware.bench",
+        description=_(
+            "The time from an RFID tag's frame to the card in the game's journal, through "
+            "the real reader, scanner and journal, on a pseudo-terminal."
+        ),
+        formatter_class=Formatter,
+    )
+    parser.add_argument("--frames", type=int, default=100, help=_("how many frames to measure"))
+    parser.add_argument("--quick", action="store_true", help=_("20 frames"))
+    with in_language():
+        args = parser.parse_args(argv)
+        frames = 20 if args.quick else args.frames
+        if frames < 1:
+            parser.error(_("--frames must be 1 or more"))
+    to_reader, to_store = measure(frames)
+    print(report(frames, to_reader, to_store))
     return 0
 
 

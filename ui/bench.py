@@ -2,6 +2,7 @@
 4-player game in progress. ``python -m ui.bench`` (it starts the real app, headless).
 
 Goals (issue 4), on the development machine: first frame under 1.5 s, peak RSS under 200 MB.
+The figures are printed in the reader's language, like ``splendor-companion bench``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from companion.i18n import _, ngettext, number
 
 CHILD = """
 import os, resource, sys, time
@@ -75,20 +78,31 @@ def run_once(folder: Path) -> tuple[float, float]:
     return first, rss
 
 
+def report(firsts: list[float], rss: float) -> str:
+    """The figures in the reader's language (``SPLENDOR_LANG``, else the locale's)."""
+    lines = [
+        _("Splendor Companion app benchmark (headless, {size})").format(size="800x480"),
+        ngettext(
+            "process start to the first frame, {n} start: median {median} s, max {max} s",
+            "process start to the first frame, {n} starts: median {median} s, max {max} s",
+            len(firsts),
+        ).format(
+            n=number(len(firsts)),
+            median=number(statistics.median(firsts), 2),
+            max=number(max(firsts), 2),
+        ),
+        _("peak memory (RSS) with a 4-player game on screen: {rss} MB").format(rss=number(rss)),
+    ]
+    return "\n".join(lines)
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         prepare_data(folder)
         run_once(folder)  # the first start compiles and caches: not what a kiosk sees daily
-        runs = [run_once(folder) for _ in range(5)]
-    firsts = [r[0] for r in runs]
-    rss = max(r[1] for r in runs)
-    print("Splendor Companion app benchmark (headless, 800x480)")
-    print(
-        f"process start to first frame, s:   median {statistics.median(firsts):.2f}"
-        f"   max {max(firsts):.2f}"
-    )
-    print(f"peak RSS, 4-player game on screen:  {rss:.0f} MB")
+        runs = [run_once(folder) for _start in range(5)]
+    print(report([r[0] for r in runs], max(r[1] for r in runs)))
     return 0
 
 

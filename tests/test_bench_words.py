@@ -1,0 +1,61 @@
+"""The developer benchmarks speak the reader's language (``SPLENDOR_LANG``, else the
+locale's), numbers written its way, like ``splendor-companion bench``: the app's start-up
+figures (``python -m ui.bench``) and the RFID path's (``python -m hardware.bench``, run here
+for real over a pseudo-terminal, a few frames). Figures are never asserted, only words."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion import i18n
+from hardware import bench as hardware_bench
+from ui import bench as ui_bench
+
+
+@pytest.fixture
+def french(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPLENDOR_LANG", "fr")
+    i18n.set_language(None)  # the environment's, as a developer's shell gives it
+
+
+def test_the_app_benchmark_reports_in_the_environments_language(french: None) -> None:
+    text = ui_bench.report([0.704, 0.851, 0.71], 143.6)
+    assert "Mesure de l'application Splendor Companion" in text
+    assert "3 lancements : médiane 0,71 s, max 0,85 s" in text
+    assert "144 Mo" in text
+    assert "median" not in text and "peak" not in text
+    assert "1 lancement :" in ui_bench.report([0.7], 143.6)  # the singular form
+
+
+def test_the_app_benchmark_reports_in_english_too() -> None:
+    text = ui_bench.report([0.704, 0.851, 0.71], 1143.6)
+    assert "3 starts: median 0.71 s, max 0.85 s" in text
+    assert "1,144 MB" in text
+
+
+def test_the_rfid_benchmark_runs_and_reports_in_the_environments_language(
+    french: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert hardware_bench.main(["--frames", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "3 trames RDM6300 sur un pseudo-terminal" in text
+    lines = [line for line in text.splitlines() if "médiane" in line]
+    assert len(lines) == 2
+    for line in lines:  # decimal commas, the figures aligned whatever the labels' lengths
+        assert re.search(r"médiane \d+,\d\d ms, p99 \d+,\d\d ms, max \d+,\d\d ms$", line), line
+    assert len({line.index("médiane") for line in lines}) == 1
+    assert "objectif : moins de 50 ms au p99" in text
+    assert "Anti-rebond compris" in text and "14,6 ms" in text
+    assert "median" not in text and "goal" not in text
+
+
+def test_the_rfid_benchmark_refuses_no_frames_in_the_readers_language(
+    french: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        hardware_bench.main(["--frames", "0"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "erreur" in err and "--frames doit valoir 1 ou plus" in err
