@@ -20,7 +20,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.ai.seats import companion_title
-from companion.i18n import ngettext, number, percent
+from companion.i18n import N_, ngettext, number, percent
 from companion.stats import (
     CompanionLevel,
     PlayedGame,
@@ -41,10 +41,28 @@ from .listing import Panel, Row, cell, header, line_height, rows_view, title, wh
 if TYPE_CHECKING:
     from ..application import CompanionApp
 
+# The columns between people, and against the companion (per level, fewer columns: wider).
+PEOPLE_TITLES = (
+    N_("Player"),
+    N_("Games"),
+    N_("Wins"),
+    N_("Win rate"),
+    N_("Average points"),
+    N_("Average rounds"),
+    N_("Favourite bonus"),
+    N_("Fastest win"),
+)
 WIDTHS = (0.19, 0.08, 0.1, 0.09, 0.1, 0.1, 0.13, 0.21)
-# Against the companion: player, games, wins, win rate, average points, fastest win.
+COMPANION_TITLES = tuple(t for t in PEOPLE_TITLES if t not in ("Average rounds", "Favourite bonus"))
 COMPANION_WIDTHS = (0.27, 0.1, 0.1, 0.13, 0.15, 0.25)
 PEOPLE, COMPANION = "people", "companion"  # the two views
+
+
+def _table(titles: tuple[str, ...], widths: tuple[float, ...]) -> BoxLayout:
+    """A list's part of the screen, its column titles on top; the rows go below."""
+    part = BoxLayout(orientation="vertical", spacing=6)
+    part.add_widget(header(list(zip((tr(t) for t in titles), widths, strict=True))))
+    return part
 
 
 def fastest_text(game: PlayedGame | None) -> str:
@@ -150,18 +168,7 @@ class StatsScreen(Screen):
 
     def _people(self, aliases: dict[str, str]) -> BoxLayout:
         """The people's games between themselves: a line a person, as before the companion."""
-        titles = (
-            tr("Player"),
-            tr("Games"),
-            tr("Wins"),
-            tr("Win rate"),
-            tr("Average points"),
-            tr("Average rounds"),
-            tr("Favourite bonus"),
-            tr("Fastest win"),
-        )
-        part = BoxLayout(orientation="vertical", spacing=6)
-        part.add_widget(header(list(zip(titles, WIDTHS, strict=True))))
+        part = _table(PEOPLE_TITLES, WIDTHS)
         for line in self.lines:
             spellings = sorted(n for n in aliases if resolve(aliases, n) == line.name)
             row = Row(self._columns(line, spellings), partial(self.choose, line.name), lines=2)
@@ -172,16 +179,7 @@ class StatsScreen(Screen):
 
     def _companion(self) -> BoxLayout:
         """Level by level: the games, how many the people won, then each person's line."""
-        titles = (
-            tr("Player"),
-            tr("Games"),
-            tr("Wins"),
-            tr("Win rate"),
-            tr("Average points"),
-            tr("Fastest win"),
-        )
-        part = BoxLayout(orientation="vertical", spacing=6)
-        part.add_widget(header(list(zip(titles, COMPANION_WIDTHS, strict=True))))
+        part = _table(COMPANION_TITLES, COMPANION_WIDTHS)
         lines: list[Any] = []
         for level in self.levels:
             said = tr("{companion}: {games}, won by the people: {wins} ({rate})").format(
