@@ -1,0 +1,182 @@
+"""The companion's turn on the table: it thinks in a worker thread (a spinner at once, the
+table answering taps meanwhile, an undo dropping the answer), then its move is shown in a
+panel docked beside the board, bank and players, legible at 800x480 with four players;
+screenshots at 800x480 and (in a second process) 1280x720 go to a temporary folder."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.ai.table import Plan
+from companion.i18n import language
+from companion.moves import Move
+from companion.record import Record
+from companion.simulate import Dealer, simulate
+from companion.store import GameState
+from ui.i18n import tr
+from ui.screens.table.menu import MenuDialog
+
+from .conftest import WINDOW
+from .driver import SCREENSHOTS, Driver
+from .test_game import pick_card
+from .test_legibility import measure
+
+SLOW = 60.0  # seconds of thought on a Pi: a search that lasts until it is stopped
+
+
+def _companion_to_act(d: Driver, think: float, seed: int = 9, moves: int = 41) -> Plan:
+    """A four-player game where the seat to act is the companion (hard), resumed."""
+    game = simulate(players=4, seed=seed, max_moves=moves)
+    levels = tuple("hard" if s == game.to_act else None for s in range(4))
+    plan = Plan(levels, seed=5, think=think)
+    record = Record.of(game, app=plan.app())
+    gid = d.app.store.import_record(record, GameState.of(game))
+    d.app.resume(gid)
+    return plan
+
+
+def shown_move(d: Driver) -> Move:
+    """Let the app run until the companion's move is on its panel (bounded, not timed)."""
+    table = d.app.table_screen
+    for _ in range(400):
+        if table.panel.move is not None and not table.panel.thinking:
+            return table.panel.move
+        if table.thinking is not None:
+            table.thinking.wait(2)
+        d.frames(1)
+    raise AssertionError("the companion's move never appeared")
+
+
+@pytest.fixture(params=["en", "fr"])
+def lang(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Driver]:
+    d = Driver(tmp_path / "data", language=request.param)
+    yield d
+    d.close()
+
+
+def test_thinking_shows_at_once_the_table_answers_and_an_undo_drops_the_answer(
+    lang: Driver,
+) -> None:
+    d = lang
+    _companion_to_act(d, SLOW)
+    table = d.app.table_screen
+    game = table.game
+    # The same frame that shows the table shows the thinking: no move yet, a spinner.
+    panel = table.panel
+    assert panel.parent is not None and panel.thinking and panel.move is None
+    assert panel.spinner is not None and table.thinking is not None
+    title = panel.title.text
+    assert game.names[game.to_act] in title
+    d.frames(3)
+    first = panel.spinner.angle
+    d.frames(3)
+    assert panel.spinner.angle != first  # it moves: the screen is not frozen
+    # The board, the bank and every player stay on screen beside the panel.
+    assert all(view.get_root_window() is not None for row in table.rows for view in row)
+    assert all(token.get_root_window() is not None for token in table.bank)
+    assert len(table.players.panels) == 4
+    faults, _ = measure(table)
+    assert not faults, "; ".join(faults)
+    d.screenshot(f"companion-thinking-{WINDOW}-{language()}")
+    # The table answers while it thinks: the menu opens and closes.
+    d.tap(table.menu_button)
+    assert isinstance(d.top(), MenuDialog)
+    d.top().dismiss()
+    d.frames(2)
+    # A tap that would start someone's move says whose turn it is, and changes nothing.
+    d.tap(table.bank[0])
+    assert not any(table.selection)
+    assert tr("The companion is thinking: its move appears on the right.") in table.status.text
+    # Undo: the previous move is undone, the thinking is dropped, nothing is applied later.
+    before = len(game.moves)
+    thinking = table.thinking
+    d.tap(table.undo_button)
+    assert thinking.cancelled and table.thinking is None
+    assert thinking.wait(60)  # the search stops when told to
+    d.frames(3)
+    assert len(game.moves) == before - 1
+    assert table.panel.parent is None and table.panel.move is None  # a person's turn again
+    assert table.take_bar.parent is not None
+
+
+def test_the_move_shown_is_the_synchronous_choice_and_is_made_with_done(lang: Driver) -> None:
+    d = lang
+    plan = _companion_to_act(d, 0.25)
+    table = d.app.table_screen
+    game = table.game
+    move = shown_move(d)
+    assert move == plan.choose(game)  # the thread changes nothing about the choice
+    d.frames(3)
+    faults, _ = measure(table)
+    assert not faults, "; ".join(faults)
+    assert table.panel.pictures is not None and table.panel.pictures.groups
+    card = getattr(move, "card", None)
+    marked = [v.card.id for row in table.rows for v in row if v.selected and v.card is not None]
+    assert marked == ([card] if card and any(card in r for r in map(_ids, game.market)) else [])
+    d.screenshot(f"companion-move-{WINDOW}-{language()}")
+    seat = game.to_act
+    moves = len(game.moves)
+    d.press(tr("Done"), exact=True)
+    played = Dealer(game, random.Random(1)).deal(move)
+    if played.reveal is not None:
+        pick_card(d, played.reveal)
+    assert len(game.moves) == moves + 1 and game.moves[-1].player == seat
+    assert game.moves[-1].returned == move.returned
+
+
+def _ids(row: tuple[object, ...]) -> list[str]:
+    return [getattr(c, "id", "") for c in row]
+
+
+def test_leaving_the_game_while_it_thinks_drops_the_answer(driver: Driver) -> None:
+    d = driver
+    _companion_to_act(d, SLOW)
+    table = d.app.table_screen
+    thinking = table.thinking
+    assert thinking is not None
+    moves = len(table.game.moves)
+    d.tap(table.menu_button)
+    d.press(tr("Leave the game (it is saved)"))
+    d.frames(3)
+    assert d.app.manager.current == "start"
+    assert thinking.cancelled and thinking.wait(60)
+    d.frames(3)
+    assert table.panel.spinner is None  # nothing turns behind the start screen
+    assert len(table.game.moves) == moves
+
+
+def test_the_companions_turn_at_1280x720_too() -> None:
+    if WINDOW != "800x480":
+        pytest.skip("this process is the 1280x720 one")
+    env = {
+        **os.environ,
+        "SPLENDOR_TEST_WINDOW": "1280x720",
+        "SPLENDOR_SCREENSHOTS": str(SCREENSHOTS),
+    }
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            f"{__file__}",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-k",
+            "thinking_shows or synchronous",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "4 passed" in result.stdout
