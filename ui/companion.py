@@ -70,6 +70,7 @@ class Group(BoxLayout):
         super().__init__(orientation="vertical", spacing=2, size_hint_x=None, **kw)
         self.ratio = ratio  # the content's width for its height (a gem row: per token)
         self.content = content
+        # No caption (a card, a noble): the picture takes the whole height.
         self.caption = Label(
             text=caption,
             font_size=15 * unit(),
@@ -78,16 +79,23 @@ class Group(BoxLayout):
             height=20 * unit(),
             halign="left",
             valign="middle",
+            shorten=True,
         )
+        self.caption.texture_update()  # its natural width, before it is fitted to a box
+        self.caption_width = float(self.caption.texture_size[0]) + 2
         self.caption.bind(size=lambda w, s: setattr(w, "text_size", s))
-        self.caption.texture_update()
-        self.add_widget(self.caption)
+        if caption:
+            self.add_widget(self.caption)
         self.add_widget(content)
 
     def wanted(self, height: float) -> float:
-        inner = max(1.0, height - self.caption.height - self.spacing)
+        inner = height
+        if self.caption.parent is not None:
+            inner = max(1.0, height - self.caption.height - self.spacing)
         width = self.content.wanted(inner) if isinstance(self.content, Gems) else inner * self.ratio
-        return max(float(width), float(self.caption.texture_size[0]) + 2)
+        if self.caption.parent is None:
+            return float(width)
+        return max(float(width), self.caption_width)
 
 
 class Pictures(BoxLayout):
@@ -118,7 +126,8 @@ class Pictures(BoxLayout):
             self._group(tr("Gives back:"), Gems(move.returned), 0)
         noble = visiting(game, move)
         if noble is not None:
-            self._group(tr("Noble:"), NobleView(noble=NOBLES[noble]), 1.0)
+            # Wider than tall: its 2x2 grid of asked bonuses keeps 14 px counts.
+            self._group("", NobleView(noble=NOBLES[noble]), 1.35)  # its visit is in the words
         self.add_widget(Widget())  # the rest of the row
         self.bind(size=self._fit)
 
@@ -128,11 +137,21 @@ class Pictures(BoxLayout):
         self.add_widget(group)
 
     def _fit(self, *_: Any) -> None:
-        """Each group as wide as its height asks; all narrower when the row is short of room."""
+        """Each group as wide as its height asks; short of room, the token rows give way
+        first (down to gems whose counts stay 14 px), then everything alike."""
         height = self.height
-        gaps = self.spacing * len(self.groups)
+        room = self.width - self.spacing * len(self.groups)
         widths = [g.wanted(height) for g in self.groups]
-        scale = min(1.0, max(0.1, (self.width - gaps) / max(1.0, sum(widths))))
+        excess = sum(widths) - room
+        if excess > 0:
+            gems = [i for i, g in enumerate(self.groups) if isinstance(g.content, Gems)]
+            least = {i: self.groups[i].content.wanted(GEM_MIN) for i in gems}
+            give = sum(max(0.0, widths[i] - least[i]) for i in gems)
+            if give > 0:
+                part = min(1.0, excess / give)
+                for i in gems:
+                    widths[i] -= max(0.0, widths[i] - least[i]) * part
+        scale = min(1.0, max(0.1, room / max(1.0, sum(widths))))
         for group, width in zip(self.groups, widths, strict=True):
             group.width = width * scale
         if self.card is not None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion.ai.table import Plan
+from companion.ai.words import visiting
 from companion.i18n import language
 from companion.moves import Move
 from companion.record import Record
@@ -31,10 +32,12 @@ from .test_legibility import measure
 SLOW = 60.0  # seconds of thought on a Pi: a search that lasts until it is stopped
 
 
-def _companion_to_act(d: Driver, think: float, seed: int = 9, moves: int = 41) -> Plan:
-    """A four-player game where the seat to act is the companion (hard), resumed."""
+def _companion_to_act(
+    d: Driver, think: float, seed: int = 9, moves: int = 41, level: str = "hard"
+) -> Plan:
+    """A four-player game where the seat to act is the companion, resumed."""
     game = simulate(players=4, seed=seed, max_moves=moves)
-    levels = tuple("hard" if s == game.to_act else None for s in range(4))
+    levels = tuple(level if s == game.to_act else None for s in range(4))
     plan = Plan(levels, seed=5, think=think)
     record = Record.of(game, app=plan.app())
     gid = d.app.store.import_record(record, GameState.of(game))
@@ -106,9 +109,17 @@ def test_thinking_shows_at_once_the_table_answers_and_an_undo_drops_the_answer(
     assert table.take_bar.parent is not None
 
 
-def test_the_move_shown_is_the_synchronous_choice_and_is_made_with_done(lang: Driver) -> None:
+# Three of its moves: a take; a buy that a noble follows; a reserve that gives a token back.
+POSITIONS = {"take": ("hard", 9, 41), "buy": ("medium", 2, 84), "reserve": ("medium", 24, 42)}
+
+
+@pytest.mark.parametrize("kind", list(POSITIONS))
+def test_the_move_shown_is_the_synchronous_choice_and_is_made_with_done(
+    lang: Driver, kind: str
+) -> None:
     d = lang
-    plan = _companion_to_act(d, 0.25)
+    level, seed, moves = POSITIONS[kind]
+    plan = _companion_to_act(d, 0.25, seed, moves, level)
     table = d.app.table_screen
     game = table.game
     move = shown_move(d)
@@ -120,8 +131,10 @@ def test_the_move_shown_is_the_synchronous_choice_and_is_made_with_done(lang: Dr
     card = getattr(move, "card", None)
     marked = [v.card.id for row in table.rows for v in row if v.selected and v.card is not None]
     assert marked == ([card] if card and any(card in r for r in map(_ids, game.market)) else [])
-    d.screenshot(f"companion-move-{WINDOW}-{language()}")
+    assert type(move).__name__.lower() == kind
+    d.screenshot(f"companion-{kind}-{WINDOW}-{language()}")
     seat = game.to_act
+    noble = visiting(game, move)
     moves = len(game.moves)
     d.press(tr("Done"), exact=True)
     played = Dealer(game, random.Random(1)).deal(move)
@@ -129,6 +142,9 @@ def test_the_move_shown_is_the_synchronous_choice_and_is_made_with_done(lang: Dr
         pick_card(d, played.reveal)
     assert len(game.moves) == moves + 1 and game.moves[-1].player == seat
     assert game.moves[-1].returned == move.returned
+    if noble is not None:  # the noble it showed visits it
+        assert noble in {n.id for n in game.seat(seat).nobles}
+    assert table.panel.parent is None  # a person's turn next: the take bar is back
 
 
 def _ids(row: tuple[object, ...]) -> list[str]:
@@ -142,6 +158,7 @@ def test_leaving_the_game_while_it_thinks_drops_the_answer(driver: Driver) -> No
     thinking = table.thinking
     assert thinking is not None
     moves = len(table.game.moves)
+    d.frames(2)
     d.tap(table.menu_button)
     d.press(tr("Leave the game (it is saved)"))
     d.frames(3)
@@ -179,4 +196,4 @@ def test_the_companions_turn_at_1280x720_too() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stdout[-3000:]
-    assert "4 passed" in result.stdout
+    assert "8 passed" in result.stdout

@@ -76,6 +76,7 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
 
         right = BoxLayout(orientation="vertical", size_hint_x=0.43, spacing=4)
         self.side = right
+        right.bind(height=self.share)  # the final round's banner takes its share
         self.bank_row = BankRow(on_token=self.tap_token, size_hint_y=0.12)
         right.add_widget(self.bank_row)
         self.take_bar = TakeBar(
@@ -160,7 +161,8 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         elif not wanted and self.suggest_button.parent is not None:
             self.bar.remove_widget(self.suggest_button)
         self.dock()  # the companion's panel, a suggestion, or the take bar
-        # With the panel docked every player is one line: the board and bank stay whole.
+        # With the panel docked every player is one line (two in full would draw their
+        # holdings under 14 px at 800x480): the board and the bank keep their size.
         compact = self.panel.parent is not None
         self.players.show(game.seats, seat if playing else None, affordable, compact)
 

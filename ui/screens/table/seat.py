@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kivy.clock import Clock
+from kivy.core.window import Window
 
 from companion.ai.table import Plan, fill
 from companion.ai.thinking import Thinking
@@ -143,11 +144,23 @@ class CompanionSeat:
             index = self.side.children.index(current)
             self.side.remove_widget(current)
             self.side.add_widget(wanted, index=index)
-        # Bank 0.12, bar 0.11 as ever; the players (one line each) and the panel share the
-        # rest so that four one-line players stay 44 px tall on the 7-inch screen.
-        self.panel.size_hint_y = 0.34
-        self.take_bar.size_hint_y = 0.09
-        self.players.size_hint_y = 0.43 if docked else 0.68
+        self.share()
+
+    def share(self, *_: object) -> None:
+        """The column's heights. Docked: each player one line a finger can hit (46 px on
+        the 7-inch screen), the bank and the buttons their usual share, the panel the rest;
+        otherwise the usual shares."""
+        players = self.players
+        if self.panel.parent is None:
+            players.size_hint_y = 0.68
+            return
+        n = max(1, len(players.children))
+        players.size_hint_y = None
+        players.height = n * 46 * float(Window.height) / 480 + (n - 1) * players.spacing
+        column = max(1.0, float(self.side.height))
+        free = column - players.height - self.side.spacing * 3 - self.side.padding[1] * 2
+        # The hints share what is free: bank 0.12 and bar 0.11 of the whole column, as ever.
+        self.panel.size_hint_y = max(0.1, free / column - 0.23)
 
     def _undock(self) -> None:
         self._mark(None)
@@ -179,11 +192,9 @@ class CompanionSeat:
             title = companion_title(name, level, False)
             self.panel.show(game, move, title, tr("Done"), self.companion_done)
         self._mark(move)
-        self.say(
-            announce(game, move, name)
-            + "\n"
-            + tr("Make this move on the table for it, then tap Done.")
-        )
+        # Its move in words under the board; how to go on is on the panel's button (a
+        # longer status would shrink the board's pictures under 14 px in French).
+        self.say(announce(game, move, name))
 
     def _suggestion(self, position: Position) -> None:
         game = self.game
