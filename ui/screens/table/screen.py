@@ -61,6 +61,11 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
     def on_leave(self, *_: object) -> None:
         self.leave_table()
 
+    def on_enter(self, *_: object) -> None:
+        # Back at the table (its game unchanged): the companion's turn picks up again.
+        if self.session is not None and self.turn is not None:
+            self.dock()
+
     # ------------------------------------------------------------------ layout
 
     def _build(self) -> None:
