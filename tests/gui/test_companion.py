@@ -21,6 +21,7 @@ from ui.widgets import CardView
 
 from .driver import Driver, lay_out_table
 from .test_game import finish_turn, pick_card
+from .test_legibility import measure
 from .test_thinking import shown_move
 
 
@@ -98,6 +99,8 @@ def test_one_person_against_the_companion_a_whole_game_through_taps(
                 expected = plan.choose(game)
                 assert shown_move(d) == expected
                 if shots < 3 and isinstance(expected, Take | Buy | Reserve):
+                    faults, _ = measure(table)  # two players, one line each, readable
+                    assert not faults, "; ".join(faults)
                     d.screenshot_to(tmp_path / f"companion-{language}-{shots}.png")
                     shots += 1
                 d.press(tr("Done"), exact=True)

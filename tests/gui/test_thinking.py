@@ -197,3 +197,31 @@ def test_the_companions_turn_at_1280x720_too() -> None:
     )
     assert result.returncode == 0, result.stdout[-3000:]
     assert "8 passed" in result.stdout
+
+
+def test_an_answer_that_comes_after_an_undo_is_never_applied(driver: Driver) -> None:
+    d = driver
+    _companion_to_act(d, 0.25, level="medium")
+    table = d.app.table_screen
+    game = table.game
+    thinking = table.thinking
+    assert thinking is not None and thinking.wait(60)  # answered; not yet on Kivy's thread
+    moves = len(game.moves)
+    table.undo_pressed()  # the kiosk's undo button, before the answer is handed over
+    d.frames(4)
+    assert len(game.moves) == moves - 1  # only the undo happened
+    assert thinking.move is not None and table.panel.move is None
+    assert table.turn is not None and table.turn.action is None  # the stale move not filled
+    assert table.panel.parent is None  # a person's turn: the take bar is back
+
+
+def test_closing_the_app_while_it_thinks_stops_the_search_without_a_crash(
+    tmp_path: Path,
+) -> None:
+    d = Driver(tmp_path / "data")
+    _companion_to_act(d, SLOW)
+    thinking = d.app.table_screen.thinking
+    assert thinking is not None
+    d.close()  # the app stops while the companion thinks
+    assert thinking.cancelled and thinking.wait(60)
+    d.frames(3)  # nothing is delivered to a screen that is gone
