@@ -30,6 +30,7 @@ from .i18n import tr
 from .widgets import CardView, NobleView, big_button, draw_gem, wrapping_label
 
 GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the gem)
+GEM_MOST = 56.0  # px at 800x480: as large as the bank's, no larger
 CARD_FULL = 88.0  # shorter than this, a card is drawn small (its cost would be too fine)
 
 
@@ -52,12 +53,12 @@ class Gems(Widget):
 
     def wanted(self, height: float) -> float:
         """The width it takes at ``height``."""
-        return len(self.tokens) * (height + 4)
+        return len(self.tokens) * (min(height, GEM_MOST * unit()) + 4)
 
     def redraw(self, *_: Any) -> None:
         self.canvas.clear()
         n = max(1, len(self.tokens))
-        d = max(GEM_MIN, min(self.height, self.width / n - 4))
+        d = max(GEM_MIN, min(self.height, self.width / n - 4, GEM_MOST * unit()))
         for i, (colour, count) in enumerate(self.tokens):
             x = self.x + i * (d + 4)
             draw_gem(self.canvas, colour, x, self.y + (self.height - d) / 2, d, str(count))

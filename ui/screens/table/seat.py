@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .players import PlayersColumn
 
 Position = tuple[Move, ...]
+PANEL_MOST = 190  # px at 800x480: the panel's pictures need no more
 
 
 class CompanionSeat:
@@ -89,7 +90,11 @@ class CompanionSeat:
             return
         self.thinking = None
         if thinking.error is not None or thinking.move is None:
-            self.say(tr("The companion could not decide: {error}").format(error=thinking.error))
+            # Said where it is seen; the spinner stops (a new refresh asks again).
+            text = tr("The companion could not decide: {error}").format(error=thinking.error)
+            self.panel.close()
+            self.panel.title.text = text
+            self.say(text, error=True)
             return
         key = (thinking.position, thinking.move)
         if self.asked_for == "companion":
@@ -147,20 +152,24 @@ class CompanionSeat:
         self.share()
 
     def share(self, *_: object) -> None:
-        """The column's heights. Docked: each player one line a finger can hit (46 px on
-        the 7-inch screen), the bank and the buttons their usual share, the panel the rest;
-        otherwise the usual shares."""
+        """The column's heights. Docked: the bank and the buttons their usual share, each
+        player one line a finger can hit (46 px on the 7-inch screen), the panel what is
+        left up to its own need, any more to the players; otherwise the usual shares."""
         players = self.players
         if self.panel.parent is None:
             players.size_hint_y = 0.68
             return
+        unit = float(Window.height) / 480
         n = max(1, len(players.children))
-        players.size_hint_y = None
-        players.height = n * 46 * float(Window.height) / 480 + (n - 1) * players.spacing
         column = max(1.0, float(self.side.height))
-        free = column - players.height - self.side.spacing * 3 - self.side.padding[1] * 2
-        # The hints share what is free: bank 0.12 and bar 0.11 of the whole column, as ever.
-        self.panel.size_hint_y = max(0.1, free / column - 0.23)
+        fixed = self.side.spacing * 3 + self.side.padding[1] + self.side.padding[3]
+        usual = 0.23 * column  # bank 0.12 and bar 0.11 of the whole column, as ever
+        least = n * 46 * unit + (n - 1) * players.spacing
+        panel = max(0.1 * column, min(PANEL_MOST * unit, column - fixed - usual - least))
+        players.size_hint_y = None
+        players.height = column - fixed - usual - panel
+        # The hints share what the players leave: with these the bank and bar keep theirs.
+        self.panel.size_hint_y = panel / column
 
     def _undock(self) -> None:
         self._mark(None)
