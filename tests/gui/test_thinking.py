@@ -5,10 +5,7 @@ screenshots at 800x480 and (in a second process) 1280x720 go to a temporary fold
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,8 +21,8 @@ from companion.store import GameState
 from ui.i18n import tr
 from ui.screens.table.menu import MenuDialog
 
-from .conftest import WINDOW
-from .driver import SCREENSHOTS, Driver
+from .conftest import WINDOW, at_1280x720
+from .driver import Driver
 from .test_game import pick_card
 from .test_legibility import measure
 
@@ -172,29 +169,7 @@ def test_leaving_the_game_while_it_thinks_drops_the_answer(driver: Driver) -> No
 def test_the_companions_turn_at_1280x720_too() -> None:
     if WINDOW != "800x480":
         pytest.skip("this process is the 1280x720 one")
-    env = {
-        **os.environ,
-        "SPLENDOR_TEST_WINDOW": "1280x720",
-        "SPLENDOR_SCREENSHOTS": str(SCREENSHOTS),
-    }
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            f"{__file__}",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-k",
-            "thinking_shows or synchronous",
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-        check=False,
-    )
+    result = at_1280x720(__file__, "-k", "thinking_shows or synchronous")
     assert result.returncode == 0, result.stdout[-3000:]
     assert "8 passed" in result.stdout
 
