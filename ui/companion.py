@@ -1,7 +1,10 @@
-"""The companion's turn on screen: its move in pictures and words, made on the table by a
-person and confirmed with one tap; and the "Suggest a move" panel for a person's seat.
+"""The companion's turn on screen, docked on the table (never over it): while it thinks, a
+spinner; then its move in pictures, made on the table by a person and confirmed with one
+tap on Done. The "Suggest a move" hint for a person's seat uses the same panel.
 
-What to show comes from the core (:mod:`companion.ai`): the move, its wording, its reason.
+The board, the bank and the players stay in sight the whole time: the players make the
+move on the real table and check it against the screen. What to show comes from the core
+(:mod:`companion.ai`): the move, its wording, its reason.
 """
 
 from __future__ import annotations
@@ -9,21 +12,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.ai.words import announce, reason, visiting
+from companion.ai.words import visiting
 from companion.cards import CARDS, NOBLES
 from companion.game import Game
 from companion.moves import Buy, Move, Reserve, Take
 from companion.tokens import Colour, Tokens
 
 from . import theme
-from .dialogs import Dialog
 from .i18n import tr
-from .widgets import CardView, NobleView, TokenButton, wrapping_label
+from .widgets import CardView, NobleView, big_button, draw_gem, wrapping_label
+
+GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the gem)
+GEM_MOST = 56.0  # px at 800x480: as large as the bank's, no larger
+CARD_FULL = 88.0  # shorter than this, a card is drawn small (its cost would be too fine)
 
 
 def level_name(level: str) -> str:
@@ -31,97 +39,225 @@ def level_name(level: str) -> str:
     return {"easy": tr("easy"), "medium": tr("medium"), "hard": tr("hard")}.get(level, level)
 
 
-def _caption(text: str) -> Label:
-    label = Label(text=text, font_size=17 * Window.height / 480, halign="right", valign="middle")
-    label.size_hint_x = 0.3
-    label.bind(size=lambda w, size: setattr(w, "text_size", size))
-    return label
+def unit() -> float:
+    return float(Window.height) / 480  # 1 on the 7-inch screen
 
 
-def _tokens_row(tokens: Tokens, caption: str) -> BoxLayout:
-    """A caption and one pile per colour, its count on it."""
-    row = BoxLayout(spacing=6)
-    row.add_widget(_caption(caption))
-    for colour in Colour:
-        if tokens[colour]:
-            row.add_widget(TokenButton(colour=colour, count=tokens[colour], size_hint_x=0.11))
-    row.add_widget(Widget())
-    return row
+class Gems(Widget):
+    """Tokens in a row, each with its count: a picture, not a button (nothing to tap)."""
+
+    def __init__(self, tokens: Tokens, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.tokens = [(colour, tokens[colour]) for colour in Colour if tokens[colour]]
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    def wanted(self, height: float) -> float:
+        """The width it takes at ``height``."""
+        return len(self.tokens) * (min(height, GEM_MOST * unit()) + 4)
+
+    def redraw(self, *_: Any) -> None:
+        self.canvas.clear()
+        n = max(1, len(self.tokens))
+        d = max(GEM_MIN, min(self.height, self.width / n - 4, GEM_MOST * unit()))
+        for i, (colour, count) in enumerate(self.tokens):
+            x = self.x + i * (d + 4)
+            draw_gem(self.canvas, colour, x, self.y + (self.height - d) / 2, d, str(count))
 
 
-def pictures(game: Game, move: Move) -> BoxLayout:
-    """The move as a person sees it on the table: the tokens, the card, the noble."""
-    box = BoxLayout(orientation="vertical", spacing=6)
-    seat = game.to_act
-    if isinstance(move, Take):
-        box.add_widget(_tokens_row(move.gems, tr("From the bank:")))
-    elif isinstance(move, Buy | Reserve):
-        row = BoxLayout(spacing=10)
-        if isinstance(move, Reserve) and move.deck is not None:
-            view = CardView(deck_level=move.deck, deck_count=game.deck_size(move.deck))
-        else:
-            view = CardView(card=CARDS[move.card or ""])
-        view.size_hint_x = 0.22
-        row.add_widget(view)
-        side = BoxLayout(orientation="vertical", spacing=4)
-        if isinstance(move, Buy):
-            card = CARDS[move.card]
-            pay = move.payment or game.default_payment(seat, card) or Tokens()
-            if pay.total:
-                side.add_widget(_tokens_row(pay, tr("Paying:")))
-        elif game.bank.gold:
-            side.add_widget(_tokens_row(Tokens(gold=1), tr("With:")))
-        row.add_widget(side)
-        box.add_widget(row)
-    if move.returned is not None and move.returned.total:
-        box.add_widget(_tokens_row(move.returned, tr("Gives back:")))
-    noble = visiting(game, move)
-    if noble is not None:
-        row = BoxLayout(spacing=6)
-        row.add_widget(_caption(tr("Noble:")))
-        row.add_widget(NobleView(noble=NOBLES[noble], size_hint_x=0.16))
-        row.add_widget(Widget())
-        box.add_widget(row)
-    return box
+class Group(BoxLayout):
+    """A caption ("Paying:") over what it names: tokens, a card or a noble."""
+
+    def __init__(self, caption: str, content: Widget, ratio: float, **kw: Any) -> None:
+        super().__init__(orientation="vertical", spacing=2, size_hint_x=None, **kw)
+        self.ratio = ratio  # the content's width for its height (a gem row: per token)
+        self.content = content
+        # No caption (a card, a noble): the picture takes the whole height.
+        self.caption = Label(
+            text=caption,
+            font_size=15 * unit(),
+            color=theme.TEXT_DIM,
+            size_hint_y=None,
+            height=20 * unit(),
+            halign="left",
+            valign="middle",
+            shorten=True,
+        )
+        self.caption.texture_update()  # its natural width, before it is fitted to a box
+        self.caption_width = float(self.caption.texture_size[0]) + 2
+        self.caption.bind(size=lambda w, s: setattr(w, "text_size", s))
+        if caption:
+            self.add_widget(self.caption)
+        self.add_widget(content)
+
+    def wanted(self, height: float) -> float:
+        inner = height
+        if self.caption.parent is not None:
+            inner = max(1.0, height - self.caption.height - self.spacing)
+        width = self.content.wanted(inner) if isinstance(self.content, Gems) else inner * self.ratio
+        if self.caption.parent is None:
+            return float(width)
+        return max(float(width), self.caption_width)
 
 
-class CompanionTurn(Dialog):
-    """The companion's move, to make on the table; one tap when it is done."""
+class Pictures(BoxLayout):
+    """The move as a person sees it on the table, left to right: the card, the tokens
+    taken or paid, those given back, the noble. Sized to the panel's height."""
 
-    def __init__(
-        self,
-        game: Game,
-        move: Move,
-        level: str,
-        on_done: Callable[[], None],
-        on_undo: Callable[[], None],
-        **kw: Any,
+    def __init__(self, game: Game, move: Move, **kw: Any) -> None:
+        super().__init__(spacing=8 * unit(), **kw)
+        self.card: CardView | None = None
+        self.groups: list[Group] = []
+        seat = game.to_act
+        if isinstance(move, Take):
+            self._group(tr("From the bank:"), Gems(move.gems), 0)
+        elif isinstance(move, Buy | Reserve):
+            if isinstance(move, Reserve) and move.deck is not None:
+                card = CardView(deck_level=move.deck, deck_count=game.deck_size(move.deck))
+            else:
+                card = CardView(card=CARDS[move.card or ""])
+            self.card = card
+            self._group("", card, 0.72)
+            if isinstance(move, Buy):
+                pay = move.payment or game.default_payment(seat, CARDS[move.card]) or Tokens()
+                if pay.total:
+                    self._group(tr("Paying:"), Gems(pay), 0)
+            elif game.bank.gold:
+                self._group(tr("With:"), Gems(Tokens(gold=1)), 0)
+        if move.returned is not None and move.returned.total:
+            self._group(tr("Gives back:"), Gems(move.returned), 0)
+        noble = visiting(game, move)
+        if noble is not None:
+            # Wider than tall: its 2x2 grid of asked bonuses keeps 14 px counts.
+            self._group("", NobleView(noble=NOBLES[noble]), 1.35)  # its visit is in the words
+        self.add_widget(Widget())  # the rest of the row
+        self.bind(size=self._fit)
+
+    def _group(self, caption: str, content: Widget, ratio: float) -> None:
+        group = Group(caption, content, ratio)
+        self.groups.append(group)
+        self.add_widget(group)
+
+    def _fit(self, *_: Any) -> None:
+        """Each group as wide as its height asks; short of room, the token rows give way
+        first (down to gems whose counts stay 14 px), then everything alike."""
+        height = self.height
+        room = self.width - self.spacing * len(self.groups)
+        widths = [g.wanted(height) for g in self.groups]
+        excess = sum(widths) - room
+        if excess > 0:
+            gems = [i for i, g in enumerate(self.groups) if isinstance(g.content, Gems)]
+            least = {i: self.groups[i].content.wanted(GEM_MIN) for i in gems}
+            give = sum(max(0.0, widths[i] - least[i]) for i in gems)
+            if give > 0:
+                part = min(1.0, excess / give)
+                for i in gems:
+                    widths[i] -= max(0.0, widths[i] - least[i]) * part
+        scale = min(1.0, max(0.1, room / max(1.0, sum(widths))))
+        for group, width in zip(self.groups, widths, strict=True):
+            group.width = width * scale
+        if self.card is not None:
+            self.card.small = self.card.height < CARD_FULL * unit()
+
+
+class Spinner(Widget):
+    """An arc that turns while the companion thinks: the screen is alive, not stuck."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.angle = 0.0
+        self._tick = Clock.schedule_interval(self._turn, 1 / 30)
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    def _turn(self, dt: float) -> None:
+        self.angle = (self.angle + 360 * dt) % 360
+        self.redraw()
+
+    def stop(self) -> None:
+        self._tick.cancel()
+
+    def redraw(self, *_: Any) -> None:
+        self.canvas.clear()
+        r = max(4.0, min(self.width, self.height) / 2 - 4)
+        cx, cy = self.center
+        with self.canvas:
+            Color(*theme.TEXT_DIM[:3], 0.35)
+            Line(circle=(cx, cy, r), width=2 * unit())
+            Color(*theme.ACCENT)
+            Line(circle=(cx, cy, r, self.angle, self.angle + 100), width=3 * unit())
+
+
+class MovePanel(BoxLayout):
+    """Docked in the table's action area: a title, then a spinner while the answer is
+    computed or the move in pictures, then one button (Done, or Close for a suggestion)."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(orientation="vertical", padding=6 * unit(), spacing=4 * unit(), **kw)
+        self.move: Move | None = None
+        self.thinking = False
+        self.title = wrapping_label("", font=17 * unit(), bold=True, color=theme.ACCENT)
+        self.body = BoxLayout()
+        self.spinner: Spinner | None = None
+        self.pictures: Pictures | None = None
+        self.button = big_button("", lambda: self.on_button(), background_color=theme.BUTTON_GO)
+        self.button.size_hint_y = None
+        self.button.height = 48 * unit()
+        self.on_button: Callable[[], object] = lambda: None
+        self.add_widget(self.title)
+        self.add_widget(self.body)
+        self.add_widget(self.button)
+        with self.canvas.before:
+            Color(*theme.PANEL_ACTIVE)
+            self._bg = RoundedRectangle(radius=[8])
+            Color(*theme.ACCENT)
+            self._edge = Line(width=1.5)
+        self.bind(pos=self._place, size=self._place)
+
+    def _place(self, *_: Any) -> None:
+        self._bg.pos, self._bg.size = self.pos, self.size
+        self._edge.rounded_rectangle = (self.x + 1, self.y + 1, self.width - 2, self.height - 2, 8)
+
+    def _clear(self) -> None:
+        if self.spinner is not None:
+            self.spinner.stop()
+            self.spinner = None
+        self.pictures = None
+        self.body.clear_widgets()
+
+    def think(self, title: str, button: str) -> None:
+        """The answer is being computed: a turning spinner, the button not yet usable."""
+        self._clear()
+        self.move = None
+        self.thinking = True
+        self.title.text = title
+        self.spinner = Spinner()
+        self.body.add_widget(self.spinner)
+        self.button.text = button
+        self.button.disabled = True
+
+    def show(
+        self, game: Game, move: Move, title: str, button: str, action: Callable[[], object]
     ) -> None:
-        name = game.names[game.to_act]
-        super().__init__(
-            tr("{name} (the companion, {level}) plays").format(name=name, level=level_name(level)),
-            **kw,
-        )
+        """The move in pictures; ``action`` when the button is tapped."""
+        self._clear()
         self.move = move
-        self.body.add_widget(pictures(game, move))
-        self.words = wrapping_label(announce(game, move, name), font=20 * Window.height / 480)
-        self.body.add_widget(self.words)
-        self.message.text = tr("Make this move on the table for it, then tap Done.")
-        self.message.color = theme.TEXT_DIM
-        if game.moves:
-            self.button(tr("Undo"), on_undo)
-        self.button(tr("Done"), on_done)
+        self.thinking = False
+        self.title.text = title
+        self.pictures = Pictures(game, move)
+        self.body.add_widget(self.pictures)
+        self.button.text = button
+        self.button.disabled = False
+        self.on_button = action
+
+    def close(self) -> None:
+        """Off the table: nothing turns on in the background."""
+        self._clear()
+        self.move = None
+        self.thinking = False
 
 
-class Suggestion(Dialog):
-    """The hard level's choice for a person's seat, and why, in one line."""
-
-    def __init__(self, game: Game, move: Move, on_close: Callable[[], object], **kw: Any) -> None:
-        super().__init__(tr("A suggestion"), **kw)
-        self.body.add_widget(pictures(game, move))
-        self.words = wrapping_label(
-            announce(game, move, game.names[game.to_act]) + "\n" + reason(game, move),
-            font=20 * Window.height / 480,
+def companion_title(name: str, level: str, thinking: bool) -> str:
+    if thinking:
+        return tr("{name} (the companion, {level}) is thinking...").format(
+            name=name, level=level_name(level)
         )
-        self.body.add_widget(self.words)
-        self.button(tr("Close"), on_close)
+    return tr("{name} (the companion, {level}) plays").format(name=name, level=level_name(level))

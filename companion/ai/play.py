@@ -22,12 +22,14 @@ def make(
     blind: bool = False,
     think: float | None = None,
     rollouts: int | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Player:
-    """A player of ``level`` (``greedy`` too: the benchmark's baseline)."""
+    """A player of ``level`` (``greedy`` too: the benchmark's baseline). ``stop``: the
+    hard level's search gives up when it says yes (the other levels answer at once)."""
     if level == "hard":
         if think is None:
-            return Hard(seed, blind, rollouts=rollouts)
-        return Hard(seed, blind, think=think, rollouts=rollouts)
+            return Hard(seed, blind, rollouts=rollouts, stop=stop)
+        return Hard(seed, blind, think=think, rollouts=rollouts, stop=stop)
     kinds: dict[str, Callable[[int, bool], Player]] = {
         "easy": Easy,
         "medium": Medium,

@@ -8,6 +8,7 @@ process, so a reported game replays exactly (see README, "The companion as a pla
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from ..cards import CARDS
@@ -99,16 +100,18 @@ class Hard:
         blind: bool = False,
         think: float = DEFAULT_THINK,
         rollouts: int | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
         self.seed = seed
         self.blind = blind
         self.rollouts = rollouts if rollouts is not None else rollouts_for(think)
+        self.stop = stop  # asked between playouts: give up (see search.Stopped)
 
     def choose(self, game: Game) -> Move:
         return self.search(game).move
 
     def search(self, game: Game) -> Search:
-        return search(game, stream(self.seed, game), self.rollouts, self.blind)
+        return search(game, stream(self.seed, game), self.rollouts, self.blind, self.stop)
 
 
 class Greedy:

@@ -13,6 +13,7 @@ speed of a Raspberry Pi 4.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game import Game
@@ -31,6 +32,10 @@ ROUNDS = 2  # rounds of play after the candidate, per playout
 def rollouts_for(think: float) -> int:
     """Playouts that fit in ``think`` seconds on a Raspberry Pi 4 (at least one per move)."""
     return max(WIDTH, round(think * PI_ROLLOUTS_PER_SECOND))
+
+
+class Stopped(Exception):
+    """The search was asked to stop (its position is no longer the table's)."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +85,16 @@ def candidates(game: Game, seat: int, blind: bool, rng: random.Random) -> list[M
     return [moves[i] for i in ranked[:WIDTH]]
 
 
-def search(game: Game, rng: random.Random, rollouts: int, blind: bool) -> Search:
+def search(
+    game: Game,
+    rng: random.Random,
+    rollouts: int,
+    blind: bool,
+    stop: Callable[[], bool] | None = None,
+) -> Search:
+    """The best of the candidates after ``rollouts`` playouts. ``stop`` is asked between
+    rounds: when it says yes, :class:`Stopped` is raised (the answer is no longer wanted);
+    it never changes the move chosen."""
     seat = game.to_act
     view = public_view(game, seat)
     if stuck(view):
@@ -96,6 +110,8 @@ def search(game: Game, rng: random.Random, rollouts: int, blind: bool) -> Search
     if rounds == 0:
         return Search(moves[0], {moves[0]: 0.0})
     for _ in range(rounds):
+        if stop is not None and stop():
+            raise Stopped
         seed = rng.random()
         for move in moves:
             totals[move] += playout(view, seat, move, random.Random(seed), plies)

@@ -10,7 +10,7 @@ and ``suggest`` (the "Suggest a move" setting for the persons' seats, off by def
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,18 +82,21 @@ class Plan:
     def any(self) -> bool:
         return any(level is not None for level in self.levels)
 
-    def choose(self, game: Game) -> Move | None:
+    def choose(self, game: Game, stop: Callable[[], bool] | None = None) -> Move | None:
         """The companion's move when it plays the seat to act (``None``: a person's turn).
 
-        The same game, plan and history give the same move."""
+        The same game, plan and history give the same move. ``stop``: see
+        :class:`~companion.ai.search.Stopped`."""
         level = self.level(game.to_act)
         if level is None or game.over:
             return None
-        return make(level, seed=self.seed, blind=self.blind, think=self.think).choose(game)
+        player = make(level, seed=self.seed, blind=self.blind, think=self.think, stop=stop)
+        return player.choose(game)
 
-    def suggestion(self, game: Game) -> Move:
+    def suggestion(self, game: Game, stop: Callable[[], bool] | None = None) -> Move:
         """The hard level's choice for the person to act ("Suggest a move")."""
-        return make("hard", seed=self.seed, blind=self.blind, think=self.think).choose(game)
+        player = make("hard", seed=self.seed, blind=self.blind, think=self.think, stop=stop)
+        return player.choose(game)
 
 
 def fill(turn: Turn, move: Move) -> None:

@@ -8,6 +8,8 @@ app with its own data folder.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -65,3 +67,19 @@ def forget_drawn(drawn: list[tuple[str, float]]) -> None:
     cache_clear = getattr(getattr(widgets, "_texture", None), "cache_clear", None)
     if cache_clear is not None:
         cache_clear()
+
+
+def at_1280x720(target: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``target`` (a test file or node) in a second process with a 1280x720 window
+    (one window size a process); its pictures go to this run's screenshot folder."""
+    from .driver import SCREENSHOTS
+
+    env = {
+        **os.environ,
+        "SPLENDOR_TEST_WINDOW": "1280x720",
+        "SPLENDOR_SCREENSHOTS": str(SCREENSHOTS),
+    }
+    command = [sys.executable, "-m", "pytest", target, "-q", "-p", "no:cacheprovider", *args]
+    return subprocess.run(
+        command, capture_output=True, text=True, env=env, timeout=600, check=False
+    )

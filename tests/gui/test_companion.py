@@ -15,13 +15,14 @@ from companion.i18n import set_language
 from companion.moves import Buy, Move, Pass, Reserve, Take
 from companion.simulate import Dealer, random_setup
 from companion.tokens import Colour
-from ui.companion import CompanionTurn, Suggestion
 from ui.i18n import tr
 from ui.screens.table.players import PlayerPanel
 from ui.widgets import CardView
 
 from .driver import Driver, lay_out_table
 from .test_game import finish_turn, pick_card
+from .test_legibility import measure
+from .test_thinking import shown_move
 
 
 def _new_game(d: Driver, level_taps: int, suggest: bool) -> None:
@@ -93,11 +94,13 @@ def test_one_person_against_the_companion_a_whole_game_through_taps(
             assert len(game.moves) < 300
             d.frames(2)
             if game.to_act == 1:
-                panel = d.top()
-                assert isinstance(panel, CompanionTurn), panel
+                # Its move, on the panel beside the board (no dialog over the table).
+                assert d.top() is table, d.top()
                 expected = plan.choose(game)
-                assert panel.move == expected
+                assert shown_move(d) == expected
                 if shots < 3 and isinstance(expected, Take | Buy | Reserve):
+                    faults, _ = measure(table)  # two players, one line each, readable
+                    assert not faults, "; ".join(faults)
                     d.screenshot_to(tmp_path / f"companion-{language}-{shots}.png")
                     shots += 1
                 d.press(tr("Done"), exact=True)
@@ -110,15 +113,19 @@ def test_one_person_against_the_companion_a_whole_game_through_taps(
                     # Undo across the companion's move: the same move is shown again.
                     d.press(tr("Undo"), exact=True)
                     d.frames(2)
-                    again = d.top()
-                    assert isinstance(again, CompanionTurn) and again.move == expected
+                    assert shown_move(d) == expected
                     undone = True
                 continue
-            assert not isinstance(d.top(), CompanionTurn)
+            assert table.panel.parent is None  # a person's turn: the take bar is back
             if len(game.moves) == 2:
                 d.press(tr("Suggest"), exact=True)
-                assert isinstance(d.top(), Suggestion)
+                assert table.panel.parent is not None  # thinking, then the hint, docked
+                hint = shown_move(d)
+                assert hint == plan.suggestion(game)
+                assert d.top() is table
+                d.screenshot_to(tmp_path / f"suggestion-{language}.png")
                 d.press(tr("Close"), exact=True)
+                assert table.panel.parent is None
             _person_plays(d, dealer.deal(person.choose(game)))
         assert d.app.manager.current == "end"
         assert shots >= 1

@@ -187,7 +187,14 @@ class PlayersColumn(BoxLayout):
     def panels(self) -> list[PlayerPanel]:
         return list(reversed(self.children))
 
-    def show(self, seats: tuple[Seat, ...], to_act: int | None, affordable: set[str]) -> None:
+    def show(
+        self,
+        seats: tuple[Seat, ...],
+        to_act: int | None,
+        affordable: set[str],
+        compact: bool = False,
+    ) -> None:
+        """``compact``: every panel one line, equal shares (the companion's panel is docked)."""
         if len(self.children) != len(seats):
             self.clear_widgets()
             for _ in seats:
@@ -195,9 +202,10 @@ class PlayersColumn(BoxLayout):
         n = len(seats)
         for seat, panel in zip(seats, self.panels, strict=True):
             active = seat.seat == to_act
-            panel.full = n == 2 or active
+            panel.full = not compact and (n == 2 or active)
             share = 0.46 if active else 0.54 / (n - 1)
-            panel.size_hint_y = 1 / n if n == 2 or to_act is None else share
+            even = compact or n == 2 or to_act is None
+            panel.size_hint_y = 1 / n if even else share
             panel.show(seat, active, affordable if active else set())
 
 

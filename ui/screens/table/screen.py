@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.ai.table import Plan, fill
+from companion.ai.table import Plan
 from companion.cards import Card
 from companion.errors import IllegalMove, Refused
 from companion.game import Hidden
@@ -28,7 +27,7 @@ from companion.timeline import last_step
 from companion.tokens import Colour, Tokens
 
 from ... import theme
-from ...companion import CompanionTurn, Suggestion
+from ...companion import MovePanel
 from ...dialogs import CardPicker, Dialog
 from ...i18n import tr
 from ...movelog import MoveLog
@@ -39,6 +38,7 @@ from .board import Board
 from .buy import BuyDialog, DeckDialog
 from .menu import AuditDialog, MenuDialog
 from .players import PlayerDialog, PlayersColumn
+from .seat import CompanionSeat
 from .steps import TurnSteps
 from .words import reason
 
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from ...application import CompanionApp
 
 
-class TableScreen(TurnSteps, Screen):
+class TableScreen(CompanionSeat, TurnSteps, Screen):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="table", **kw)
         self.app = app
@@ -54,7 +54,19 @@ class TableScreen(TurnSteps, Screen):
         self.turn: Turn | None = None
         self.dialog: Dialog | None = None
         self.plan = Plan(())
+        self._seat_state()
+        self.panel = MovePanel()  # the companion's move or a suggestion, in the take bar's place
         self._build()
+        # The app closing while the companion thinks: its search stops, nothing is applied.
+        app.bind(on_stop=lambda *_: self.leave_table())
+
+    def on_leave(self, *_: object) -> None:
+        self.leave_table()
+
+    def on_enter(self, *_: object) -> None:
+        # Back at the table (its game unchanged): the companion's turn picks up again.
+        if self.session is not None and self.turn is not None:
+            self.dock()
 
     # ------------------------------------------------------------------ layout
 
@@ -70,6 +82,8 @@ class TableScreen(TurnSteps, Screen):
         left.add_widget(self.status)
 
         right = BoxLayout(orientation="vertical", size_hint_x=0.43, spacing=4)
+        self.side = right
+        right.bind(height=self.share)  # the final round's banner takes its share
         self.bank_row = BankRow(on_token=self.tap_token, size_hint_y=0.12)
         right.add_widget(self.bank_row)
         self.take_bar = TakeBar(
@@ -120,6 +134,8 @@ class TableScreen(TurnSteps, Screen):
     # ------------------------------------------------------------------ state
 
     def play(self, session: Session) -> None:
+        self.stop_thinking()
+        self._seat_state()
         self.session = session
         self.turn = Turn(session)
         self.plan = Plan.of(session.record.extra, len(session.game.names))
@@ -140,7 +156,6 @@ class TableScreen(TurnSteps, Screen):
         self.board.show(game, affordable)
         self.bank_row.show(self.turn, game.bank, playing)
         self.take_bar.show(self.turn, game.names[seat], playing)
-        self.players.show(game.seats, seat if playing else None, affordable)
         self.undo_button.disabled = not self.session.can_undo
         self.redo_button.disabled = not self.session.can_redo
         assert self.turn is not None
@@ -152,46 +167,11 @@ class TableScreen(TurnSteps, Screen):
             self.bar.add_widget(self.suggest_button, index=len(self.bar.children))
         elif not wanted and self.suggest_button.parent is not None:
             self.bar.remove_widget(self.suggest_button)
-        if playing and not person:
-            Clock.schedule_once(lambda _dt: self.companion_turn(), 0)
-
-    # ------------------------------------------------------------------ the companion
-
-    def companion_turn(self) -> None:
-        """The companion's seat is to act: its move, shown until a person has made it."""
-        if not self._playing() or self.dialog is not None:
-            return
-        assert self.turn is not None
-        level = self.plan.level(self.game.to_act)
-        if level is None or self.turn.step != Step.ACTION or self.turn.selection.total:
-            return
-        move = self.plan.choose(self.game)
-        if move is None:
-            return
-        try:
-            fill(self.turn, move)
-        except IllegalMove as err:  # never expected: its moves come from legal_moves
-            self.refuse(err)
-            return
-        self._open(CompanionTurn(self.game, move, level, self.companion_done, self.undo_shown))
-
-    def companion_done(self) -> None:
-        """The move is made on the table: ask the reveal if one is due, then play it."""
-        if self.dialog is not None:
-            self.dialog.dismiss()
-        self.advance()
-
-    def undo_shown(self) -> None:
-        """Undo from the companion's panel: its move is not made, the last one is undone."""
-        if self.dialog is not None:
-            self.dialog.dismiss()
-        self.undo()
-
-    def suggest(self) -> None:
-        if not self._playing() or self.plan.level(self.game.to_act) is not None:
-            return
-        move = self.plan.suggestion(self.game)
-        self._open(Suggestion(self.game, move, lambda: self.dialog and self.dialog.dismiss()))
+        self.dock()  # the companion's panel, a suggestion, or the take bar
+        # With the panel docked every player is one line (two in full would draw their
+        # holdings under 14 px at 800x480): the board and the bank keep their size.
+        compact = self.panel.parent is not None
+        self.players.show(game.seats, seat if playing else None, affordable, compact)
 
     def say(self, message: str, error: bool = False) -> None:
         self.status.color = theme.ERROR if error else theme.TEXT
@@ -210,7 +190,7 @@ class TableScreen(TurnSteps, Screen):
         return self.turn is not None and self.session is not None and not self.game.over
 
     def tap_token(self, colour: Colour) -> None:
-        if not self._playing():
+        if not self._playing() or self.companions_turn():
             return
         assert self.turn is not None
         try:
@@ -232,6 +212,9 @@ class TableScreen(TurnSteps, Screen):
 
     def confirm(self) -> None:
         """The confirm button: the tokens chosen so far, when they make a legal take."""
+        if self.panel.parent is not None and self.panel.move is not None:
+            self.panel.on_button()  # the companion's Done (or closing a suggestion)
+            return
         if self._playing() and self.turn is not None and self.turn.is_take():
             self.take()
 
@@ -250,10 +233,12 @@ class TableScreen(TurnSteps, Screen):
         self.advance()
 
     def pass_turn(self) -> None:
+        if self.companions_turn():
+            return
         self.start(Pass(player=self.game.to_act))
 
     def tap_card(self, card: Card | None) -> None:
-        if card is None or not self._playing():
+        if card is None or not self._playing() or self.companions_turn():
             return
         self.buy_dialog(card, face_up=True)
 
@@ -263,7 +248,7 @@ class TableScreen(TurnSteps, Screen):
         self._open(BuyDialog(purchase, self.game.names[purchase.seat], self.start))
 
     def tap_deck(self, level: int) -> None:
-        if not self._playing():
+        if not self._playing() or self.companions_turn():
             return
         assert self.turn is not None
         move = Reserve(deck=level, player=self.game.to_act)
@@ -272,7 +257,7 @@ class TableScreen(TurnSteps, Screen):
         self._open(DeckDialog(move, self.game.deck_size(level), text, self.start))
 
     def tap_reserved(self, seat: int, item: Card | Hidden) -> None:
-        if not self._playing():
+        if not self._playing() or self.companions_turn():
             return
         assert self.turn is not None
         game = self.game
@@ -322,6 +307,10 @@ class TableScreen(TurnSteps, Screen):
 
     # The hardware's events (see CompanionApp.say and on_card_scanned).
     def card_scanned(self, card_id: str) -> None:
+        # On the companion's turn a scan declares the card it turned face up (its move
+        # filled in); while it thinks there is no move to scan for yet.
+        if self.turn is not None and self.turn.step == Step.ACTION and self.companions_turn():
+            return
         self.declare_card(card_id)
 
     def undo_pressed(self) -> None:
