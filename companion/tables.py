@@ -143,13 +143,13 @@ def _weights(colour: int) -> tuple[int, ...]:
     return tuple(3**colour * (0 if n == 0 else 1 if n < 4 else 2) for n in range(64))
 
 
-_SIGNATURE = tuple(_weights(c) for c in _GEM_RANGE)
+SIGNATURE_WEIGHTS = tuple(_weights(c) for c in _GEM_RANGE)
 
 
 def signature(bank: Tokens) -> int:
     """Which colours the bank has none (0), some (1) or 4+ (2) of, as one number below
     3**5: all the takes depend on (A1-A3)."""
-    w, u, g, r, k = _SIGNATURE
+    w, u, g, r, k = SIGNATURE_WEIGHTS
     return w[bank[0]] + u[bank[1]] + g[bank[2]] + r[bank[3]] + k[bank[4]]
 
 
@@ -184,6 +184,8 @@ class Tables(NamedTuple):
     cards: dict[str, Card]  # by id: a plain dict, faster than the rules' read-only view
     noble_floor: int  # the fewest bonuses any noble asks for: below it, none can visit
     unseen: tuple[tuple[tuple[int, Card], ...], ...]  # [level - 1]: (bit, card) pairs
+    packed: tuple[int, ...]  # [card index]: the cost, 4 bits a colour (none above 7), or ()
+    returns: dict[tuple[int, ...], tuple[Tokens | None, ...]]  # :func:`return_table`
 
 
 @cache
@@ -205,5 +207,11 @@ def tables_of(rules: Rules) -> Tables:
         noble_floor=min((sum(n.requires) for n in rules.nobles.values()), default=0),
         unseen=tuple(
             tuple((1 << c.index, c) for c in rules.cards_by_level[level]) for level in rules.levels
+        ),
+        returns=return_table(),
+        packed=(
+            tuple(sum(n << 4 * i for i, n in enumerate(c.cost)) for c in cards)
+            if all(n <= 7 for c in cards for n in c.cost)
+            else ()
         ),
     )
