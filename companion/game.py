@@ -197,6 +197,8 @@ class Game:
         self.names = setup.players
         self.start = start
         self._tables = tables_of(rules)
+        # Read at every move: kept here rather than looked up through self.rules.
+        self._limit = rules.token_limit
         self._state = start
         self._plain: Position | None = None  # a position where nothing is ever due
         self._history: list[Position] = []
@@ -366,7 +368,10 @@ class Game:
 
     def reveal_due(self, move: Move) -> int | None:
         """The level whose next card the table must declare after ``move`` (A6), if any."""
-        if isinstance(move, Buy) or (isinstance(move, Reserve) and move.deck is None):
+        cls = move.__class__
+        if cls is Buy or (cls is Reserve and move.deck is None):  # type: ignore[union-attr]
+            card = self._tables.cards.get(move.card or "")  # type: ignore[union-attr]
+        elif isinstance(move, Buy) or (isinstance(move, Reserve) and move.deck is None):
             card = self._tables.cards.get(move.card or "")
         else:
             return None
@@ -374,10 +379,8 @@ class Game:
             return None
         s = self._state
         row = card.level - 1
-        if s.deck_sizes[row]:
-            for c in s.market[row]:
-                if c is card:
-                    return card.level
+        if s.deck_sizes[row] and card in s.market[row]:
+            return card.level
         return None
 
     def due(self, action: Move) -> Due:
@@ -536,7 +539,13 @@ class Game:
             return (action,)
         p = s.seats[s.to_act]
         t0, t1, t2, t3, t4, t5 = p.tokens
-        excess = t0 + t1 + t2 + t3 + t4 + t5 - self.rules.token_limit
+        excess = t0 + t1 + t2 + t3 + t4 + t5 - self._limit
+        if (
+            excess <= 0
+            and action.__class__ is Buy
+            and (not s.nobles or sum(p.bonuses) + 1 < self._tables.noble_floor)
+        ):
+            return (action,)  # a buy gives no token, and no noble can visit yet
         gems = NONE
         bonuses: Sequence[int] = p.bonuses
         if isinstance(action, Take):
@@ -672,17 +681,15 @@ class Game:
                 return None
             row = card.level - 1
             faces = market[row]
-            for index, face in enumerate(faces):  # noqa: B007 (the slot is used below)
-                if face is card:
-                    break
-            else:
+            # Cards compare by identity, so these scans run in C.
+            if card in faces:
+                index = faces.index(card)
+            elif card in reserved:
                 row = -1
-                for i, item in enumerate(reserved):
-                    if item is card:
-                        reserved = reserved[:i] + reserved[i + 1 :]
-                        break
-                else:
-                    return None
+                i = reserved.index(card)
+                reserved = reserved[:i] + reserved[i + 1 :]
+            else:
+                return None
             # The default payment: coloured tokens first, gold for the rest.
             b0, b1, b2, b3, b4 = bonuses
             c0, c1, c2, c3, c4 = card.cost
@@ -724,11 +731,9 @@ class Game:
                     return None
                 row = card.level - 1
                 faces = market[row] if 0 <= row < len(market) else ()
-                for index, face in enumerate(faces):  # noqa: B007 (the slot is used below)
-                    if face is card:
-                        break
-                else:
+                if card not in faces:
                     return None
+                index = faces.index(card)
                 held = card
             else:
                 if not 0 < level <= len(deck_sizes) or not deck_sizes[level - 1]:
@@ -777,7 +782,7 @@ class Game:
                 else (*market[:row], faces, *market[row + 1 :])
             )
 
-        excess = t0 + t1 + t2 + t3 + t4 + t5 - self.rules.token_limit
+        excess = t0 + t1 + t2 + t3 + t4 + t5 - self._limit
         returned = move.returned
         if excess > 0:
             if returned is None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from .cards import CARDS_BY_LEVEL, LEVELS, NOBLES, Card
 from .game import Game
-from .moves import Buy, Move, Pass, Reserve, Take, with_parts
+from .moves import Buy, Move, Pass, Reserve, Take, with_parts, with_reveal
 from .setup import MARKET_SLOTS, Setup
 
 DEFAULT_NAMES = ("Ada", "Ben", "Cleo", "Dev")
@@ -78,7 +78,7 @@ class Dealer:
         level = self.game.reveal_due(move)
         if level is not None:
             # The card taken away is already seen, so it is never drawn again.
-            move = with_parts(move, reveal=self.rng.choice(self._cards(level)).id)
+            move = with_reveal(move, self.rng.choice(self._cards(level)).id)
         return move
 
 

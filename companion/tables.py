@@ -15,13 +15,12 @@ played: the engine keeps no cache that fills with use.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields
 from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 from typing import NamedTuple, overload
 
 from .cards import Card
-from .moves import Buy, Move, Pass, Reserve, Take
+from .moves import Buy, Move, Pass, Reserve, Take, with_ending
 from .rules import Rules
 from .tokens import Tokens
 
@@ -80,26 +79,12 @@ def returns(excess: int, *hand: int) -> tuple[Tokens | None, ...]:
     return return_table()[(excess, *hand)]
 
 
-_set = object.__setattr__
-
-
 def complete(action: Move, returned: Tokens | None, noble: str | None) -> Move:
-    """``action`` with its ``returned`` and ``noble`` set: :func:`with_parts` written out
-    for the two fields (it builds every move :meth:`Game.legal_moves` lists)."""
+    """``action`` with its ``returned`` and ``noble`` set (it builds every move
+    :meth:`Game.legal_moves` lists, and each completion taken)."""
     if returned is None and noble is None:
         return action
-    move = object.__new__(action.__class__)
-    for name in _KEPT[action.__class__]:
-        _set(move, name, getattr(action, name))
-    _set(move, "returned", returned)
-    _set(move, "noble", noble)
-    return move
-
-
-_KEPT = {
-    cls: tuple(f.name for f in fields(cls) if f.name not in ("returned", "noble"))
-    for cls in (Take, Reserve, Buy, Pass)
-}
+    return with_ending(action, returned, noble)
 
 
 class Completions(Sequence[Move]):
