@@ -72,7 +72,6 @@ from .tables import (
     Completions,
     complete,
     returns,
-    signature,
     tables_of,
 )
 from .tokens import GEMS, Colour, Tokens
@@ -199,6 +198,7 @@ class Game:
         self._tables = tables_of(rules)
         # Read at every move: kept here rather than looked up through self.rules.
         self._limit = rules.token_limit
+        self._reserve_limit = rules.reserve_limit
         self._state = start
         self._plain: Position | None = None  # a position where nothing is ever due
         self._history: list[Position] = []
@@ -453,12 +453,14 @@ class Game:
         seat = s.to_act
         p = s.seats[seat]
         tables = self._tables
-        moves = list(tables.takes[seat][signature(s.bank)])
+        w, u, g, r, k = SIGNATURE_WEIGHTS  # signature(), written out
+        k0, k1, k2, k3, k4, _ = s.bank
+        moves = list(tables.takes[seat][w[k0] + u[k1] + g[k2] + r[k3] + k[k4]])
         reserved = p.reserved
         b0, b1, b2, b3, b4 = p.bonuses
         t0, t1, t2, t3, t4, gold = p.tokens
         market = s.market
-        if len(reserved) < self.rules.reserve_limit:
+        if len(reserved) < self._reserve_limit:
             reserve = tables.reserve[seat]
             moves += [reserve[c.index] for row in market for c in row if c is not None]
             decks = tables.reserve_deck[seat]
@@ -517,7 +519,7 @@ class Game:
                         moves.append(buy[index])
         # Below 8 tokens and a noble's requirement, no action can have anything due: say so
         # to completions(), which is then free (it follows actions() in every turn).
-        if t0 + t1 + t2 + t3 + t4 + gold + 3 <= self.rules.token_limit and (
+        if t0 + t1 + t2 + t3 + t4 + gold + 3 <= self._limit and (
             not s.nobles or b0 + b1 + b2 + b3 + b4 + 1 < tables.noble_floor
         ):
             self._plain = s
@@ -721,7 +723,7 @@ class Game:
             points += card.points
             cards = (*cards, card)
         elif cls is Reserve:
-            if len(reserved) >= self.rules.reserve_limit:
+            if len(reserved) >= self._reserve_limit:
                 return None
             held: Card | Hidden
             level = move.deck  # type: ignore[union-attr]

@@ -41,31 +41,25 @@ class Dealer:
     def __init__(self, game: Game, rng: random.Random) -> None:
         self.game = game
         self.rng = rng
-        self._seen = -1  # the game's seen cards when the lists below were last brought up
+        self._seen = -1  # the game's seen cards when the lists below were brought up to date
         self._unseen: list[list[Card]] = []
-        self._level: dict[int, int] = {}  # card index -> its level's place in _unseen
+        self._where: dict[int, tuple[list[Card], Card]] = {}  # index -> its level's list
 
     def _cards(self, level: int) -> list[Card]:
         game = self.game
         seen = game.position().seen_bits
         if seen != self._seen:
-            new = seen & ~self._seen
-            if self._seen < 0 or seen & self._seen != self._seen:
-                # Cards went back to unseen (an undo): list them again.
-                levels = game.rules.levels
-                self._unseen = [game.unseen(lv) for lv in levels]
-                self._level = {c.index: i for i, cards in enumerate(self._unseen) for c in cards}
+            if seen & self._seen != self._seen:
+                # Cards went back to unseen (an undo), or this is the first deal: list them.
+                self._unseen = [game.unseen(lv) for lv in game.rules.levels]
+                self._where = {c.index: (cards, c) for cards in self._unseen for c in cards}
             else:
+                new = seen & ~self._seen
                 while new:
                     low = new & -new
-                    index = low.bit_length() - 1
-                    where = self._level.get(index)
-                    if where is not None:
-                        cards = self._unseen[where]
-                        for i, card in enumerate(cards):
-                            if card.index == index:
-                                del cards[i]
-                                break
+                    found = self._where.pop(low.bit_length() - 1, None)
+                    if found is not None:
+                        found[0].remove(found[1])  # cards compare by identity: a C scan
                     new ^= low
             self._seen = seen
         return self._unseen[level - 1]
