@@ -89,7 +89,6 @@ __all__ = [
 ]
 
 _GEM_RANGE = range(5)
-_GUARDS = 0x88888  # bit 3 of each colour's 4 bits: see actions()
 
 
 @dataclass(frozen=True, slots=True)
@@ -471,8 +470,7 @@ class Game:
         # What each colour is paid with, bonus and token together. These loops run for
         # every card on every call, so they are written out.
         e0, e1, e2, e3, e4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
-        packed = tables.packed
-        if gold or not packed:
+        if gold:
             for row in market:
                 for card in row:
                     if card is not None:
@@ -497,26 +495,19 @@ class Game:
                     ) <= gold:
                         moves.append(buy[item.index])
         else:
-            # Without gold a card is affordable when every colour covers its cost: one
-            # subtraction checks all five at once on the costs packed 4 bits a colour
-            # (tables.packed), each colour's means capped at 7, the dearest cost (an
-            # edition with dearer cards has no packed costs and takes the loop above).
-            means = (
-                (e0 if e0 < 8 else 7)
-                | (e1 if e1 < 8 else 7) << 4
-                | (e2 if e2 < 8 else 7) << 8
-                | (e3 if e3 < 8 else 7) << 12
-                | (e4 if e4 < 8 else 7) << 16
-            ) + _GUARDS
+            # Without gold, every colour must cover its cost: the first that does not
+            # settles it (small integers compared, nothing built).
             for row in market:
                 for card in row:
-                    if card is not None and (means - packed[card.index]) & _GUARDS == _GUARDS:
-                        moves.append(buy[card.index])
+                    if card is not None:
+                        c0, c1, c2, c3, c4 = card.cost
+                        if c0 <= e0 and c1 <= e1 and c2 <= e2 and c3 <= e3 and c4 <= e4:
+                            moves.append(buy[card.index])
             for item in reserved:
                 if item.__class__ is Card:
-                    index = item.index
-                    if (means - packed[index]) & _GUARDS == _GUARDS:
-                        moves.append(buy[index])
+                    c0, c1, c2, c3, c4 = item.cost
+                    if c0 <= e0 and c1 <= e1 and c2 <= e2 and c3 <= e3 and c4 <= e4:
+                        moves.append(buy[item.index])
         # Below 8 tokens and a noble's requirement, no action can have anything due: say so
         # to completions(), which is then free (it follows actions() in every turn).
         if t0 + t1 + t2 + t3 + t4 + gold + 3 <= self._limit and (

@@ -169,7 +169,6 @@ class Tables(NamedTuple):
     cards: dict[str, Card]  # by id: a plain dict, faster than the rules' read-only view
     noble_floor: int  # the fewest bonuses any noble asks for: below it, none can visit
     unseen: tuple[tuple[tuple[int, Card], ...], ...]  # [level - 1]: (bit, card) pairs
-    packed: tuple[int, ...]  # [card index]: the cost, 4 bits a colour (none above 7), or ()
     returns: dict[tuple[int, ...], tuple[Tokens | None, ...]]  # :func:`return_table`
 
 
@@ -194,9 +193,4 @@ def tables_of(rules: Rules) -> Tables:
             tuple((1 << c.index, c) for c in rules.cards_by_level[level]) for level in rules.levels
         ),
         returns=return_table(),
-        packed=(
-            tuple(sum(n << 4 * i for i, n in enumerate(c.cost)) for c in cards)
-            if all(n <= 7 for c in cards for n in c.cost)
-            else ()
-        ),
     )
