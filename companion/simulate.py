@@ -43,7 +43,6 @@ class Dealer:
         self.rng = rng
         self._seen = -1  # the game's seen cards when the lists below were brought up to date
         self._unseen: list[list[Card]] = []
-        self._where: dict[int, tuple[list[Card], Card]] = {}  # index -> its level's list
 
     def _cards(self, level: int) -> list[Card]:
         game = self.game
@@ -52,14 +51,15 @@ class Dealer:
             if seen & self._seen != self._seen:
                 # Cards went back to unseen (an undo), or this is the first deal: list them.
                 self._unseen = [game.unseen(lv) for lv in game.rules.levels]
-                self._where = {c.index: (cards, c) for cards in self._unseen for c in cards}
             else:
                 new = seen & ~self._seen
+                by_index = game.rules.cards_by_index
                 while new:
                     low = new & -new
-                    found = self._where.pop(low.bit_length() - 1, None)
-                    if found is not None:
-                        found[0].remove(found[1])  # cards compare by identity: a C scan
+                    card = by_index[low.bit_length() - 1]
+                    cards = self._unseen[card.level - 1]
+                    if card in cards:  # cards compare by identity: C scans
+                        cards.remove(card)
                     new ^= low
             self._seen = seen
         return self._unseen[level - 1]
