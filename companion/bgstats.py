@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
+from .ai.seats import companion_levels, companion_title
 from .playtime import played_minutes
 from .record import Record, replay
 from .stats import persons, spelling
@@ -41,6 +42,8 @@ SOURCE_NAME = "Splendor Companion"
 BGG_ID = 148228  # Splendor on BoardGameGeek: how BG Stats knows the game without asking
 GAME_NAME = "Splendor"
 SOURCE_GAME_ID = "splendor"
+# The prefix of the companion's player ids: ``splendor-companion/hard``.
+COMPANION_ID = "splendor-companion"
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 # Characters left as they are in the link: a shorter link is a smaller QR code, easier to
 # scan from a chair. ``:`` and ``,`` are allowed in a query as they are; the rest is encoded.
@@ -105,13 +108,19 @@ def play(
     who = person or (lambda name: name)
     winners = set(game.winners())
     ranks = {s.seat: s.rank for s in game.standings()}
+    levels = companion_levels(record.extra, len(game.seats))
     players = []
     for seat in game.seats:
-        name = who(seat.name)
+        level = levels[seat.seat]
+        if level is None:
+            name = who(seat.name)
+            source_id = player_id(name)
+        else:
+            name, source_id = _companion(levels, seat.seat, level)
         players.append(
             {
                 "name": name,
-                "sourcePlayerId": player_id(name),
+                "sourcePlayerId": source_id,
                 "score": seat.points,
                 "winner": seat.name in winners,
                 "startPlayer": seat.seat == 0,
@@ -137,6 +146,21 @@ def play(
     }
     data["players"] = players
     return data
+
+
+def _companion(levels: tuple[str | None, ...], seat: int, level: str) -> tuple[str, str]:
+    """The companion's seat as a BG Stats player: its name and its player id.
+
+    The push-a-play format has no field for a player who is not a person, so the name
+    says it (``Companion (hard)``, in the kiosk's language) and the id is the app's own
+    (``splendor-companion/hard``) where a person's id is their name: a person called
+    "Companion (hard)" stays another player. Each level is one opponent in BG Stats,
+    whatever the seat was called at the table; a second companion at the same level in
+    one game is a second player (``Companion 2 (hard)``).
+    """
+    n = levels[: seat + 1].count(level)
+    source_id = f"{COMPANION_ID}/{level}" + (f"/{n}" if n > 1 else "")
+    return companion_title(level, n), source_id
 
 
 def stored_play(store: Store, game_id: int) -> dict[str, Any]:

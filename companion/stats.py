@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from .ai.players import LEVELS
 from .ai.seats import companion_levels
 from .playtime import played_minutes
 from .record import replay
@@ -47,8 +48,20 @@ class PlayedGame:
         """The companion played a seat: such games are counted apart (issue 15)."""
         return any(level is not None for level in self.levels)
 
+    def is_companion(self, seat: int) -> bool:
+        return bool(self.levels) and self.levels[seat] is not None
+
     def seat_of(self, person: str) -> int | None:
-        return self.players.index(person) if person in self.players else None
+        """The seat of a person; never the companion's, whatever name it was given."""
+        for seat, name in enumerate(self.players):
+            if name == person and not self.is_companion(seat):
+                return seat
+        return None
+
+    @property
+    def people_won(self) -> bool:
+        """A person won (alone, or sharing the victory with the companion)."""
+        return any(r == 1 and not self.is_companion(s) for s, r in enumerate(self.ranks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,10 +161,17 @@ def played_games(
             if unreadable is not None:
                 unreadable.append(info.id)
             continue
+        # The companion's seats keep the name they were given: a merge of two spellings
+        # of a person never turns the companion into that person, nor its win into theirs.
+        players = tuple(
+            n if line.is_companion(seat) else person(n) for seat, n in enumerate(line.names)
+        )
         line = replace(
             line,
-            players=tuple(person(n) for n in line.names),
-            winners=frozenset(person(n) for n in line.winners),
+            players=players,
+            winners=frozenset(
+                p for p, n in zip(players, line.names, strict=True) if n in line.winners
+            ),
         )
         if include is None or include(line):
             lines.append(line)
@@ -168,7 +188,7 @@ def stats_of(games: Iterable[PlayedGame]) -> list[PlayerStats]:
     fastest: dict[str, PlayedGame] = {}
     for game in games:
         for seat, name in enumerate(game.players):
-            if game.levels and game.levels[seat] is not None:
+            if game.is_companion(seat):
                 continue  # the companion's seat: not a person's line
             played[name] += 1
             points[name] += game.points[seat]
@@ -176,7 +196,7 @@ def stats_of(games: Iterable[PlayedGame]) -> list[PlayerStats]:
             counts = bonuses.setdefault(name, Counter())
             for colour, n in zip(GEMS, game.bonuses[seat], strict=False):
                 counts[colour] += n
-            if name in game.winners:
+            if game.ranks[seat] == 1:  # by seat: a name may also be the companion's
                 wins[name] += 1
                 best = fastest.get(name)
                 if best is None or _speed(game) < _speed(best):
@@ -221,9 +241,43 @@ def head_to_head(games: Iterable[PlayedGame], a: str, b: str) -> HeadToHead:
         together += 1
         a_ahead += game.ranks[sa] < game.ranks[sb]
         b_ahead += game.ranks[sb] < game.ranks[sa]
-        a_wins += a in game.winners
-        b_wins += b in game.winners
+        a_wins += game.ranks[sa] == 1
+        b_wins += game.ranks[sb] == 1
         a_points += game.points[sa]
         b_points += game.points[sb]
     n = max(1, together)
     return HeadToHead(a, b, together, a_ahead, b_ahead, a_wins, b_wins, a_points / n, b_points / n)
+
+
+@dataclass(frozen=True, slots=True)
+class CompanionLevel:
+    """The people against the companion at one level (issue 15: counted apart)."""
+
+    level: str
+    games: int
+    people_wins: int  # games a person won, alone or sharing the victory
+    players: tuple[PlayerStats, ...]  # each person's line over those games
+
+    @property
+    def win_rate(self) -> float:
+        return self.people_wins / self.games if self.games else 0.0
+
+
+def against_companion(games: Iterable[PlayedGame]) -> list[CompanionLevel]:
+    """Per level, easiest first, the games the companion played at it and how the people
+    fared. A game with the companion at two levels counts under each: the people played
+    both."""
+    by_level: dict[str, list[PlayedGame]] = {}
+    for game in games:
+        for level in dict.fromkeys(lv for lv in game.levels if lv is not None):
+            by_level.setdefault(level, []).append(game)
+    return [
+        CompanionLevel(
+            level,
+            len(by_level[level]),
+            sum(g.people_won for g in by_level[level]),
+            tuple(stats_of(by_level[level])),
+        )
+        for level in LEVELS
+        if level in by_level
+    ]

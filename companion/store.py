@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .ai.seats import companion_levels
 from .errors import RecordError
 from .errors import StoreError as StoreError  # where callers have always found it
 from .game import Game
@@ -632,6 +633,12 @@ class Store:
         people[name] = target
         for info in self.games():
             persons = [resolve(people, p) for p in info.players]
+            if len(set(persons)) < len(persons):
+                # The companion's seat is nobody's: a person may share its name. A record
+                # that cannot be read keeps the refusal (the names alone say they met).
+                with contextlib.suppress(StoreError):
+                    levels = companion_levels(self.record(info.id).extra, len(persons))
+                    persons = [p for p, lv in zip(persons, levels, strict=True) if lv is None]
             if len(set(persons)) < len(persons):
                 raise StoreError(
                     "{name} and {person} played in the same game (game {id}): they are two players",

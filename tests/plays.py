@@ -64,3 +64,22 @@ def import_known(store: Store, games: tuple[Known, ...] = KNOWN) -> list[int]:
         assert game.winners() == list(known.winners), known
         ids.append(store.import_record(record, GameState.of(game)))
     return ids
+
+
+def against(known: Known, names: tuple[str, ...], seats: tuple[str, ...]) -> Known:
+    """The same game with other names, some seats the companion's (``app.seats``)."""
+    extra = {**known.extra, "app": {"name": "splendor-companion", "seats": list(seats)}}
+    winners = tuple(names[known.names.index(w)] for w in known.winners)
+    return Known(known.seed, names, known.points, winners, known.rounds, extra)
+
+
+# The companion's games, each seat as typed at the table and by whom it was played:
+#   Zoé 16 beats the companion (hard) 8; 35 rounds.
+ZOE_BEATS_HARD = against(TWO_PLAYER_WIN, ("Zoé", "Companion"), ("person", "hard"))
+#   The companion (hard) 19 beats Zoé 10; 34 rounds.
+HARD_BEATS_ZOE = against(LOWER_CASE_ZOE, ("Zoé", "Companion"), ("person", "hard"))
+#   The companion (easy) and Marc share the victory at 15, Zoé 14; 33 rounds.
+EASY_SHARES_WITH_MARC = against(
+    SHARED_VICTORY, ("Companion", "Marc", "Zoé"), ("easy", "person", "person")
+)
+AGAINST_COMPANION = (ZOE_BEATS_HARD, HARD_BEATS_ZOE, EASY_SHARES_WITH_MARC)

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from plays import SHARED_VICTORY, TWO_PLAYER_WIN, Known, import_known
+from plays import SHARED_VICTORY, TWO_PLAYER_WIN, Known, against, import_known
 
 from companion import bgstats
 from companion.cli import main
@@ -115,3 +115,30 @@ def test_merged_names_are_pushed_as_the_person(
     assert main(["export", str(game_id), "--format", "bgstats"]) == 0
     players = json.loads(capsys.readouterr().out)["players"]
     assert players[1]["name"] == "Marc D." and players[1]["sourcePlayerId"] == "Marc D."
+
+
+def test_the_companions_seats_are_their_own_players(
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """BG Stats has no field for a player who is not a person: the name says it, in the
+    kiosk's language, and the id is never a person's, even one called "Companion (hard)"."""
+    both = against(SHARED_VICTORY, ("Companion (hard)", "Robo", "Zoé"), ("person", "hard", "hard"))
+    with Store(data / "games.sqlite3") as store:
+        (game_id,) = import_known(store, (both,))
+        # A person merged into the name the companion's seat had: the seat stays the companion.
+        store.merge_name("Robo", "Zoé 2")
+    assert main(["export", str(game_id), "--format", "bgstats"]) == 0
+    players = json.loads(capsys.readouterr().out)["players"]
+    assert [(p["name"], p["sourcePlayerId"]) for p in players] == [
+        ("Companion (hard)", "Companion (hard)"),  # a person who chose that name
+        ("Companion (hard)", "splendor-companion/hard"),
+        ("Companion 2 (hard)", "splendor-companion/hard/2"),
+    ]
+    assert [p["score"] for p in players] == [15, 15, 14]
+    assert [p["winner"] for p in players] == [True, True, False]
+    # The same in French, in the file `export --all` writes beside the record.
+    out = tmp_path / "stick"
+    assert main(["--lang", "fr", "export", "--all", "--to", str(out)]) == 0
+    (written,) = out.glob("*.bgstats.json")
+    names = [p["name"] for p in json.loads(written.read_text(encoding="utf-8"))["players"]]
+    assert names == ["Companion (hard)", "Compagnon (difficile)", "Compagnon 2 (difficile)"]

@@ -8,11 +8,17 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from plays import KNOWN, LOWER_CASE_ZOE, TWO_PLAYER_WIN, import_known
+from plays import AGAINST_COMPANION, KNOWN, LOWER_CASE_ZOE, TWO_PLAYER_WIN, import_known
 
 from companion.cli import main
 from companion.record import write
-from companion.stats import head_to_head, played_games, player_stats
+from companion.stats import (
+    against_companion,
+    head_to_head,
+    played_games,
+    player_stats,
+    stats_of,
+)
 from companion.store import Store, StoreError
 from companion.tokens import Colour
 
@@ -145,3 +151,56 @@ def test_the_same_spelling_written_two_ways_is_one_player(tmp_path: Path) -> Non
         lines = {s.name: s for s in player_stats(store)}
     assert set(lines) == {"Zoé", "Marc", "Lin"}
     assert (lines["Zoé"].games, lines["Zoé"].wins, lines["Zoé"].average_points) == (2, 1, 13.0)
+
+
+# By hand, the companion's games (tests/plays.py, AGAINST_COMPANION) beside the three above:
+#   hard: Zoé 16 beats it; it beats Zoé 19 to 10        -> 2 games, people won 1
+#   easy: it shares the victory with Marc at 15, Zoé 14  -> 1 game, people won 1 (Marc's)
+@pytest.fixture
+def with_companion(store: Store) -> Store:
+    import_known(store, AGAINST_COMPANION)
+    return store
+
+
+def test_games_against_the_companion_are_counted_apart_per_level(with_companion: Store) -> None:
+    games = played_games(with_companion)
+    between = {s.name: s for s in stats_of(g for g in games if not g.against_companion)}
+    # Between people, the figures are those of the three people's games, unchanged.
+    assert {n: (s.games, s.wins) for n, s in between.items()} == {
+        "Zoé": (2, 2),
+        "Marc": (2, 1),
+        "Lin": (2, 1),
+        "zoé": (1, 0),
+    }
+    levels = against_companion(games)
+    assert [(lv.level, lv.games, lv.people_wins) for lv in levels] == [
+        ("easy", 1, 1),
+        ("hard", 2, 1),
+    ]
+    easy, hard = levels
+    assert {s.name: (s.games, s.wins, s.average_points) for s in hard.players} == {
+        "Zoé": (2, 1, 13.0)
+    }
+    assert {s.name: (s.games, s.wins) for s in easy.players} == {"Marc": (1, 1), "Zoé": (1, 0)}
+    assert hard.win_rate == 0.5
+    # The companion is never a person: no line, no head to head, whatever it was called.
+    assert "Companion" not in {s.name for lv in levels for s in lv.players}
+    assert head_to_head(games, "Zoé", "Companion").games == 0
+
+
+def test_a_person_of_the_companions_name_stays_a_person(with_companion: Store) -> None:
+    """Someone typed "Companion" as their name one night: a person like any other, whose
+    games and merges never take in the companion's seats."""
+    record = replace(TWO_PLAYER_WIN, names=("Companion", "Lin"), winners=("Companion",))
+    import_known(with_companion, (record,))
+    lines = {s.name: s for s in player_stats(with_companion)}
+    assert (lines["Companion"].games, lines["Companion"].wins) == (1, 1)
+    # Zoé played the companion called "Companion": that person can still be merged into her.
+    with_companion.merge_name("Companion", "Zoé")
+    games = played_games(with_companion)
+    zoe = {s.name: s for s in stats_of(g for g in games if not g.against_companion)}["Zoé"]
+    assert (zoe.games, zoe.wins) == (3, 3)
+    hard = next(lv for lv in against_companion(games) if lv.level == "hard")
+    # The hard companion's win over Zoé stays its own, not a win of the merged person.
+    assert [(s.name, s.games, s.wins) for s in hard.players] == [("Zoé", 2, 1)]
+    assert hard.people_wins == 1

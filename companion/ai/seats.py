@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..i18n import translate as _
 from .players import LEVELS
 
 KEY = "seats"
@@ -36,3 +37,16 @@ def companion_levels(extra: Mapping[str, Any], players: int) -> tuple[str | None
     ):
         return (None,) * players
     return tuple(None if s == PERSON else s for s in seats)
+
+
+def level_word(level: str) -> str:
+    """A level in the current language (the catalogs hold "easy", "medium", "hard")."""
+    return {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}.get(level, level)
+
+
+def companion_title(level: str, n: int = 1) -> str:
+    """The companion at a level as a player's name off the table (a BG Stats play):
+    ``Companion (hard)``, then ``Companion 2 (hard)`` for a second one at that level."""
+    if n == 1:
+        return _("Companion ({level})").format(level=level_word(level))
+    return _("Companion {n} ({level})").format(n=n, level=level_word(level))

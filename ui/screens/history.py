@@ -1,5 +1,6 @@
-"""Past games: who played, who won, when and for how long; a tap opens a game (its
-standings, chart, BG Stats code and moves) or resumes one still in play."""
+"""Past games: who played (the companion's seats with their level), who won, when and for
+how long; a tap opens a game (its standings, chart, BG Stats code and moves) or resumes one
+still in play."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.ai.seats import companion_levels, level_word
 from companion.stats import PlayedGame, played_games
-from companion.store import GameInfo
+from companion.store import GameInfo, StoreError
 
 from .. import theme
 from ..i18n import tr
@@ -28,12 +30,19 @@ def minutes_text(minutes: int | None) -> str:
     return tr("{minutes} min").format(minutes=minutes) if minutes is not None else "-"
 
 
-def winner_text(info: GameInfo) -> str:
+def seat_text(name: str, levels: dict[str, str]) -> str:
+    """A seat as the list shows it: the companion's with its level, ``Robo (hard)``, so
+    that a game against it is told apart at a glance."""
+    level = levels.get(name)
+    return name if level is None else f"{name} ({level_word(level)})"
+
+
+def winner_text(info: GameInfo, levels: dict[str, str]) -> str:
     if info.state == "playing":
         return tr("In play: tap to go on")
     if not info.winners:
         return tr("No winner")
-    return ", ".join(info.winners)
+    return ", ".join(seat_text(n, levels) for n in info.winners)
 
 
 class HistoryScreen(Screen):
@@ -89,8 +98,27 @@ class HistoryScreen(Screen):
             rounds, length = str(game.rounds), minutes_text(game.minutes)
         else:  # in play, or a journal that cannot be replayed: nothing to measure
             rounds, length = "-", "-"
-        texts = (when(info.started_at), ", ".join(info.players), winner_text(info), rounds, length)
+        levels = self._levels(info, game)
+        texts = (
+            when(info.started_at),
+            ", ".join(seat_text(n, levels) for n in info.players),
+            winner_text(info, levels),
+            rounds,
+            length,
+        )
         return list(zip(texts, WIDTHS, strict=True))
+
+    def _levels(self, info: GameInfo, game: PlayedGame | None) -> dict[str, str]:
+        """The companion's level by seat name (names are unique at a table)."""
+        if game is not None:
+            found = game.levels
+        else:  # in play: its record says; one that cannot be read shows plain names
+            try:
+                record = self.app.store.record(info.id)
+            except StoreError:
+                return {}
+            found = companion_levels(record.extra, len(info.players))
+        return {n: lv for n, lv in zip(info.players, found, strict=False) if lv is not None}
 
     def show_stats(self) -> None:
         self.manager.get_screen("stats").show()

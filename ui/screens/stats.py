@@ -1,8 +1,11 @@
 """Statistics per player at the table: games, wins, averages, favourite bonus, fastest
 win; two players head to head; two spellings of one person merged (and separated again).
 
-Two taps choose two players; what can be done with them is then offered. The figures
-are the core's (:mod:`companion.stats`), over every finished game of the journal.
+Two views: the people's games between themselves, and their games against the companion
+(issue 15), level by level: how many, how many the people won, each person's figures. The
+companion is never a player of either list. Two taps choose two players, in either view;
+what can be done with them is then offered. The figures are the core's
+(:mod:`companion.stats`), over every finished game of the journal.
 """
 
 from __future__ import annotations
@@ -16,8 +19,17 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.i18n import ngettext, number, percent
-from companion.stats import PlayedGame, PlayerStats, head_to_head, played_games, stats_of
+from companion.ai.seats import companion_title
+from companion.i18n import N_, ngettext, number, percent
+from companion.stats import (
+    CompanionLevel,
+    PlayedGame,
+    PlayerStats,
+    against_companion,
+    head_to_head,
+    played_games,
+    stats_of,
+)
 from companion.store import StoreError, resolve
 from companion.tokens import Colour
 
@@ -29,7 +41,28 @@ from .listing import Panel, Row, cell, header, line_height, rows_view, title, wh
 if TYPE_CHECKING:
     from ..application import CompanionApp
 
+# The columns between people, and against the companion (per level, fewer columns: wider).
+PEOPLE_TITLES = (
+    N_("Player"),
+    N_("Games"),
+    N_("Wins"),
+    N_("Win rate"),
+    N_("Average points"),
+    N_("Average rounds"),
+    N_("Favourite bonus"),
+    N_("Fastest win"),
+)
 WIDTHS = (0.19, 0.08, 0.1, 0.09, 0.1, 0.1, 0.13, 0.21)
+COMPANION_TITLES = tuple(t for t in PEOPLE_TITLES if t not in ("Average rounds", "Favourite bonus"))
+COMPANION_WIDTHS = (0.27, 0.1, 0.1, 0.13, 0.15, 0.25)
+PEOPLE, COMPANION = "people", "companion"  # the two views
+
+
+def _table(titles: tuple[str, ...], widths: tuple[float, ...]) -> BoxLayout:
+    """A list's part of the screen, its column titles on top; the rows go below."""
+    part = BoxLayout(orientation="vertical", spacing=6)
+    part.add_widget(header(list(zip((tr(t) for t in titles), widths, strict=True))))
+    return part
 
 
 def fastest_text(game: PlayedGame | None) -> str:
@@ -70,45 +103,56 @@ class StatsScreen(Screen):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="stats", **kw)
         self.app = app
+        self.view = PEOPLE
         self.chosen: list[str] = []
         self.games: list[PlayedGame] = []
         self.lines: list[PlayerStats] = []
-        self.rows: dict[str, Row] = {}
+        self.levels: list[CompanionLevel] = []
+        self.rows: dict[str, Row] = {}  # between people: one a person
+        # Against the companion: one a person and level, under each level's line.
+        self.level_rows: dict[tuple[str, str], Row] = {}
+        self.level_lines: dict[str, Label] = {}
         self.panel: Panel | None = None
         self.box = BoxLayout(orientation="vertical", padding=8, spacing=6)
         self.add_widget(self.box)
 
     def show(self, message: str = "", ok: bool = True) -> None:
         self.chosen = []
+        self.view = PEOPLE
         self.refresh(message, ok)
+
+    def switch(self) -> None:
+        """Between people, or against the companion: the other view, the choice kept."""
+        self.view = COMPANION if self.view == PEOPLE else PEOPLE
+        self.refresh()
 
     def refresh(self, message: str = "", ok: bool = True) -> None:
         store = self.app.store
+        # Every game, for head to head and for the refusal to merge two people who met:
+        # the companion at the table does not change who finished ahead of whom.
         self.games = played_games(store)
-        self.lines = stats_of(self.games)
+        self.lines = stats_of(g for g in self.games if not g.against_companion)
+        self.levels = against_companion(g for g in self.games if g.against_companion)
         aliases = store.aliases()
-        self.chosen = [n for n in self.chosen if n in {s.name for s in self.lines}]
+        people = {s.name for s in self.lines} | {
+            s.name for level in self.levels for s in level.players
+        }
+        self.chosen = [n for n in self.chosen if n in people]
         box = self.box
         box.clear_widgets()
-        box.add_widget(title(tr("Statistics")))
-        titles = (
-            tr("Player"),
-            tr("Games"),
-            tr("Wins"),
-            tr("Win rate"),
-            tr("Average points"),
-            tr("Average rounds"),
-            tr("Favourite bonus"),
-            tr("Fastest win"),
-        )
-        box.add_widget(header(list(zip(titles, WIDTHS, strict=True))))
-        self.rows = {}
-        for line in self.lines:
-            spellings = sorted(n for n in aliases if resolve(aliases, n) == line.name)
-            row = Row(self._columns(line, spellings), partial(self.choose, line.name), lines=2)
-            pip(row.cells[6], line.favourite_bonus)
-            self.rows[line.name] = row
-        box.add_widget(rows_view(list(self.rows.values()), tr("No finished games yet.")))
+        top = BoxLayout(size_hint_y=None, height=line_height(), spacing=8)
+        if self.view == PEOPLE:
+            top.add_widget(title(tr("Statistics: between people")))
+            top.add_widget(big_button(tr("Against the companion"), self.switch, size_hint_x=0.4))
+        else:
+            top.add_widget(title(tr("Statistics: against the companion")))
+            top.add_widget(big_button(tr("Between people"), self.switch, size_hint_x=0.4))
+        box.add_widget(top)
+        self.rows, self.level_rows, self.level_lines = {}, {}, {}
+        if self.view == PEOPLE:
+            box.add_widget(self._people(aliases))
+        else:
+            box.add_widget(self._companion())
         self.note = cell("", 1, size_hint_y=None, height=line_height())
         box.add_widget(self.note)
         bar = BoxLayout(size_hint_y=None, height=line_height() * 1.2, spacing=8)
@@ -121,6 +165,52 @@ class StatsScreen(Screen):
         box.add_widget(bar)
         self._mark()
         self.say(message, error=not ok)
+
+    def _people(self, aliases: dict[str, str]) -> BoxLayout:
+        """The people's games between themselves: a line a person, as before the companion."""
+        part = _table(PEOPLE_TITLES, WIDTHS)
+        for line in self.lines:
+            spellings = sorted(n for n in aliases if resolve(aliases, n) == line.name)
+            row = Row(self._columns(line, spellings), partial(self.choose, line.name), lines=2)
+            pip(row.cells[6], line.favourite_bonus)
+            self.rows[line.name] = row
+        part.add_widget(rows_view(list(self.rows.values()), tr("No games between people yet.")))
+        return part
+
+    def _companion(self) -> BoxLayout:
+        """Level by level: the games, how many the people won, then each person's line."""
+        part = _table(COMPANION_TITLES, COMPANION_WIDTHS)
+        lines: list[Any] = []
+        for level in self.levels:
+            said = tr("{companion}: {games}, won by the people: {wins} ({rate})").format(
+                companion=companion_title(level.level),
+                games=ngettext("{n} game", "{n} games", level.games).format(n=number(level.games)),
+                wins=number(level.people_wins),
+                rate=percent(level.win_rate),
+            )
+            heading = cell(
+                said, 1, bold=True, color=theme.ACCENT, size_hint_y=None, height=line_height()
+            )
+            self.level_lines[level.level] = heading
+            lines.append(heading)
+            for s in level.players:
+                texts = (
+                    s.name,
+                    number(s.games),
+                    number(s.wins),
+                    percent(s.win_rate),
+                    number(s.average_points, 1),
+                    fastest_text(s.fastest_win),
+                )
+                row = Row(
+                    list(zip(texts, COMPANION_WIDTHS, strict=True)),
+                    partial(self.choose, s.name),
+                    lines=2,
+                )
+                self.level_rows[(level.level, s.name)] = row
+                lines.append(row)
+        part.add_widget(rows_view(lines, tr("No games against the companion yet.")))
+        return part
 
     def _columns(self, s: PlayerStats, spellings: list[str]) -> list[tuple[str, float]]:
         name = s.name
@@ -150,7 +240,8 @@ class StatsScreen(Screen):
         self.say()
 
     def _mark(self) -> None:
-        for name, row in self.rows.items():
+        shown = [*self.rows.items(), *((name, row) for (_, name), row in self.level_rows.items())]
+        for name, row in shown:
             number = self.chosen.index(name) + 1 if name in self.chosen else 0
             row.selected = bool(number)
             first = row.cells[0]
@@ -163,7 +254,7 @@ class StatsScreen(Screen):
 
     def say(self, message: str = "", error: bool = False) -> None:
         # The app says a line on whatever screen shows as say(message, error): same order here.
-        if not message and self.lines:
+        if not message and (self.rows or self.level_rows):
             if len(self.chosen) == 2:
                 message = tr("{a} and {b} chosen.").format(a=self.chosen[0], b=self.chosen[1])
             else:
