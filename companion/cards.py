@@ -20,7 +20,11 @@ from .tokens import GEMS, Colour
 LEVELS = (1, 2, 3)
 
 
-@dataclass(frozen=True, slots=True)
+# Cards and nobles are compared and hashed by identity (eq=False): each exists once, in its
+# edition's table, and the engine finds them in markets and reserves at every move, where
+# comparing field by field costed more than the rest of the search. A copy (unpickled in
+# another process) comes back as the table's own card.
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """A development card: ``id`` as in the record (``2R3``), cost indexed by gem colour.
 
@@ -38,8 +42,11 @@ class Card:
     def __str__(self) -> str:
         return self.id
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_card, (self.id, self.level, self.bonus, self.points, self.cost, self.index))
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Noble:
     """A noble tile: the bonuses (cards, never tokens) a player needs for its visit."""
 
@@ -49,6 +56,33 @@ class Noble:
 
     def __str__(self) -> str:
         return self.id
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_noble, (self.id, self.points, self.requires))
+
+
+def _card(
+    card_id: str,
+    level: int,
+    bonus: Colour,
+    points: int,
+    cost: tuple[int, int, int, int, int],
+    index: int,
+) -> Card:
+    """A card from its fields: the base game's own when it is one of them (see Card)."""
+    card = CARDS.get(card_id)
+    if card is not None and (card.level, card.bonus, card.points, card.cost, card.index) == (
+        level, bonus, points, cost, index,
+    ):  # fmt: skip
+        return card
+    return Card(card_id, level, bonus, points, cost, index)
+
+
+def _noble(noble_id: str, points: int, requires: tuple[int, int, int, int, int]) -> Noble:
+    noble = NOBLES.get(noble_id)
+    if noble is not None and (noble.points, noble.requires) == (points, requires):
+        return noble
+    return Noble(noble_id, points, requires)
 
 
 def _rows(name: str) -> list[dict[str, str]]:

@@ -68,12 +68,10 @@ from .tables import (
     GOLD,
     NEW,
     NONE,
+    SIGNATURE_WEIGHTS,
     Completions,
     complete,
-    minus,
-    plus,
     returns,
-    signature,
     tables_of,
 )
 from .tokens import GEMS, Colour, Tokens
@@ -197,6 +195,9 @@ class Game:
         self.names = setup.players
         self.start = start
         self._tables = tables_of(rules)
+        # Read at every move: kept here rather than looked up through self.rules.
+        self._limit = rules.token_limit
+        self._reserve_limit = rules.reserve_limit
         self._state = start
         self._plain: Position | None = None  # a position where nothing is ever due
         self._history: list[Position] = []
@@ -366,7 +367,10 @@ class Game:
 
     def reveal_due(self, move: Move) -> int | None:
         """The level whose next card the table must declare after ``move`` (A6), if any."""
-        if isinstance(move, Buy) or (isinstance(move, Reserve) and move.deck is None):
+        cls = move.__class__
+        if cls is Buy or (cls is Reserve and move.deck is None):  # type: ignore[union-attr]
+            card = self._tables.cards.get(move.card or "")  # type: ignore[union-attr]
+        elif isinstance(move, Buy) or (isinstance(move, Reserve) and move.deck is None):
             card = self._tables.cards.get(move.card or "")
         else:
             return None
@@ -374,10 +378,8 @@ class Game:
             return None
         s = self._state
         row = card.level - 1
-        if s.deck_sizes[row]:
-            for c in s.market[row]:
-                if c is card:
-                    return card.level
+        if s.deck_sizes[row] and card in s.market[row]:
+            return card.level
         return None
 
     def due(self, action: Move) -> Due:
@@ -449,45 +451,66 @@ class Game:
             return ()
         seat = s.to_act
         p = s.seats[seat]
-        t = p.tokens
-        bank = s.bank
         tables = self._tables
-        moves = list(tables.takes[seat][signature(bank)])
+        w, u, g, r, k = SIGNATURE_WEIGHTS  # signature(), written out
+        k0, k1, k2, k3, k4, _ = s.bank
+        moves = list(tables.takes[seat][w[k0] + u[k1] + g[k2] + r[k3] + k[k4]])
         reserved = p.reserved
         b0, b1, b2, b3, b4 = p.bonuses
-        t0, t1, t2, t3, t4, gold = t
-        # What each colour is paid with, bonus and token together: the card loop below runs
-        # for every card on every call, so it is written out rather than looped.
-        e0, e1, e2, e3, e4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
-        offers = [c for row in s.market for c in row if c is not None]
-        if len(reserved) < self.rules.reserve_limit:
+        t0, t1, t2, t3, t4, gold = p.tokens
+        market = s.market
+        if len(reserved) < self._reserve_limit:
             reserve = tables.reserve[seat]
-            moves += [reserve[c.index] for c in offers]
+            moves += [reserve[c.index] for row in market for c in row if c is not None]
             decks = tables.reserve_deck[seat]
             for i, size in enumerate(s.deck_sizes):
                 if size:
                     moves.append(decks[i])
-        # Random players fill their reserve early: known reserved cards join the list here,
-        # so the loop below asks no card whether it is one.
-        for item in reserved:
-            if isinstance(item, Card):
-                offers.append(item)
         buy = tables.buy[seat]
-        buys = []
-        for card in offers:
-            c0, c1, c2, c3, c4 = card.cost
-            if (
-                (c0 - e0 if c0 > e0 else 0)
-                + (c1 - e1 if c1 > e1 else 0)
-                + (c2 - e2 if c2 > e2 else 0)
-                + (c3 - e3 if c3 > e3 else 0)
-                + (c4 - e4 if c4 > e4 else 0)
-            ) <= gold:
-                buys.append(buy[card.index])
-        moves += buys
+        # What each colour is paid with, bonus and token together. These loops run for
+        # every card on every call, so they are written out.
+        e0, e1, e2, e3, e4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
+        if gold:
+            for row in market:
+                for card in row:
+                    if card is not None:
+                        c0, c1, c2, c3, c4 = card.cost
+                        if (
+                            (c0 - e0 if c0 > e0 else 0)
+                            + (c1 - e1 if c1 > e1 else 0)
+                            + (c2 - e2 if c2 > e2 else 0)
+                            + (c3 - e3 if c3 > e3 else 0)
+                            + (c4 - e4 if c4 > e4 else 0)
+                        ) <= gold:
+                            moves.append(buy[card.index])
+            for item in reserved:
+                if item.__class__ is Card:
+                    c0, c1, c2, c3, c4 = item.cost
+                    if (
+                        (c0 - e0 if c0 > e0 else 0)
+                        + (c1 - e1 if c1 > e1 else 0)
+                        + (c2 - e2 if c2 > e2 else 0)
+                        + (c3 - e3 if c3 > e3 else 0)
+                        + (c4 - e4 if c4 > e4 else 0)
+                    ) <= gold:
+                        moves.append(buy[item.index])
+        else:
+            # Without gold, every colour must cover its cost: the first that does not
+            # settles it (small integers compared, nothing built).
+            for row in market:
+                for card in row:
+                    if card is not None:
+                        c0, c1, c2, c3, c4 = card.cost
+                        if c0 <= e0 and c1 <= e1 and c2 <= e2 and c3 <= e3 and c4 <= e4:
+                            moves.append(buy[card.index])
+            for item in reserved:
+                if item.__class__ is Card:
+                    c0, c1, c2, c3, c4 = item.cost
+                    if c0 <= e0 and c1 <= e1 and c2 <= e2 and c3 <= e3 and c4 <= e4:
+                        moves.append(buy[item.index])
         # Below 8 tokens and a noble's requirement, no action can have anything due: say so
         # to completions(), which is then free (it follows actions() in every turn).
-        if t0 + t1 + t2 + t3 + t4 + gold + 3 <= self.rules.token_limit and (
+        if t0 + t1 + t2 + t3 + t4 + gold + 3 <= self._limit and (
             not s.nobles or b0 + b1 + b2 + b3 + b4 + 1 < tables.noble_floor
         ):
             self._plain = s
@@ -508,8 +531,14 @@ class Game:
         if self._plain is s:
             return (action,)
         p = s.seats[s.to_act]
-        tokens = p.tokens
-        excess = sum(tokens) - self.rules.token_limit
+        t0, t1, t2, t3, t4, t5 = p.tokens
+        excess = t0 + t1 + t2 + t3 + t4 + t5 - self._limit
+        if (
+            excess <= 0
+            and action.__class__ is Buy
+            and (not s.nobles or sum(p.bonuses) + 1 < self._tables.noble_floor)
+        ):
+            return (action,)  # a buy gives no token, and no noble can visit yet
         gems = NONE
         bonuses: Sequence[int] = p.bonuses
         if isinstance(action, Take):
@@ -531,7 +560,22 @@ class Game:
             return (action,)
         back: tuple[Tokens | None, ...] = (None,)
         if excess > 0:
-            back = returns(excess, *(min(excess, tokens[c] + gems[c]) for c in range(6)))
+            # The hand after the action, each colour capped at the excess: the key of the
+            # table of every way to give tokens back (written out: it runs for a third of
+            # the turns of a random game, at 8 tokens and more).
+            g0, g1, g2, g3, g4, g5 = gems
+            h0, h1, h2, h3, h4, h5 = t0 + g0, t1 + g1, t2 + g2, t3 + g3, t4 + g4, t5 + g5
+            back = self._tables.returns[
+                (
+                    excess,
+                    h0 if h0 < excess else excess,
+                    h1 if h1 < excess else excess,
+                    h2 if h2 < excess else excess,
+                    h3 if h3 < excess else excess,
+                    h4 if h4 < excess else excess,
+                    h5 if h5 < excess else excess,
+                )
+            ]
         choice: tuple[str | None, ...] = tuple(n.id for n in met) if len(met) > 1 else (None,)
         return Completions(action, back, choice)
 
@@ -599,69 +643,99 @@ class Game:
 
         The fast path of :meth:`_next`: it accepts only what it fully checks (every rule
         :meth:`_checked` applies) and leaves anything unusual or illegal to that method,
-        which finds the exact error. Written flat because it runs for every move played.
+        which finds the exact error. It runs for every move played, so it is written flat:
+        the bank and the hand are kept as twelve counts and made into tokens once, at the
+        end, and the checks are ordered so that each move type does only its own.
         """
         bank, all_seats, market, deck_sizes, nobles, seat, _, round_, over, seen = s
         if over or move.player != seat:
             return None
         tokens, bonuses, points, cards, reserved, held_nobles = all_seats[seat]
-        slot: tuple[int, int] | None = None
         tables = self._tables
-        # type() is, not isinstance: a subclass goes to _checked(), which is exact.
-        if type(move) is Take:
-            gems = move.gems
-            if gems not in tables.take_sets[signature(bank)]:
+        k0, k1, k2, k3, k4, k5 = bank
+        t0, t1, t2, t3, t4, t5 = tokens
+        row = -1  # the market row, and below the slot, the action empties (A6)
+        index = 0
+        cls = move.__class__
+        # type is, not isinstance: a subclass goes to _checked(), which is exact.
+        if cls is Take:
+            gems = move.gems  # type: ignore[union-attr]
+            w, u, g, r, k = SIGNATURE_WEIGHTS
+            if gems not in tables.take_sets[w[k0] + u[k1] + g[k2] + r[k3] + k[k4]]:
                 return None
-            bank = minus(bank, gems)
-            tokens = plus(tokens, gems)
-        elif type(move) is Buy:
-            if move.payment is not None:
+            g0, g1, g2, g3, g4, g5 = gems
+            k0, k1, k2, k3, k4, k5 = k0 - g0, k1 - g1, k2 - g2, k3 - g3, k4 - g4, k5 - g5
+            t0, t1, t2, t3, t4, t5 = t0 + g0, t1 + g1, t2 + g2, t3 + g3, t4 + g4, t5 + g5
+        elif cls is Buy:
+            if move.payment is not None:  # type: ignore[union-attr]
                 return None
-            card = tables.cards.get(move.card)
+            card = tables.cards.get(move.card)  # type: ignore[union-attr,arg-type]
             if card is None:
                 return None
             row = card.level - 1
-            for i, face in enumerate(market[row]):
-                if face is card:
-                    slot = (row, i)
-                    break
+            faces = market[row]
+            # Cards compare by identity, so these scans run in C.
+            if card in faces:
+                index = faces.index(card)
+            elif card in reserved:
+                row = -1
+                i = reserved.index(card)
+                reserved = reserved[:i] + reserved[i + 1 :]
             else:
-                for i, item in enumerate(reserved):
-                    if item is card:
-                        reserved = reserved[:i] + reserved[i + 1 :]
-                        break
-                else:
-                    return None
-            pay = _default_payment(tokens, bonuses, card)
-            if pay is None:
                 return None
-            bank = plus(bank, pay)
-            tokens = minus(tokens, pay)
-            more = list(bonuses)
-            more[card.bonus] += 1
-            bonuses = (more[0], more[1], more[2], more[3], more[4])
+            # The default payment: coloured tokens first, gold for the rest.
+            b0, b1, b2, b3, b4 = bonuses
+            c0, c1, c2, c3, c4 = card.cost
+            n0, n1, n2, n3, n4 = c0 - b0, c1 - b1, c2 - b2, c3 - b3, c4 - b4
+            p0 = 0 if n0 <= 0 else n0 if n0 <= t0 else t0
+            p1 = 0 if n1 <= 0 else n1 if n1 <= t1 else t1
+            p2 = 0 if n2 <= 0 else n2 if n2 <= t2 else t2
+            p3 = 0 if n3 <= 0 else n3 if n3 <= t3 else t3
+            p4 = 0 if n4 <= 0 else n4 if n4 <= t4 else t4
+            short = (
+                (n0 - p0 if n0 > 0 else 0)
+                + (n1 - p1 if n1 > 0 else 0)
+                + (n2 - p2 if n2 > 0 else 0)
+                + (n3 - p3 if n3 > 0 else 0)
+                + (n4 - p4 if n4 > 0 else 0)
+            )
+            if short > t5:
+                return None
+            k0, k1, k2, k3, k4, k5 = k0 + p0, k1 + p1, k2 + p2, k3 + p3, k4 + p4, k5 + short
+            t0, t1, t2, t3, t4, t5 = t0 - p0, t1 - p1, t2 - p2, t3 - p3, t4 - p4, t5 - short
+            bonus = card.bonus
+            bonuses = (
+                b0 + (bonus == 0),
+                b1 + (bonus == 1),
+                b2 + (bonus == 2),
+                b3 + (bonus == 3),
+                b4 + (bonus == 4),
+            )
             points += card.points
             cards = (*cards, card)
-        elif type(move) is Reserve:
-            if len(reserved) >= self.rules.reserve_limit:
+        elif cls is Reserve:
+            if len(reserved) >= self._reserve_limit:
                 return None
             held: Card | Hidden
-            if move.deck is None:
-                card = tables.cards.get(move.card or "")
+            level = move.deck  # type: ignore[union-attr]
+            if level is None:
+                card = tables.cards.get(move.card or "")  # type: ignore[union-attr]
                 if card is None:
                     return None
-                slot = _find_face_up(s, card)
-                if slot is None:
+                row = card.level - 1
+                faces = market[row] if 0 <= row < len(market) else ()
+                if card not in faces:
                     return None
+                index = faces.index(card)
                 held = card
             else:
-                level = move.deck
                 if not 0 < level <= len(deck_sizes) or not deck_sizes[level - 1]:
                     return None
-                if move.card is None:
+                known = move.card  # type: ignore[union-attr]
+                if known is None:
                     held = Hidden(level)
                 else:
-                    card = tables.cards.get(move.card)
+                    card = tables.cards.get(known)
                     if card is None or card.level != level or seen >> card.index & 1:
                         return None
                     held = card
@@ -670,20 +744,19 @@ class Game:
                 sizes[level - 1] -= 1
                 deck_sizes = tuple(sizes)
             reserved = (*reserved, held)
-            if bank[5]:
-                bank = minus(bank, GOLD)
-                tokens = plus(tokens, GOLD)
+            if k5:
+                k5 -= 1
+                t5 += 1
         else:
             return None
 
         reveal = move.reveal
-        if slot is None:
+        if row < 0:
             if reveal is not None:
                 return None
         else:
-            row, index = slot
             if deck_sizes[row]:
-                card = tables.cards.get(reveal or "")
+                card = tables.cards.get(reveal)  # type: ignore[arg-type]
                 if card is None or card.level != row + 1 or seen >> card.index & 1:
                     return None
                 seen |= 1 << card.index
@@ -694,22 +767,29 @@ class Game:
                 return None
             else:
                 card = None
-            cards_row = market[row]
+            faces = market[row]
+            faces = (*faces[:index], card, *faces[index + 1 :])
             market = (
-                *market[:row],
-                (*cards_row[:index], card, *cards_row[index + 1 :]),
-                *market[row + 1 :],
+                (faces, market[1], market[2])
+                if row == 0 and len(market) == 3
+                else (*market[:row], faces, *market[row + 1 :])
             )
 
-        excess = sum(tokens) - self.rules.token_limit
+        excess = t0 + t1 + t2 + t3 + t4 + t5 - self._limit
         returned = move.returned
         if excess > 0:
-            if returned is None or sum(returned) != excess or min(returned) < 0:
+            if returned is None:
                 return None
-            tokens = minus(tokens, returned)
-            if min(tokens) < 0:
+            r0, r1, r2, r3, r4, r5 = returned
+            if r0 + r1 + r2 + r3 + r4 + r5 != excess:
                 return None
-            bank = plus(bank, returned)
+            t0, t1, t2, t3, t4, t5 = t0 - r0, t1 - r1, t2 - r2, t3 - r3, t4 - r4, t5 - r5
+            if (
+                r0 < 0 or r1 < 0 or r2 < 0 or r3 < 0 or r4 < 0 or r5 < 0
+                or t0 < 0 or t1 < 0 or t2 < 0 or t3 < 0 or t4 < 0 or t5 < 0
+            ):  # fmt: skip
+                return None
+            k0, k1, k2, k3, k4, k5 = k0 + r0, k1 + r1, k2 + r2, k3 + r3, k4 + r4, k5 + r5
         elif returned is not None and any(returned):
             return None
 
@@ -733,21 +813,46 @@ class Game:
         elif noble_id is not None:
             return None
 
-        seats = (
-            *all_seats[:seat],
-            NEW(SeatState, (tokens, bonuses, points, cards, reserved, held_nobles)),
-            *all_seats[seat + 1 :],
+        mine = NEW(
+            SeatState,
+            (
+                NEW(Tokens, (t0, t1, t2, t3, t4, t5)),
+                bonuses,
+                points,
+                cards,
+                reserved,
+                held_nobles,
+            ),
         )
         following = seat + 1
-        if following == len(seats):
+        if following == len(all_seats):
             following = 0
+            seats = (*all_seats[:seat], mine)
             target = self.rules.winning_points
-            over = any(q.points >= target for q in seats)
-            if not over:
+            for q in seats:
+                if q.points >= target:
+                    over = True
+                    break
+            else:
                 round_ += 1
+        elif seat == 0:
+            seats = (mine, *all_seats[1:])
+        else:
+            seats = (*all_seats[:seat], mine, *all_seats[following:])
         return NEW(
             Position,
-            (bank, seats, market, deck_sizes, nobles, following, 0, round_, over, seen),
+            (
+                NEW(Tokens, (k0, k1, k2, k3, k4, k5)),
+                seats,
+                market,
+                deck_sizes,
+                nobles,
+                following,
+                0,
+                round_,
+                over,
+                seen,
+            ),
         )
 
     def _checked(self, s: Position, move: Move) -> Position:

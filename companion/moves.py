@@ -116,6 +116,43 @@ def with_parts(move: Move, **changes: object) -> Move:
     return new
 
 
+_new = object.__new__
+_set = object.__setattr__
+_OWN = {cls: tuple(n for n in names if n not in _Turn.__slots__) for cls, names in _FIELDS.items()}
+
+
+def with_reveal(move: Move, reveal: str | None) -> Move:
+    """``move`` with its ``reveal`` set: :func:`with_parts` for the one field the table
+    declares after most turns, written out (a simulated game deals one at every buy).
+
+    >>> str(with_reveal(parse_move("reserve 1W1 return W", player=0), "1K2"))
+    'reserve 1W1 reveal 1K2 return W'
+    """
+    cls = move.__class__
+    new = _new(cls)
+    _set(new, "player", move.player)
+    _set(new, "reveal", reveal)
+    _set(new, "returned", move.returned)
+    _set(new, "noble", move.noble)
+    for name in _OWN[cls]:
+        _set(new, name, getattr(move, name))
+    return new
+
+
+def with_ending(move: Move, returned: Tokens | None, noble: str | None) -> Move:
+    """``move`` with the tokens ``returned`` (T1) and the ``noble`` (N1) set: written out as
+    :func:`with_reveal` is, for the completions of a turn."""
+    cls = move.__class__
+    new = _new(cls)
+    _set(new, "player", move.player)
+    _set(new, "reveal", move.reveal)
+    _set(new, "returned", returned)
+    _set(new, "noble", noble)
+    for name in _OWN[cls]:
+        _set(new, name, getattr(move, name))
+    return new
+
+
 def action_name(move: Move) -> str:
     """The record's ``action``: ``take``, ``reserve``, ``buy`` or ``pass``."""
     return type(move).__name__.lower()

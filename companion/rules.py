@@ -16,7 +16,8 @@ Attributes the table UI lays itself out from (all read-only):
 - ``token_limit``: tokens a player may hold at the end of a turn (10, T1).
 - ``reserve_limit``: reserved cards a player may hold (3, A4).
 - ``winning_points``: the points that start the final round (15, E1).
-- ``cards``: every card by id; ``cards_by_level``: the cards of each level, in id order.
+- ``cards``: every card by id; ``cards_by_level``: the cards of each level, in id order;
+  ``cards_by_index``: every card at its :attr:`~companion.cards.Card.index`.
 - ``nobles``: every noble by id; ``nobles_revealed(players)``: how many are laid out (S2).
 
 >>> BASE.levels, BASE.market_slots, BASE.winning_points
@@ -53,12 +54,15 @@ class Rules:
     cards: Mapping[str, Card]
     nobles: Mapping[str, Noble]
     cards_by_level: Mapping[int, tuple[Card, ...]] = field(init=False)
+    cards_by_index: tuple[Card, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         by_level = {
             lv: tuple(c for c in self.cards.values() if c.level == lv) for lv in self.levels
         }
         object.__setattr__(self, "cards_by_level", MappingProxyType(by_level))
+        by_index = tuple(sorted(self.cards.values(), key=lambda c: c.index))
+        object.__setattr__(self, "cards_by_index", by_index)
 
     def starting_bank(self, players: int) -> Tokens:
         """S1: the gems of each colour for ``players``, and the gold."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import CARDS_BY_LEVEL, LEVELS, NOBLES
+from .cards import CARDS_BY_LEVEL, LEVELS, NOBLES, Card
 from .game import Game
-from .moves import Buy, Move, Pass, Reserve, Take, with_parts
+from .moves import Buy, Move, Pass, Reserve, Take, with_parts, with_reveal
 from .setup import MARKET_SLOTS, Setup
 
 DEFAULT_NAMES = ("Ada", "Ben", "Cleo", "Dev")
@@ -30,22 +30,49 @@ def random_setup(rng: random.Random, players: Sequence[str]) -> Setup:
 
 class Dealer:
     """Stands in for the table's shuffled decks: the next card of a level is a random
-    unseen one, which is the same as drawing the top of a shuffled deck."""
+    unseen one, which is the same as drawing the top of a shuffled deck.
+
+    It keeps each level's unseen cards (in :meth:`Game.unseen`'s order, so a seed deals
+    the same cards) and brings them up to date from the cards the game has seen since the
+    last deal, instead of listing them afresh: a deal runs for every move of a simulated
+    game. Any change it cannot follow that way (an undo, another game) lists them again.
+    """
 
     def __init__(self, game: Game, rng: random.Random) -> None:
         self.game = game
         self.rng = rng
+        self._seen = -1  # the game's seen cards when the lists below were brought up to date
+        self._unseen: list[list[Card]] = []
+
+    def _cards(self, level: int) -> list[Card]:
+        game = self.game
+        seen = game.position().seen_bits
+        if seen != self._seen:
+            if seen & self._seen != self._seen:
+                # Cards went back to unseen (an undo), or this is the first deal: list them.
+                self._unseen = [game.unseen(lv) for lv in game.rules.levels]
+            else:
+                new = seen & ~self._seen
+                by_index = game.rules.cards_by_index
+                while new:
+                    low = new & -new
+                    card = by_index[low.bit_length() - 1]
+                    cards = self._unseen[card.level - 1]
+                    if card in cards:  # cards compare by identity: C scans
+                        cards.remove(card)
+                    new ^= low
+            self._seen = seen
+        return self._unseen[level - 1]
 
     def deal(self, move: Move) -> Move:
         """Fill in what the table would declare: the reveal, a blind reserve's card."""
-        game = self.game
-        if isinstance(move, Reserve) and move.deck is not None and move.card is None:
-            card = self.rng.choice(game.unseen(move.deck))
+        if move.__class__ is Reserve and move.deck is not None and move.card is None:
+            card = self.rng.choice(self._cards(move.deck))
             move = with_parts(move, card=card.id)
-        level = game.reveal_due(move)
+        level = self.game.reveal_due(move)
         if level is not None:
             # The card taken away is already seen, so it is never drawn again.
-            move = with_parts(move, reveal=self.rng.choice(game.unseen(level)).id)
+            move = with_reveal(move, self.rng.choice(self._cards(level)).id)
         return move
 
 

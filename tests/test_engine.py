@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import pickle
 import random
 import sys
 import tracemalloc
@@ -13,7 +14,8 @@ import pytest
 from helpers import Hand, position
 
 from companion import BASE, ErrorCode, Game, IllegalMove, Position, RecordError, Status, Tokens
-from companion.moves import Move, Reserve, Take, with_parts
+from companion.moves import Buy, Move, Reserve, Take, with_parts
+from companion.position import Hidden
 from companion.simulate import DEFAULT_NAMES, Dealer, random_setup
 
 
@@ -194,3 +196,60 @@ def test_a_position_needs_one_name_per_seat() -> None:
     with pytest.raises(RecordError) as info:
         Game.from_text(text, names=["Ada", "Ben"])
     assert info.value.path == "names" and "3 seats" in info.value.message
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_buys_listed_are_exactly_the_cards_the_player_can_afford(players: int) -> None:
+    """actions() decides a buy in two ways, with gold and without (written out for speed):
+    both must agree with the default payment on every card offered, face up or reserved."""
+    with_gold = without_gold = 0
+    for seed in range(40):
+        game, dealer, rng = random_play(seed, players)
+        while not game.over and not game.stalled:
+            me = game.seat(game.to_act)
+            offered = [c for row in game.market for c in row if c is not None]
+            offered += [c for c in me.reserved if not isinstance(c, Hidden)]
+            affordable = {c.id for c in offered if game.can_afford(game.to_act, c)}
+            listed = {m.card for m in game.actions() if isinstance(m, Buy)}
+            assert listed == affordable, (game.text(), listed ^ affordable)
+            if me.tokens.gold:
+                with_gold += bool(affordable)
+            else:
+                without_gold += bool(affordable)
+            step(game, dealer, rng)
+    assert with_gold > 100 and without_gold > 100  # both ways were exercised
+
+
+def test_the_dealer_deals_only_unseen_cards_across_undos() -> None:
+    """The simulated table keeps each level's unseen cards up to date from move to move;
+    an undo puts cards back, and no card is ever dealt twice."""
+    game, dealer, rng = random_play(7, 3)
+    for turn in range(400):
+        if game.over or game.stalled:
+            break
+        if turn % 9 == 8:
+            for _ in range(3):
+                game.undo()
+        move = dealer.deal(rng.choice(game.completions(rng.choice(game.actions()))))
+        for level in game.rules.levels:
+            assert [c.id for c in dealer._cards(level)] == [c.id for c in game.unseen(level)]
+        if move.reveal is not None:
+            assert move.reveal in {c.id for c in game.unseen(int(move.reveal[0]))}
+        game.push(move)
+    seen = [c.id for row in game.market for c in row if c is not None]
+    for seat in game.seats:
+        seen += [c.id for c in seat.cards] + [c.id for c in seat.reserved]
+    assert len(seen) == len(set(seen))
+
+
+def test_a_card_is_itself_in_another_process() -> None:
+    """Cards and nobles compare by identity (the engine finds them by C scans), so a copy
+    sent to another process (the benchmarks' workers) must come back as the table's own."""
+    game, dealer, rng = random_play(3)
+    for _ in range(30):
+        step(game, dealer, rng)
+    copy = pickle.loads(pickle.dumps(game.position()))
+    assert copy == game.position()
+    assert all(a is b for a, b in zip(copy.market[0], game.market[0], strict=True))
+    assert Game.from_position(copy).actions() == game.actions()
+    assert pickle.loads(pickle.dumps(BASE.nobles["N3"])) is BASE.nobles["N3"]
