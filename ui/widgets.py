@@ -429,7 +429,8 @@ class GemRow(Widget):
 
 
 def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:
-    """A button for a finger: its words wrap rather than spill, 16 px at the least.
+    """A button for a finger: its words wrap between words rather than spill, 16 px at
+    the least.
 
     A disabled button is drawn flat and grey, its words dimmed: it must not look like a
     button that failed to react.
@@ -447,7 +448,15 @@ def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:
     )
     colour = tuple(button.background_color)
     button.bind(size=lambda b, s: setattr(b, "text_size", (s[0] * 0.94, None)))
-    button.bind(height=lambda b, h: setattr(b, "font_size", max(16.0, min(h * 0.38, 26))))
+
+    def fit(b: Button, *_: object) -> None:
+        # As large as the height allows, but small enough (down to 16 px) that the longest
+        # word fits the width: Kivy breaks a word that does not ("Rétabli/r"). A bold
+        # letter is about 0.6 of the font size wide.
+        longest = max((len(word) for word in b.text.split()), default=1)
+        b.font_size = max(16.0, min(b.height * 0.38, 26, b.width * 0.94 / (0.6 * longest)))
+
+    button.bind(size=fit, text=fit)
     button.bind(on_release=lambda *_: on_press())
 
     def look(b: Button, disabled: bool) -> None:

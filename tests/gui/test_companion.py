@@ -123,6 +123,9 @@ def test_one_person_against_the_companion_a_whole_game_through_taps(
                 hint = shown_move(d)
                 assert hint == plan.suggestion(game)
                 assert d.top() is table
+                # Five buttons in the bottom bar now: none breaks a word ("Sugg/érer").
+                faults, _ = measure(table)
+                assert not faults, "; ".join(faults)
                 d.screenshot_to(tmp_path / f"suggestion-{language}.png")
                 d.press(tr("Close"), exact=True)
                 assert table.panel.parent is None

@@ -1,6 +1,7 @@
 """Read from a chair: at 800x480 with four players, no text on the table screen or in its
 dialogs is drawn under 14 px, the numbers read across the table (points, token and bonus
-counts) are larger, nothing tappable is under 44x44 px, and no record id is shown.
+counts) are larger, nothing tappable is under 44x44 px, no word is broken across lines, and
+no record id is shown.
 
 Text comes two ways: Label widgets, and numbers drawn straight on a canvas. Both go
 through Kivy's text provider, so the test records what the provider renders (its text and
@@ -15,6 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from kivy.core.text import Label as CoreLabel
 from kivy.core.text import LabelBase
 from kivy.core.window import Window
 from kivy.uix.behaviors import ButtonBehavior
@@ -70,6 +72,19 @@ def shown(widget: Widget) -> bool:
     return x < Window.width and y < Window.height and x + widget.width > 0 and y + widget.height > 0
 
 
+def broken(label: Label) -> str | None:
+    """A word too wide for the label's wrapping width, which Kivy breaks mid-word
+    ("Rétabli / r"); ``None`` when every word fits."""
+    for word in label.text.split():
+        if "[" in word:  # markup: not measured as drawn
+            continue
+        core = CoreLabel(text=word, font_size=label.font_size, bold=label.bold)
+        core.refresh()
+        if core.texture.size[0] > label.text_size[0] + 1:
+            return word
+    return None
+
+
 RECORD_ID = re.compile(r"\b([123][WUGRK]\d{1,2}|N(10|[1-9]))\b")
 
 
@@ -87,6 +102,8 @@ def measure(root: Widget) -> tuple[list[str], list[tuple[str, float]]]:
             faults.append(f"target {type(w).__name__} {getattr(w, 'text', '')!r} {w.size}")
         if isinstance(w, Label) and w.text.strip() and w.font_size < MIN_TEXT:
             faults.append(f"label {w.text!r} at {w.font_size:.1f} px")
+        if isinstance(w, Label) and w.text_size[0] and (word := broken(w)):
+            faults.append(f"{word!r} broken across lines in {w.text!r}")
         if isinstance(w, Label) and RECORD_ID.search(w.text):
             faults.append(f"a record id in {w.text!r}")
         redraw = getattr(w, "redraw", None)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 from kivy.uix.screenmanager import Screen
 
 from companion.ai.table import Plan
@@ -107,6 +109,11 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
             bar.add_widget(button)
         # "Suggest a move", for a person's seat when the game's setting is on.
         self.suggest_button = big_button(tr("Suggest"), self.suggest)
+        # Five buttons share a narrow bar: each is as wide as its longest word asks, so
+        # "Menu" gives room to "Suggérer" and no word is broken.
+        for button in (*bar.children, self.suggest_button):
+            button.bind(text=_widen)
+            _widen(button)
         self.bar = bar
         right.add_widget(bar)
         root.add_widget(left)
@@ -365,3 +372,13 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         """Count the physical bank; the companion says which colours differ (changes nothing)."""
         assert self.session is not None
         self._open(AuditDialog(self.session))
+
+
+def _widen(button: Button, *_: object) -> None:
+    """A button's share of its bar: its longest word as drawn (bold, 18 px), plus margins."""
+    widths = []
+    for word in button.text.split() or [" "]:
+        label = CoreLabel(text=word, font_size=18, bold=True)
+        label.refresh()
+        widths.append(label.texture.size[0])
+    button.size_hint_x = max(widths) + 14
