@@ -14,6 +14,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.ai.seats import seat_titles
 from companion.ai.table import Plan
 from companion.demo import demo_game
 from companion.export import ExportError, export_all, file_stem
@@ -298,7 +299,7 @@ class CompanionApp(App):
                     record = self.store.record(info.id)
                     chart = PointsChart(
                         rounds=points_by_round(record),
-                        names=list(record.players),
+                        names=seat_titles(record.players, record.extra),
                         size=(800, 480),
                         size_hint=(None, None),
                     )

@@ -19,7 +19,7 @@ from companion.setup import WINNING_POINTS
 
 from . import theme
 from .i18n import tr
-from .widgets import draw_text
+from .widgets import draw_text, text_width
 
 # One colour per seat, distinct from each other and readable on the dark background.
 SEAT_COLOURS = [
@@ -53,13 +53,30 @@ class PointsChart(Widget):
             c, str(seat + 1), x - d / 2, y - d / 2, d, d, (0.08, 0.08, 0.1, 1), max(14.0, d * 0.8)
         )
 
+    def _legend(self, text: float, w: float) -> list[list[tuple[int, str, float]]]:
+        """The legend's rows: each seat's number, its words (``Companion (hard) (15)``) and
+        the width they need; in one row if they fit in ``w``, else in two (names are long
+        with the companion's level, or in four seats)."""
+        rounds = self.rounds
+        seats = [
+            (seat, said, text * 1.6 + text_width(said, text) + text * 0.6)
+            for seat, name in enumerate(self.names)
+            for said in [f"{name} ({rounds[-1][seat] if rounds else 0})"]
+        ]
+        if len(seats) < 2 or sum(width for *_, width in seats) <= w:
+            return [seats] if seats else []
+        half = (len(seats) + 1) // 2
+        return [seats[:half], seats[half:]]
+
     def redraw(self, *_: Any) -> None:
         c = self.canvas
         c.clear()
         text = max(14.0, self.height * 0.05)
         x0, y0 = self.x + max(self.width * 0.08, text * 4), self.y + text * 2.6
         w = self.x + self.width * 0.97 - x0
-        h = self.y + self.height - text * 2.4 - y0
+        legend = self._legend(text, w)
+        # A second row of legend, when one is too narrow for the names, lowers the plot.
+        h = self.y + self.height - text * (2.4 + 1.4 * (len(legend) - 1)) - y0
         c.add(Color(*theme.PANEL))
         c.add(Rectangle(pos=self.pos, size=self.size))
         rounds = self.rounds
@@ -74,7 +91,7 @@ class PointsChart(Widget):
         y15 = y0 + h * WINNING_POINTS / top
         c.add(Color(*theme.ACCENT, 0.6))
         c.add(Line(points=[x0, y15, x0 + w, y15], width=1, dash_length=8, dash_offset=6))
-        for seat, name in enumerate(self.names):
+        for seat in range(len(self.names)):
             colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
             points = [x0, y0]
             for i, r in enumerate(rounds):
@@ -86,21 +103,17 @@ class PointsChart(Widget):
             every = max(1, n // 8)
             for i in range(seat % every, len(rounds), every):
                 self._marker(seat, points[2 * i + 2], points[2 * i + 3], text * 1.1)
-            lx = x0 + seat * w / max(1, len(self.names))
-            ly = self.y + self.height - text * 1.6
-            self._marker(seat, lx + text * 0.6, ly + text * 0.6, text * 1.2)
-            score = rounds[-1][seat] if rounds else 0
-            legend = f"{name} ({score})"
-            room = w / max(1, len(self.names)) - text * 1.6
-            # About the text's own width, so it sits beside its marker (draw_text centres).
-            self._label(
-                legend,
-                lx + text * 1.4,
-                ly,
-                min(room, len(legend) * text * 0.6),
-                text * 1.2,
-                theme.TEXT,
-            )
+        for row, seats in enumerate(legend):
+            ly = self.y + self.height - text * (1.6 + 1.4 * row)
+            lx = x0
+            spare = (w - sum(width for _, _, width in seats)) / len(seats)
+            for seat, said, width in seats:
+                self._marker(seat, lx + text * 0.6, ly + text * 0.6, text * 1.2)
+                # Its own width, so it sits beside its marker (draw_text centres); shrunk
+                # only where even two rows are too narrow.
+                room = width - text * 2.2 + min(0.0, spare)
+                self._label(said, lx + text * 1.4, ly, room, text * 1.2, theme.TEXT)
+                lx += width + max(0.0, spare)
         for i in range(0, n + 1, max(1, n // 10)):
             self._label(str(i), x0 + w * i / n - 15, y0 - text * 1.3, 30, text, theme.TEXT_DIM)
         self._label(tr("Round"), x0, self.y + 2, w, text * 1.1, theme.TEXT_DIM)

@@ -40,6 +40,11 @@ def _texture(text: str, size: int, bold: bool, colour: tuple[float, ...]) -> Any
     return label.texture
 
 
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """How wide ``text`` is drawn at ``size`` by :func:`draw_text`, to lay it out first."""
+    return float(_texture(text, int(size), bold, (1.0, 1.0, 1.0, 1.0)).width) if text else 0.0
+
+
 def draw_text(
     canvas: Any,
     text: str,

@@ -44,6 +44,18 @@ def level_word(level: str) -> str:
     return {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}.get(level, level)
 
 
+def seat_title(name: str, level: str | None) -> str:
+    """A seat's name off the table (history, end screen): the companion's with its level,
+    ``Robo (hard)``, so that a game against it is told apart at a glance; a person's as is."""
+    return name if level is None else f"{name} ({level_word(level)})"
+
+
+def seat_titles(names: Sequence[str], extra: Mapping[str, Any]) -> list[str]:
+    """Each seat's :func:`seat_title`, in play order, from a record's names and extras."""
+    levels = companion_levels(extra, len(names))
+    return [seat_title(n, lv) for n, lv in zip(names, levels, strict=True)]
+
+
 def companion_title(level: str, n: int = 1) -> str:
     """The companion at a level as a player's name off the table (a BG Stats play):
     ``Companion (hard)``, then ``Companion 2 (hard)`` for a second one at that level."""

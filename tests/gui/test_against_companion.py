@@ -22,13 +22,17 @@ from plays import (
 
 from companion import bgstats
 from companion.i18n import ngettext, number, percent
+from companion.record import Record, replay
 from companion.setup import Setup
 from companion.simulate import simulate
+from companion.store import GameState
 from ui.i18n import tr
 from ui.screens.listing import Row
 
+from .conftest import forget_drawn
 from .driver import Driver
 from .test_history import assert_legible, decode_qr, row_text, screenshot, tag
+from .test_legibility import measure
 
 
 @pytest.fixture(params=["en", "fr"])
@@ -167,3 +171,56 @@ def test_the_code_of_a_game_against_the_companion_names_it(table: tuple[Driver, 
         assert [p["winner"] for p in players] == [n in known.winners for n in known.names]
         people = [p["sourcePlayerId"] for i, p in enumerate(players) if i != seat]
         assert people == [n for n in known.names if n != "Companion"]
+
+
+def test_the_end_screen_says_which_level_played(
+    table: tuple[Driver, Path], drawn: list[tuple[str, float]]
+) -> None:
+    """The standings and the chart's legend name the companion's seat with its level, as
+    the history does; the people's seats as they were typed."""
+    d, shots = table
+    for known, level in ((HARD_BEATS_ZOE, "hard"), (EASY_SHARES_WITH_MARC, "easy")):
+        game_id = next(g.id for g in d.app.store.games() if g.players == known.names)
+        d.app.show_past_game(game_id)
+        d.frames(3)
+        seat = f"Companion ({tr(level)})"  # the seat's name at the table, then its level
+        standings = [w.text for w in d.walk() if isinstance(w, Label) and ". " in w.text]
+        (line,) = [s for s in standings if "Companion" in s]
+        assert "Companion" in known.winners  # it won both, alone and shared: first
+        assert line.startswith(f"1. {seat}, ")
+        assert not [s for s in standings if "Marc (" in s or "Zoé (" in s]
+        forget_drawn(drawn)
+        d.app.end_screen.chart.redraw()
+        legends = [t for t, _ in drawn if t.endswith(")") and "(" in t]
+        for name, points in zip(known.names, known.points, strict=True):
+            assert f"{seat if name == 'Companion' else name} ({points})" in legends
+        screenshot(d, shots, f"end-level-{level}-{tag()}")
+        faults, _ = measure(d.top())
+        assert not faults, "; ".join(faults)
+
+
+def test_four_seats_with_two_companions_fit_the_end_screen(
+    table: tuple[Driver, Path], drawn: list[tuple[str, float]]
+) -> None:
+    """Four long legends (two companions with their levels) take two rows, none shrunk."""
+    d, shots = table
+    game = simulate(players=4, seed=9)
+    names = ("Companion", "Maximilien", "Companion 2", "Anne-Sophie")
+    record = Record(
+        Setup(names, game.setup.nobles, game.setup.market),
+        list(game.moves),
+        {"app": {"name": "splendor-companion", "seats": ["hard", "person", "medium", "person"]}},
+    )
+    game_id = d.app.store.import_record(record, GameState.of(replay(record).game))
+    d.app.show_past_game(game_id)
+    d.frames(3)
+    seats = (f"Companion ({tr('hard')})", f"Companion 2 ({tr('medium')})")
+    shown = d.texts()
+    assert all(f". {seat}, " in shown for seat in seats)
+    forget_drawn(drawn)
+    d.app.end_screen.chart.redraw()
+    texts = [t for t, _ in drawn]
+    assert all(any(t.startswith(f"{seat} (") for t in texts) for seat in seats)
+    screenshot(d, shots, f"end-two-companions-{tag()}")
+    faults, _ = measure(d.top())
+    assert not faults, "; ".join(faults)

@@ -13,6 +13,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion import bgstats
+from companion.ai.seats import seat_titles
 from companion.export import verdict
 from companion.i18n import ngettext
 from companion.playtime import clock_text, move_times
@@ -74,7 +75,8 @@ class EndScreen(Screen):
             label.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
             label.bind(texture_size=lambda w, s: setattr(w, "height", s[1] + 4))
             left.add_widget(label)
-        self.chart = PointsChart(rounds=points_by_round(record), names=list(record.players))
+        titles = seat_titles(record.players, record.extra)
+        self.chart = PointsChart(rounds=points_by_round(record), names=titles)
         left.add_widget(self.chart)
         self.message = text_label(
             "", scale=0.42, size_hint_y=None, height=36, halign="left", valign="middle"
@@ -96,13 +98,15 @@ class EndScreen(Screen):
 
     @staticmethod
     def standings(record: Record) -> list[str]:
-        """The standings in words (nobles counted, not named by id), then the verdict."""
+        """The standings in words (nobles counted, not named by id), then the verdict; the
+        companion's seats with the level it played at, as the history says them."""
         game = replay(record).game
         table = game.standings()
+        title = dict(zip(record.players, seat_titles(record.players, record.extra), strict=True))
         lines = [
             ", ".join(
                 (
-                    tr("{rank}. {player}").format(rank=s.rank, player=s.player),
+                    tr("{rank}. {player}").format(rank=s.rank, player=title[s.player]),
                     ngettext("{n} point", "{n} points", s.points).format(n=s.points),
                     ngettext("{n} card", "{n} cards", s.cards).format(n=s.cards),
                     ngettext("{n} noble", "{n} nobles", len(s.nobles)).format(n=len(s.nobles)),

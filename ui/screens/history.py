@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.ai.seats import companion_levels, level_word
+from companion.ai.seats import companion_levels, seat_title
 from companion.stats import PlayedGame, played_games
 from companion.store import GameInfo, StoreError
 
@@ -31,10 +31,8 @@ def minutes_text(minutes: int | None) -> str:
 
 
 def seat_text(name: str, levels: dict[str, str]) -> str:
-    """A seat as the list shows it: the companion's with its level, ``Robo (hard)``, so
-    that a game against it is told apart at a glance."""
-    level = levels.get(name)
-    return name if level is None else f"{name} ({level_word(level)})"
+    """A seat as the list shows it: the companion's with its level (``Robo (hard)``)."""
+    return seat_title(name, levels.get(name))
 
 
 def winner_text(info: GameInfo, levels: dict[str, str]) -> str:
