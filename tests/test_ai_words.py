@@ -7,7 +7,9 @@ import pytest
 from companion.ai.play import play_levels
 from companion.ai.players import Hard
 from companion.ai.words import announce, reason
+from companion.cards import CARDS
 from companion.i18n import localise, set_language
+from companion.movelog import card_words
 from companion.moves import Buy, Reserve, Take, with_parts
 from companion.tokens import Tokens
 from tests.helpers import Hand, position
@@ -29,11 +31,11 @@ def _table() -> object:
 @pytest.mark.parametrize(
     ("language", "expected_reason", "expected_move"),
     [
-        ("en", "3 points, and one bonus closer to a noble", "The companion buys a level 2 card"),
+        ("en", "3 points, and one bonus closer to a noble", "The companion buys {card}"),
         (
             "fr",
             "3 points de prestige, et un bonus de plus vers un noble",
-            "Le compagnon achète une carte",
+            "Le compagnon achète {card}",
         ),
     ],
 )
@@ -46,7 +48,8 @@ def test_the_suggestion_is_the_hard_levels_choice_with_its_reason_in_the_players
     set_language(language)
     assert reason(game, move) == expected_reason  # type: ignore[arg-type]
     text = announce(game, move)  # type: ignore[arg-type]
-    assert text.startswith(expected_move)
+    # The card as the move log and the status line say it: one wording of a card.
+    assert text.startswith(expected_move.format(card=card_words(CARDS["2W6"])))
     assert localise(Tokens(white=6)) in text
 
 
@@ -68,7 +71,8 @@ def test_every_kind_of_move_is_announced_with_what_to_do_on_the_table() -> None:
         game.push(move)
     assert said["Take"].startswith("Ada takes 1 ")
     assert "from the bank" in said["Take"]
-    assert said["Buy"].startswith("Ada buys a level ")
+    bought = next(m for m in moves if isinstance(m, Buy))
+    assert said["Buy"].startswith(f"Ada buys {card_words(CARDS[bought.card])}")
     assert said["Reserve"].startswith("Ada reserves ")
     if "return" in said:
         assert "gives back" in said["return"]

@@ -1,7 +1,8 @@
 """The companion's move and its reason, in words, in the current language.
 
 ``announce`` says what a player must do at the table for the companion's seat; ``reason``
-says in one line why the hard level likes a move (the "Suggest a move" line).
+says in one line why the hard level likes a move (the "Suggest a move" line). A card is
+worded as the move log words it (``movelog.card_words``): one wording of a card everywhere.
 """
 
 from __future__ import annotations
@@ -9,18 +10,10 @@ from __future__ import annotations
 from ..cards import CARDS, NOBLES, Card
 from ..game import Game
 from ..i18n import _, localise, ngettext
+from ..movelog import card_words
 from ..moves import Buy, Move, Pass, Reserve, Take
 from ..tokens import Tokens
 from .value import pulls, remaining, shortfall, worth
-
-
-def card_words(card: Card) -> str:
-    """A card as a player finds it on the table: its level, bonus colour and points."""
-    return ngettext(
-        "a level {level} card ({colour}, {n} point)",
-        "a level {level} card ({colour}, {n} points)",
-        card.points,
-    ).format(level=card.level, colour=localise(card.bonus), n=card.points)
 
 
 def announce(game: Game, move: Move, name: str | None = None) -> str:
