@@ -20,7 +20,15 @@ from .i18n import _, ngettext, number, os_reason, percent
 from .paths import database_path
 from .record import Record, Replay, load, malformed_summary, replay, summary, write
 from .simulate import simulate
-from .stats import PlayedGame, head_to_head, played_games, stats_of
+from .stats import (
+    PlayedGame,
+    PlayerStats,
+    against_companion,
+    head_to_head,
+    level_words,
+    played_games,
+    stats_of,
+)
 from .store import GameState, Store, StoreError, resolve
 from .text import printable
 
@@ -297,32 +305,44 @@ def cmd_stats(args: argparse.Namespace) -> int:
             )
         )
         return EXIT_OK
-    # Games against the companion are counted apart: a person's lines, then theirs.
+    # Games against the companion are counted apart, level by level as the statistics
+    # screen shows them: each level's line, then each person's line at that level. The
+    # companion's seats are never a person's line, under any name.
     lines = stats_of(g for g in games if not g.against_companion)
-    apart = stats_of(g for g in games if g.against_companion)
-    if not lines and not apart:
+    levels = against_companion(games)
+    if not lines and not levels:
         print(_("No finished games yet."))
-    for s in lines + apart:
-        if apart and s is apart[0]:
-            print(_("Against the companion:"))
-        colour = _(s.favourite_bonus.key) if s.favourite_bonus is not None else "-"
-        print(
-            _(
-                "{name}: {games}, {wins} ({rate}), {points} and {rounds} on average, "
-                "favourite bonus {colour}"
-            ).format(
-                name=s.name,
-                games=_games(s.games),
-                wins=ngettext("{n} win", "{n} wins", s.wins).format(n=number(s.wins)),
-                rate=percent(s.win_rate),
-                points=_average("{n} point", "{n} points", s.average_points),
-                rounds=_average("{n} round", "{n} rounds", s.average_rounds),
-                colour=colour,
-            )
-        )
-        if s.fastest_win is not None:
-            print("  " + fastest_text(s.fastest_win))
+    for s in lines:
+        print("\n".join(_player_lines(s)))
+    if levels:
+        print(_("Against the companion:"))
+    for level in levels:
+        print(level_words(level))
+        for s in level.players:
+            print("\n".join("  " + line for line in _player_lines(s)))
     return EXIT_OK
+
+
+def _player_lines(s: PlayerStats) -> list[str]:
+    """A person's figures, and their fastest win on a line of its own."""
+    colour = _(s.favourite_bonus.key) if s.favourite_bonus is not None else "-"
+    said = [
+        _(
+            "{name}: {games}, {wins} ({rate}), {points} and {rounds} on average, "
+            "favourite bonus {colour}"
+        ).format(
+            name=s.name,
+            games=_games(s.games),
+            wins=ngettext("{n} win", "{n} wins", s.wins).format(n=number(s.wins)),
+            rate=percent(s.win_rate),
+            points=_average("{n} point", "{n} points", s.average_points),
+            rounds=_average("{n} round", "{n} rounds", s.average_rounds),
+            colour=colour,
+        )
+    ]
+    if s.fastest_win is not None:
+        said.append("  " + fastest_text(s.fastest_win))
+    return said
 
 
 def fastest_text(game: PlayedGame) -> str:

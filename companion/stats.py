@@ -20,7 +20,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from .ai.players import LEVELS
-from .ai.seats import companion_levels
+from .ai.seats import companion_levels, companion_title
+from .i18n import ngettext, number, percent
+from .i18n import translate as _
 from .playtime import played_minutes
 from .record import replay
 from .store import GameInfo, Store, StoreError, resolve
@@ -261,6 +263,17 @@ class CompanionLevel:
     @property
     def win_rate(self) -> float:
         return self.people_wins / self.games if self.games else 0.0
+
+
+def level_words(level: CompanionLevel) -> str:
+    """A level's line, the statistics screen's and the command line's alike:
+    ``Companion (hard): 3 games, won by the people: 1 (33%)``."""
+    return _("{companion}: {games}, won by the people: {wins} ({rate})").format(
+        companion=companion_title(level.level),
+        games=ngettext("{n} game", "{n} games", level.games).format(n=number(level.games)),
+        wins=number(level.people_wins),
+        rate=percent(level.win_rate),
+    )
 
 
 def against_companion(games: Iterable[PlayedGame]) -> list[CompanionLevel]:

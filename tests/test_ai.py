@@ -213,9 +213,20 @@ def test_statistics_count_a_persons_games_against_the_companion_apart(
     assert main(["--data-dir", str(tmp_path), "stats"]) == 0
     out = capsys.readouterr().out
     before, _, after = out.partition("Against the companion:")
-    assert "Zoé: 1 games" in before or "Zoé: 1 game" in before
-    assert "Zoé: 2 games" in after
-    assert "Companion" not in out
+    assert "Zoé: 1 game," in before and "Marc: 1 game," in before
+    # Level by level, easiest first, as the statistics screen: the level's games and how
+    # many the people won, then Zoé's line at that level.
+    zoe_won = {g.levels[1]: g.ranks[0] == 1 for g in games if g.against_companion}
+    for level in ("easy", "hard"):
+        heading = f"Companion ({level}): 1 game, won by the people: {int(zoe_won[level])} "
+        assert heading in after, after
+        assert "  Zoé: 1 game," in after.split(heading)[1].splitlines()[1]
+    assert after.index("Companion (easy)") < after.index("Companion (hard)")
+    # The companion is never a person: no line of figures of its own, under any name (its
+    # seats were called "Companion"; a level's heading names it, with its level, only).
+    people = {line.split(":")[0].strip() for line in out.splitlines() if "on average" in line}
+    assert people == {"Zoé", "Marc"}
+    assert not [line for line in out.splitlines() if line.startswith("Companion:")]
 
 
 def test_the_text_export_names_the_companions_seats_and_levels() -> None:

@@ -19,7 +19,6 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.ai.seats import companion_title
 from companion.i18n import N_, ngettext, number, percent
 from companion.stats import (
     CompanionLevel,
@@ -27,6 +26,7 @@ from companion.stats import (
     PlayerStats,
     against_companion,
     head_to_head,
+    level_words,
     played_games,
     stats_of,
 )
@@ -182,14 +182,13 @@ class StatsScreen(Screen):
         part = _table(COMPANION_TITLES, COMPANION_WIDTHS)
         lines: list[Any] = []
         for level in self.levels:
-            said = tr("{companion}: {games}, won by the people: {wins} ({rate})").format(
-                companion=companion_title(level.level),
-                games=ngettext("{n} game", "{n} games", level.games).format(n=number(level.games)),
-                wins=number(level.people_wins),
-                rate=percent(level.win_rate),
-            )
             heading = cell(
-                said, 1, bold=True, color=theme.ACCENT, size_hint_y=None, height=line_height()
+                level_words(level),
+                1,
+                bold=True,
+                color=theme.ACCENT,
+                size_hint_y=None,
+                height=line_height(),
             )
             self.level_lines[level.level] = heading
             lines.append(heading)
