@@ -443,8 +443,7 @@ def test_rfid_enroll_with_a_pn532_records_its_tags(tmp_path: Path) -> None:
     module = PN532Module(pty)
     proc, out = _command(tmp_path, "enroll", "--port", pty.path, "--reader", "pn532")
     try:
-        out.until("Scan card 1W1")
-        out.until("PN532 firmware 1.6")
+        out.both("Scan card 1W1", "PN532 firmware 1.6")  # either first (it was, under load)
         module.tag = NTAG
         out.until(f"tag {NTAG} is now card 1W1: saved")
         out.until("Scan card 1W2")

@@ -515,6 +515,16 @@ class Output:
         found, self.seen = self.text[:end], end
         return found
 
+    def both(self, first: str, second: str) -> None:
+        """Read until both appear, in either order: a reader's thread prints "connected"
+        while the command prints its first question, and either may come first."""
+        start = self.seen
+        self.until(first)
+        after = self.seen
+        if second not in self.text[start:]:
+            self.until(second)
+        self.seen = max(after, self.seen)
+
     def rest(self) -> str:
         """Everything the command printed, once it has ended."""
         self.proc.wait(timeout=WAIT * 2)
@@ -564,8 +574,10 @@ def test_rfid_enroll_asks_for_each_card_and_refuses_a_tag_of_another_card(
     proc, out = _command(tmp_path, "enroll", "--port", pty.path, "--level", "3")
     assert proc.stdin is not None
     try:
-        out.until("Scan card 3W1 (level 3, white, cost 3 blue, 3 green, 5 red, 3 black) [1/20]")
-        out.until("connected: reading")
+        out.both(
+            "Scan card 3W1 (level 3, white, cost 3 blue, 3 green, 5 red, 3 black) [1/20]",
+            "connected: reading",
+        )
         pty.write(frame(A))  # 1W1's tag
         out.until(f"tag {A} is already on card 1W1: scan another tag for 3W1")
         pty.write(frame(B))
@@ -591,8 +603,7 @@ def test_rfid_enroll_asks_for_each_card_and_refuses_a_tag_of_another_card(
 def test_rfid_enroll_stops_on_ctrl_c_keeping_what_is_saved(tmp_path: Path, pty: Pty) -> None:
     proc, out = _command(tmp_path, "enroll", "--port", pty.path, "--reader", "lines")
     try:
-        out.until("Scan card 1W1")
-        out.until("connected: reading")
+        out.both("Scan card 1W1", "connected: reading")
         pty.write(b"04 A3 2B 1C\r\n")
         out.until("tag 04A32B1C is now card 1W1: saved")
         out.until("Scan card 1W2")
