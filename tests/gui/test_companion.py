@@ -131,6 +131,8 @@ def test_one_person_against_the_companion_a_whole_game_through_taps(
                 assert table.panel.parent is None
             _person_plays(d, dealer.deal(person.choose(game)))
         assert d.app.manager.current == "end"
+        # The end screen, straight from the table, says which level played its seat.
+        assert f". {game.seats[1].name} ({tr(level)}), " in d.texts()
         assert shots >= 1
     finally:
         d.close()
