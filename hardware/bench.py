@@ -175,17 +175,17 @@ def report(frames: int, to_reader: list[float], to_store: list[float]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m hardware.bench",
-        description=_(
-            "The time from an RFID tag's frame to the card in the game's journal, through "
-            "the real reader, scanner and journal, on a pseudo-terminal."
-        ),
-        formatter_class=Formatter,
-    )
-    parser.add_argument("--frames", type=int, default=100, help=_("how many frames to measure"))
-    parser.add_argument("--quick", action="store_true", help=_("20 frames"))
-    with in_language():
+    with in_language():  # argparse's own words (usage, -h) in the reader's language too
+        parser = argparse.ArgumentParser(
+            prog="python -m hardware.bench",
+            description=_(
+                "The time from an RFID tag's frame to the card in the game's journal, through "
+                "the real reader, scanner and journal, on a pseudo-terminal."
+            ),
+            formatter_class=Formatter,
+        )
+        parser.add_argument("--frames", type=int, default=100, help=_("how many frames to measure"))
+        parser.add_argument("--quick", action="store_true", help=_("20 frames"))
         args = parser.parse_args(argv)
         frames = 20 if args.quick else args.frames
         if frames < 1:

@@ -1,7 +1,8 @@
 """The developer benchmarks speak the reader's language (``SPLENDOR_LANG``, else the
 locale's), numbers written its way, like ``splendor-companion bench``: the app's start-up
-figures (``python -m ui.bench``) and the RFID path's (``python -m hardware.bench``, run here
-for real over a pseudo-terminal, a few frames). Figures are never asserted, only words."""
+figures (``python -m ui.bench``), the RFID path's (``python -m hardware.bench``, run here
+for real over a pseudo-terminal, a few frames) and the companion's (``python -m
+companion.ai.bench``, one game a match). Figures are never asserted, only words."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 import pytest
 
 from companion import i18n
+from companion.ai import bench as ai_bench
 from hardware import bench as hardware_bench
 from ui import bench as ui_bench
 
@@ -59,3 +61,25 @@ def test_the_rfid_benchmark_refuses_no_frames_in_the_readers_language(
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert "erreur" in err and "--frames doit valoir 1 ou plus" in err
+
+
+def test_the_companions_benchmark_reports_in_the_environments_language(
+    french: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One game a match, a tiny budget: the words and their plural forms, not the figures."""
+    args = ["--games", "1", "--workers", "1", "--timing-games", "0", "--think", "0.01"]
+    assert ai_bench.main(args) == 0
+    text = capsys.readouterr().out
+    assert "1 partie à deux joueurs par match, 1 processus" in text
+    assert "difficile contre facile :" in text and "difficile contre glouton :" in text
+    assert re.search(r"sur 1 partie ; par décision, médiane \d+,\d ms", text), text
+    assert "processes" not in text and "wins" not in text
+
+
+def test_the_companions_benchmark_refuses_no_games_in_the_readers_language(
+    french: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        ai_bench.main(["--games", "0"])
+    assert stop.value.code == 2
+    assert "--games et --workers doivent valoir au moins 1" in capsys.readouterr().err

@@ -1,6 +1,7 @@
 """The companion's strength and speed, printed for the README: ``python -m companion.ai.bench``.
 
-Figures, not pass/fail (tests never assert win rates or timings). Goals (issue 15): over
+Figures, not pass/fail (tests never assert win rates or timings), in the reader's language
+(``SPLENDOR_LANG``, else the locale's), like ``splendor-companion bench``. Goals (issue 15): over
 two-player games, hard beats easy in at least 80% and the plain greedy player in at least
 70%; the median and p99 time per decision of the hard level.
 
@@ -18,9 +19,12 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from ..arguments import Formatter, in_language
+from ..i18n import _, ngettext, number, percent
 from .play import make, play
 from .players import DEFAULT_THINK
 from .search import PI_ROLLOUTS_PER_SECOND, rollouts_for
+from .seats import level_word
 
 
 @dataclass(frozen=True)
@@ -59,29 +63,62 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _rival(name: str) -> str:
+    """The rival's name in the reader's language: a level, or the plain greedy player."""
+    return _("greedy") if name == "greedy" else level_word(name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.ai.bench", description=__doc__)
-    parser.add_argument("--games", type=int, default=200, help="games per match (200)")
-    parser.add_argument(
-        "--think",
-        type=float,
-        default=0.25,
-        help="the hard level's budget, in seconds on a Raspberry Pi 4 (0.25: the benchmark's "
-        "budget, a quarter of the table's default, to fit this machine)",
-    )
-    parser.add_argument("--workers", type=int, default=2, help="processes (2)")
-    parser.add_argument(
-        "--timing-games",
-        type=int,
-        default=10,
-        help="games against greedy at the table's default budget (1 s on a Pi 4), timed (10)",
-    )
-    args = parser.parse_args(argv)
+    with in_language():  # argparse's own words (usage, -h) in the reader's language too
+        parser = argparse.ArgumentParser(
+            prog="python -m companion.ai.bench",
+            description=_(
+                "The companion's strength and speed: the hard level against the easy one and "
+                "against a greedy player over two-player games, and its time per decision."
+            ),
+            formatter_class=Formatter,
+        )
+        parser.add_argument("--games", type=int, default=200, help=_("games per match"))
+        parser.add_argument(
+            "--think",
+            type=float,
+            default=0.25,
+            help=_(
+                "the hard level's budget, in seconds on a Raspberry Pi 4 (the benchmark's "
+                "budget is a quarter of the table's default, to fit this machine)"
+            ),
+        )
+        parser.add_argument("--workers", type=int, default=2, help=_("processes"))
+        parser.add_argument(
+            "--timing-games",
+            type=int,
+            default=10,
+            help=_("games against the greedy player at the table's default budget, timed"),
+        )
+        args = parser.parse_args(argv)
+        if args.games < 1 or args.workers < 1 or args.timing_games < 0 or args.think <= 0:
+            parser.error(
+                _(
+                    "--games and --workers must be 1 or more, --timing-games 0 or more, "
+                    "--think above 0"
+                )
+            )
     rollouts = rollouts_for(args.think)
     print(
-        f"hard: {rollouts} playouts a decision ({args.think:g} s on a Raspberry Pi 4 at "
-        f"{PI_ROLLOUTS_PER_SECOND} playouts/s); {args.games} two-player games per match, "
-        f"{args.workers} processes"
+        _(
+            "hard: {playouts} playouts a decision ({think} s on a Raspberry Pi 4 at {rate} "
+            "playouts/s)"
+        ).format(
+            playouts=number(rollouts),
+            think=number(args.think, 2),
+            rate=number(PI_ROLLOUTS_PER_SECOND),
+        )
+        + "; "
+        + ngettext(
+            "{n} two-player game per match", "{n} two-player games per match", args.games
+        ).format(n=number(args.games))
+        + ", "
+        + ngettext("{n} process", "{n} processes", args.workers).format(n=number(args.workers))
     )
     every: list[float] = []
     for rival, goal in (("easy", 0.8), ("greedy", 0.7)):
@@ -91,15 +128,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         times = [t for o in outcomes for t in o.times]
         every += times
         print(
-            f"hard vs {rival}: wins {rate:.1%} (goal {goal:.0%}) over {len(outcomes)} games; "
-            f"per decision median {statistics.median(times) * 1000:.1f} ms, "
-            f"p99 {percentile(times, 0.99) * 1000:.1f} ms; "
-            f"{time.perf_counter() - start:.0f} s"
+            ngettext(
+                "hard vs {rival}: wins {rate} (goal {goal}) over {n} game; per decision median "
+                "{median} ms, p99 {p99} ms; {seconds} s",
+                "hard vs {rival}: wins {rate} (goal {goal}) over {n} games; per decision median "
+                "{median} ms, p99 {p99} ms; {seconds} s",
+                len(outcomes),
+            ).format(
+                rival=_rival(rival),
+                rate=percent(rate),
+                goal=percent(goal),
+                n=number(len(outcomes)),
+                median=number(statistics.median(times) * 1000, 1),
+                p99=number(percentile(times, 0.99) * 1000, 1),
+                seconds=number(time.perf_counter() - start),
+            )
         )
     print(
-        f"hard, all decisions: median {statistics.median(every) * 1000:.1f} ms, "
-        f"p99 {percentile(every, 0.99) * 1000:.1f} ms, "
-        f"{len(every) / (sum(every) or 1) * rollouts:.0f} playouts/s on this machine"
+        _(
+            "hard, all decisions: median {median} ms, p99 {p99} ms, {rate} playouts/s on this "
+            "machine"
+        ).format(
+            median=number(statistics.median(every) * 1000, 1),
+            p99=number(percentile(every, 0.99) * 1000, 1),
+            rate=number(len(every) / (sum(every) or 1) * rollouts),
+        )
     )
     if args.timing_games:
         full = rollouts_for(DEFAULT_THINK)
@@ -107,9 +160,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         times = [t for o in outcomes for t in o.times]
         rate = sum(o.score for o in outcomes) / len(outcomes)
         print(
-            f"hard at the table's default ({full} playouts, 1 s on a Pi 4), one process, "
-            f"{len(outcomes)} games vs greedy (wins {rate:.0%}): per decision median "
-            f"{statistics.median(times) * 1000:.1f} ms, p99 {percentile(times, 0.99) * 1000:.1f} ms"
+            ngettext(
+                "hard at the table's default ({playouts} playouts, 1 s on a Pi 4), one process, "
+                "{n} game vs the greedy player (wins {rate}): per decision median {median} ms, "
+                "p99 {p99} ms",
+                "hard at the table's default ({playouts} playouts, 1 s on a Pi 4), one process, "
+                "{n} games vs the greedy player (wins {rate}): per decision median {median} ms, "
+                "p99 {p99} ms",
+                len(outcomes),
+            ).format(
+                playouts=number(full),
+                n=number(len(outcomes)),
+                rate=percent(rate),
+                median=number(statistics.median(times) * 1000, 1),
+                p99=number(percentile(times, 0.99) * 1000, 1),
+            )
         )
     return 0
 
