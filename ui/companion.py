@@ -19,6 +19,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from companion.ai.seats import level_word, seat_title
 from companion.ai.words import visiting
 from companion.cards import CARDS, NOBLES
 from companion.game import Game
@@ -35,8 +36,8 @@ CARD_FULL = 88.0  # shorter than this, a card is drawn small (its cost would be 
 
 
 def level_name(level: str) -> str:
-    """A level in the current language (the catalogs hold "easy", "medium", "hard")."""
-    return {"easy": tr("easy"), "medium": tr("medium"), "hard": tr("hard")}.get(level, level)
+    """A level in the current language: the core's word for it (one place)."""
+    return level_word(level)
 
 
 def unit() -> float:
@@ -256,6 +257,16 @@ class MovePanel(BoxLayout):
 
 
 def companion_title(name: str, level: str, thinking: bool) -> str:
+    """The panel's title on the companion's turn. A seat left with the companion's own name
+    ("Companion", "Companion 2") needs no "the companion" after it: "Companion (hard)
+    plays", not "Companion (the companion, hard) plays"."""
+    default = tr("Companion")
+    number = name[len(default) + 1 :] if name.startswith(default + " ") else ""
+    if name == default or number.isdigit():
+        title = seat_title(name, level)
+        return (tr("{title} is thinking...") if thinking else tr("{title} plays")).format(
+            title=title
+        )
     if thinking:
         return tr("{name} (the companion, {level}) is thinking...").format(
             name=name, level=level_name(level)

@@ -10,6 +10,7 @@ import pytest
 from kivy.uix.button import Button
 
 from companion.ai import make
+from companion.ai.seats import level_word
 from companion.ai.table import Plan
 from companion.i18n import set_language
 from companion.moves import Buy, Move, Pass, Reserve, Take
@@ -98,6 +99,10 @@ def test_one_person_against_the_companion_a_whole_game_through_taps(
                 assert d.top() is table, d.top()
                 expected = plan.choose(game)
                 assert shown_move(d) == expected
+                # Its seat kept the companion's own name: said once, with the level.
+                level = level_word(plan.levels[1] or "")
+                said = tr("{title} plays").format(title=f"{tr('Companion')} ({level})")
+                assert table.panel.title.text == said, table.panel.title.text
                 if shots < 3 and isinstance(expected, Take | Buy | Reserve):
                     faults, _ = measure(table)  # two players, one line each, readable
                     assert not faults, "; ".join(faults)
