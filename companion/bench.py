@@ -38,6 +38,21 @@ from .simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, choose, random_setup, si
 from .store import Store
 
 PLAYER_COUNTS = (2, 3, 4)
+GOAL, FLOOR = 1000, 600  # uniform random 2-player games a second, cold (issue 14)
+
+
+def verdict(rate: float) -> str:
+    """The honest figure against issue 14's goal and floor, in the reader's language."""
+    _ = translate
+    if rate >= GOAL:
+        said = _("met")
+    elif rate >= FLOOR:
+        said = _("the floor met, the goal not")
+    else:
+        said = _("NOT met")
+    return _("goal: {goal} two-player games/s, {floor} at least: {verdict}").format(
+        goal=number(GOAL), floor=number(FLOOR), verdict=said
+    )
 
 
 def uniform_games(n: int, players: int, whole: bool = False) -> tuple[float, float, float]:
@@ -187,6 +202,8 @@ def main(quick: bool = False) -> int:
                 "{players} players: {rate} games/s ({cpu} by CPU time; {moves} moves a game)"
             ).format(players=players, rate=number(rate), cpu=number(cpu), moves=number(per_game))
         )
+        if players == 2:
+            print("    " + verdict(rate))
     print(_("other figures:"))
     rate, cpu, per_game = cold(n // 5, 2, whole=True)
     print(

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from companion import bench as engine_bench
 from companion import i18n
 from companion.ai import bench as ai_bench
 from hardware import bench as hardware_bench
@@ -83,3 +84,28 @@ def test_the_companions_benchmark_refuses_no_games_in_the_readers_language(
         ai_bench.main(["--games", "0"])
     assert stop.value.code == 2
     assert "--games et --workers doivent valoir au moins 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("rate", "english", "french"),
+    [
+        (1200.0, "met", "atteint"),
+        (780.0, "the floor met, the goal not", "le plancher atteint, pas l'objectif"),
+        (450.0, "NOT met", "NON atteint"),
+    ],
+)
+def test_the_engine_benchmark_says_where_it_stands_against_the_goal(
+    rate: float, english: str, french: str
+) -> None:
+    """``splendor-companion bench`` prints its honest figure against issue 14's goal
+    (1,000 two-player games a second) and floor (600), and says which is met."""
+    try:
+        i18n.set_language("en")
+        assert engine_bench.verdict(rate) == (
+            f"goal: 1,000 two-player games/s, 600 at least: {english}"
+        )
+        i18n.set_language("fr")
+        said = engine_bench.verdict(rate)
+        assert said.startswith("objectif : 1\u202f000 parties") and said.endswith(french), said
+    finally:
+        i18n.set_language("en")
