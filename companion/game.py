@@ -68,10 +68,10 @@ from .tables import (
     GOLD,
     NEW,
     NONE,
-    SIGNATURE_WEIGHTS,
     Completions,
     complete,
     returns,
+    signature,
     tables_of,
 )
 from .tokens import GEMS, Colour, Tokens
@@ -367,10 +367,7 @@ class Game:
 
     def reveal_due(self, move: Move) -> int | None:
         """The level whose next card the table must declare after ``move`` (A6), if any."""
-        cls = move.__class__
-        if cls is Buy or (cls is Reserve and move.deck is None):  # type: ignore[union-attr]
-            card = self._tables.cards.get(move.card or "")  # type: ignore[union-attr]
-        elif isinstance(move, Buy) or (isinstance(move, Reserve) and move.deck is None):
+        if isinstance(move, Buy) or (isinstance(move, Reserve) and move.deck is None):
             card = self._tables.cards.get(move.card or "")
         else:
             return None
@@ -452,9 +449,7 @@ class Game:
         seat = s.to_act
         p = s.seats[seat]
         tables = self._tables
-        w, u, g, r, k = SIGNATURE_WEIGHTS  # signature(), written out
-        k0, k1, k2, k3, k4, _ = s.bank
-        moves = list(tables.takes[seat][w[k0] + u[k1] + g[k2] + r[k3] + k[k4]])
+        moves = list(tables.takes[seat][signature(s.bank)])
         reserved = p.reserved
         b0, b1, b2, b3, b4 = p.bonuses
         t0, t1, t2, t3, t4, gold = p.tokens
@@ -660,8 +655,7 @@ class Game:
         # type is, not isinstance: a subclass goes to _checked(), which is exact.
         if cls is Take:
             gems = move.gems  # type: ignore[union-attr]
-            w, u, g, r, k = SIGNATURE_WEIGHTS
-            if gems not in tables.take_sets[w[k0] + u[k1] + g[k2] + r[k3] + k[k4]]:
+            if gems not in tables.take_sets[signature(bank)]:
                 return None
             g0, g1, g2, g3, g4, g5 = gems
             k0, k1, k2, k3, k4, k5 = k0 - g0, k1 - g1, k2 - g2, k3 - g3, k4 - g4, k5 - g5
@@ -683,26 +677,13 @@ class Game:
                 reserved = reserved[:i] + reserved[i + 1 :]
             else:
                 return None
-            # The default payment: coloured tokens first, gold for the rest.
-            b0, b1, b2, b3, b4 = bonuses
-            c0, c1, c2, c3, c4 = card.cost
-            n0, n1, n2, n3, n4 = c0 - b0, c1 - b1, c2 - b2, c3 - b3, c4 - b4
-            p0 = 0 if n0 <= 0 else n0 if n0 <= t0 else t0
-            p1 = 0 if n1 <= 0 else n1 if n1 <= t1 else t1
-            p2 = 0 if n2 <= 0 else n2 if n2 <= t2 else t2
-            p3 = 0 if n3 <= 0 else n3 if n3 <= t3 else t3
-            p4 = 0 if n4 <= 0 else n4 if n4 <= t4 else t4
-            short = (
-                (n0 - p0 if n0 > 0 else 0)
-                + (n1 - p1 if n1 > 0 else 0)
-                + (n2 - p2 if n2 > 0 else 0)
-                + (n3 - p3 if n3 > 0 else 0)
-                + (n4 - p4 if n4 > 0 else 0)
-            )
-            if short > t5:
+            pay = _default_payment(tokens, bonuses, card)
+            if pay is None:
                 return None
+            p0, p1, p2, p3, p4, short = pay
             k0, k1, k2, k3, k4, k5 = k0 + p0, k1 + p1, k2 + p2, k3 + p3, k4 + p4, k5 + short
             t0, t1, t2, t3, t4, t5 = t0 - p0, t1 - p1, t2 - p2, t3 - p3, t4 - p4, t5 - short
+            b0, b1, b2, b3, b4 = bonuses
             bonus = card.bonus
             bonuses = (
                 b0 + (bonus == 0),

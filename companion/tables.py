@@ -132,13 +132,13 @@ def _weights(colour: int) -> tuple[int, ...]:
     return tuple(3**colour * (0 if n == 0 else 1 if n < 4 else 2) for n in range(64))
 
 
-SIGNATURE_WEIGHTS = tuple(_weights(c) for c in _GEM_RANGE)
+_SIGNATURE = tuple(_weights(c) for c in _GEM_RANGE)
 
 
 def signature(bank: Tokens) -> int:
     """Which colours the bank has none (0), some (1) or 4+ (2) of, as one number below
     3**5: all the takes depend on (A1-A3)."""
-    w, u, g, r, k = SIGNATURE_WEIGHTS
+    w, u, g, r, k = _SIGNATURE
     return w[bank[0]] + u[bank[1]] + g[bank[2]] + r[bank[3]] + k[bank[4]]
 
 
@@ -180,7 +180,7 @@ class Tables(NamedTuple):
 def tables_of(rules: Rules) -> Tables:
     seats = range(rules.players[-1])
     gems = [_takes(sig) for sig in range(3**5)]
-    cards = sorted(rules.cards.values(), key=lambda c: c.index)
+    cards = rules.cards_by_index
     assert [c.index for c in cards] == list(range(len(cards))), "card indexes are 0..n-1"
     return Tables(
         takes=tuple(tuple(tuple(Take(g, player=s) for g in row) for row in gems) for s in seats),

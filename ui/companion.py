@@ -19,7 +19,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.ai.seats import level_word, seat_title
+from companion.ai.seats import seat_title
 from companion.ai.words import visiting
 from companion.cards import CARDS, NOBLES
 from companion.game import Game
@@ -33,11 +33,6 @@ from .widgets import CardView, NobleView, big_button, draw_gem, wrapping_label
 GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the gem)
 GEM_MOST = 56.0  # px at 800x480: as large as the bank's, no larger
 CARD_FULL = 88.0  # shorter than this, a card is drawn small (its cost would be too fine)
-
-
-def level_name(level: str) -> str:
-    """A level in the current language: the core's word for it (one place)."""
-    return level_word(level)
 
 
 def unit() -> float:
@@ -257,18 +252,8 @@ class MovePanel(BoxLayout):
 
 
 def companion_title(name: str, level: str, thinking: bool) -> str:
-    """The panel's title on the companion's turn. A seat left with the companion's own name
-    ("Companion", "Companion 2") needs no "the companion" after it: "Companion (hard)
-    plays", not "Companion (the companion, hard) plays"."""
-    default = tr("Companion")
-    number = name[len(default) + 1 :] if name.startswith(default + " ") else ""
-    if name == default or number.isdigit():
-        title = seat_title(name, level)
-        return (tr("{title} is thinking...") if thinking else tr("{title} plays")).format(
-            title=title
-        )
-    if thinking:
-        return tr("{name} (the companion, {level}) is thinking...").format(
-            name=name, level=level_name(level)
-        )
-    return tr("{name} (the companion, {level}) plays").format(name=name, level=level_name(level))
+    """The panel's title on the companion's turn: its seat as history and the end screen
+    name it (``seat_title``: "Robo (hard)"), so a seat left with the companion's own name
+    reads "Companion (hard) plays", never "Companion (the companion, hard) plays"."""
+    title = seat_title(name, level)
+    return (tr("{title} is thinking...") if thinking else tr("{title} plays")).format(title=title)

@@ -45,6 +45,12 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return float(_texture(text, int(size), bold, (1.0, 1.0, 1.0, 1.0)).width) if text else 0.0
 
 
+def widest_word(text: str, size: float, bold: bool = True) -> float:
+    """The width of ``text``'s widest word at ``size``: the least width that wraps it
+    between words only (Kivy breaks a word that does not fit: "Rétabli/r")."""
+    return max((text_width(word, size, bold) for word in text.split()), default=0.0)
+
+
 def draw_text(
     canvas: Any,
     text: str,
@@ -455,11 +461,11 @@ def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:
     button.bind(size=lambda b, s: setattr(b, "text_size", (s[0] * 0.94, None)))
 
     def fit(b: Button, *_: object) -> None:
-        # As large as the height allows, but small enough (down to 16 px) that the longest
-        # word fits the width: Kivy breaks a word that does not ("Rétabli/r"). A bold
-        # letter is about 0.6 of the font size wide.
-        longest = max((len(word) for word in b.text.split()), default=1)
-        b.font_size = max(16.0, min(b.height * 0.38, 26, b.width * 0.94 / (0.6 * longest)))
+        # As large as the height allows, but small enough (down to 16 px) that the widest
+        # word fits the width: widths grow with the font size, so one measure at 18 px
+        # scales to any size.
+        widest = widest_word(b.text, 18) or 1.0
+        b.font_size = max(16.0, min(b.height * 0.38, 26, b.width * 0.94 * 18 / widest))
 
     button.bind(size=fit, text=fit)
     button.bind(on_release=lambda *_: on_press())

@@ -16,7 +16,6 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from kivy.core.text import Label as CoreLabel
 from kivy.core.text import LabelBase
 from kivy.core.window import Window
 from kivy.uix.behaviors import ButtonBehavior
@@ -78,9 +77,7 @@ def broken(label: Label) -> str | None:
     for word in label.text.split():
         if "[" in word:  # markup: not measured as drawn
             continue
-        core = CoreLabel(text=word, font_size=label.font_size, bold=label.bold)
-        core.refresh()
-        if core.texture.size[0] > label.text_size[0] + 1:
+        if widgets.widest_word(word, label.font_size, label.bold) > label.text_size[0] + 1:
             return word
     return None
 

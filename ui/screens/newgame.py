@@ -11,12 +11,12 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.ai.players import LEVELS
+from companion.ai.seats import level_word
 from companion.errors import RecordError, Refused
 from companion.table import NewGame
 from companion.text import check_name
 
 from .. import theme
-from ..companion import level_name
 from ..i18n import tr
 from ..widgets import big_button, text_label
 
@@ -80,7 +80,7 @@ class NewGameScreen(Screen):
                     slot.background_color = (0.95, 0.75, 0.2, 1)
                 row.add_widget(slot)
                 level = self.levels[i]
-                who = tr("Person") if level is None else level_name(level)
+                who = tr("Person") if level is None else level_word(level)
                 # Who plays this seat: a person, or the companion at a level (a tap cycles).
                 row.add_widget(big_button(who, partial(self.cycle_level, i), size_hint_x=0.8))
                 up = big_button(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -33,7 +32,7 @@ from ...companion import MovePanel
 from ...dialogs import CardPicker, Dialog
 from ...i18n import tr
 from ...movelog import MoveLog
-from ...widgets import CardView, TokenButton, big_button, wrapping_label
+from ...widgets import CardView, TokenButton, big_button, widest_word, wrapping_label
 from .bank import BankRow, TakeBar
 from .banner import Banner, final_round
 from .board import Board
@@ -375,10 +374,5 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
 
 
 def _widen(button: Button, *_: object) -> None:
-    """A button's share of its bar: its longest word as drawn (bold, 18 px), plus margins."""
-    widths = []
-    for word in button.text.split() or [" "]:
-        label = CoreLabel(text=word, font_size=18, bold=True)
-        label.refresh()
-        widths.append(label.texture.size[0])
-    button.size_hint_x = max(widths) + 14
+    """A button's share of its bar: its widest word as drawn (bold, 18 px), plus margins."""
+    button.size_hint_x = widest_word(button.text, 18) + 14
