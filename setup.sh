@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-extras=""
-[ "${1:-}" = "--dev" ] && extras="[dev]"
+extras="[native]"
+[ "${1:-}" = "--dev" ] && extras="[dev,native]"
 
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -72,4 +72,12 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".${extras}"
+# The engine compiled with mypyc from the same source (README, "Speed and memory"); where
+# it cannot be, the same engine runs as pure Python, slower.
+if log=$(.venv/bin/python -m companion.build 2>&1); then
+    say "${log##*$'\n'}"
+else
+    printf '%s\n' "$log" | tail -n 15
+    say "the engine was not compiled: it runs as pure Python (slower)"
+fi
 say "ready: .venv/bin/splendor-companion --help"

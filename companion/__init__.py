@@ -14,6 +14,8 @@ try:
 except metadata.PackageNotFoundError:  # run from a source tree that was not installed
     __version__ = "0+unknown"
 
+# First, before the engine: importing it keeps a stale compiled engine from running.
+from . import native  # noqa: F401
 from .cards import CARDS, CARDS_BY_LEVEL, LEVELS, NOBLES, Card, Noble
 from .errors import ErrorCode, IllegalMove, RecordError
 from .game import Game, Hidden, Position, Seat, Standing, Status

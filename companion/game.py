@@ -169,7 +169,11 @@ class Game:
     ``rules`` is the edition played (:data:`companion.rules.BASE` by default).
     """
 
-    def __init__(self, setup: Setup, rules: Rules = BASE) -> None:
+    def __init__(self, setup: Setup, rules: Rules = BASE, *, start: Position | None = None) -> None:
+        if start is not None:
+            # from_position(): the setup is its stand-in, the play begins at ``start``.
+            self._begin(setup, rules, start)
+            return
         if rules is not BASE:
             setup.check(rules)
         n = len(setup.players)
@@ -200,6 +204,8 @@ class Game:
         self._reserve_limit = rules.reserve_limit
         self._state = start
         self._plain: Position | None = None  # a position where nothing is ever due
+        self._signature_of: Position | None = None  # the position whose bank _signature is
+        self._signature = 0
         self._history: list[Position] = []
         self._moves: list[Move] = []
 
@@ -220,9 +226,7 @@ class Game:
                 "names", "give one name for each of the {n} seats, not {given}", n=n,
                 given=len(players),
             )  # fmt: skip
-        game = cls.__new__(cls)
-        game._begin(_stand_in(position, players, rules), rules, position)
-        return game
+        return cls(_stand_in(position, players, rules), rules, start=position)
 
     @classmethod
     def from_text(cls, text: str, names: Sequence[str] | None = None, rules: Rules = BASE) -> Game:
@@ -236,8 +240,8 @@ class Game:
     def copy(self) -> Game:
         """An independent game with the same position and moves (cheap: positions are
         shared, being immutable). For search: push and undo on the copy freely."""
-        twin = Game.__new__(Game)
-        twin.__dict__.update(self.__dict__)
+        twin = Game(self.setup, self.rules, start=self.start)
+        twin._state = self._state
         twin._history = list(self._history)
         twin._moves = list(self._moves)
         return twin
@@ -423,7 +427,9 @@ class Game:
         self._moves.append(move)
         return move
 
-    apply = push
+    def apply(self, move: Move | str) -> Move:
+        """The same as :meth:`push` (a method, not an alias, so that the engine compiles)."""
+        return self.push(move)
 
     def undo(self) -> Move:
         """Take back the last move, restoring the exact previous state. ``IndexError`` if none."""
@@ -432,7 +438,9 @@ class Game:
         self._state = self._history.pop()
         return self._moves.pop()
 
-    pop = undo
+    def pop(self) -> Move:
+        """The same as :meth:`undo`, python-chess's name."""
+        return self.undo()
 
     # ------------------------------------------------------------ legal moves
 
@@ -449,7 +457,9 @@ class Game:
         seat = s.to_act
         p = s.seats[seat]
         tables = self._tables
-        moves = list(tables.takes[seat][signature(s.bank)])
+        sig = signature(s.bank)
+        self._signature_of, self._signature = s, sig  # push() checks a take against it
+        moves = list(tables.takes[seat][sig])
         reserved = p.reserved
         b0, b1, b2, b3, b4 = p.bonuses
         t0, t1, t2, t3, t4, gold = p.tokens
@@ -655,7 +665,8 @@ class Game:
         # type is, not isinstance: a subclass goes to _checked(), which is exact.
         if cls is Take:
             gems = move.gems  # type: ignore[union-attr]
-            if gems not in tables.take_sets[signature(bank)]:
+            sig = self._signature if s is self._signature_of else signature(bank)
+            if gems not in tables.take_sets[sig]:
                 return None
             g0, g1, g2, g3, g4, g5 = gems
             k0, k1, k2, k3, k4, k5 = k0 - g0, k1 - g1, k2 - g2, k3 - g3, k4 - g4, k5 - g5

@@ -66,7 +66,10 @@ class Dealer:
 
     def deal(self, move: Move) -> Move:
         """Fill in what the table would declare: the reveal, a blind reserve's card."""
-        if move.__class__ is Reserve and move.deck is not None and move.card is None:
+        cls = move.__class__
+        if cls is Take or cls is Pass:
+            return move  # nothing to declare (half the moves of a random game)
+        if isinstance(move, Reserve) and move.deck is not None and move.card is None:
             card = self.rng.choice(self._cards(move.deck))
             move = with_parts(move, card=card.id)
         level = self.game.reveal_due(move)

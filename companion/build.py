@@ -1,0 +1,42 @@
+"""Compile the engine with mypyc, or remove the build: ``python -m companion.build``
+(when the build is missing or older than the source), ``--force`` (always), ``clean``.
+
+``./setup.sh`` runs it; see :mod:`companion.native` for what is compiled and why. A build
+that fails leaves none behind, and the engine runs as pure Python.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from . import native
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == [] and native.up_to_date():
+        print("the compiled engine is up to date")
+        return 0
+    if args in ([], ["--force"]):
+        try:
+            written = native.build()
+        except SystemExit:  # mypy's type errors, printed above, end in an exit
+            reason = "mypy refused it, see above"
+        except Exception as err:  # the compiler's or setuptools' own words
+            reason = str(err) or type(err).__name__
+        else:
+            print(f"compiled the engine: {', '.join(sorted(p.name for p in written))}")
+            return 0
+        print(f"the engine was not compiled ({reason}): it runs as pure Python", file=sys.stderr)
+        return 1
+    if args == ["clean"]:
+        gone = native.clean()
+        print(f"removed {len(gone)} files: the engine runs as pure Python")
+        return 0
+    print("usage: python -m companion.build [--force | clean]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

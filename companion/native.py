@@ -1,0 +1,173 @@
+"""The engine compiled: :mod:`companion.game` built with mypyc, and the guard that keeps a
+stale build from running.
+
+The engine is pure Python and runs as it is. ``python -m companion.build`` (which
+``./setup.sh`` runs) compiles the modules of :data:`MODULES` with mypyc, from the same
+typed source, into C extensions beside it: the same rules, moves and errors, played about
+1.5 times faster (the README's "Speed and memory"). The companion's search gains the most.
+Building needs what mypyc needs: mypy, setuptools, a C compiler and Python's headers.
+
+Python imports an extension before a source file of the same name. So a build records
+each source's digest (:data:`STAMP`), and at import (:func:`guard`) a compiled module whose
+source changed since is passed over for its source, with a warning to build again: an
+edit is never silently ignored. ``SPLENDOR_PURE_PYTHON=1`` passes over every compiled
+module: the benchmark's labelled pure-Python figure, and the tests that compare the two.
+
+``python -m companion.build clean`` removes the build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+PACKAGE = Path(__file__).resolve().parent
+MODULES = ("game",)
+"""The modules compiled, in this package: the rules engine, where a game spends its time."""
+STAMP = PACKAGE / "native.json"
+"""What was compiled: each module's source digest, and the Python it was built for."""
+PURE = "SPLENDOR_PURE_PYTHON"
+"""Set to 1 to run the source even where a build is present."""
+
+
+def _digest(module: str) -> str:
+    return hashlib.sha256((PACKAGE / f"{module}.py").read_bytes()).hexdigest()
+
+
+def _extensions(module: str) -> list[Path]:
+    """The compiled files of ``module`` that this Python would import."""
+    return [
+        PACKAGE / f"{module}{suffix}"
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        if (PACKAGE / f"{module}{suffix}").exists()
+    ]
+
+
+def _stamp() -> dict[str, str]:
+    """The digests the build recorded; empty when there is none, or it is unreadable."""
+    try:
+        data = json.loads(STAMP.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    modules = data.get("modules") if isinstance(data, dict) else None
+    if not isinstance(modules, dict) or data.get("python") != sys.version:
+        return {}
+    return {str(k): str(v) for k, v in modules.items()}
+
+
+def up_to_date() -> bool:
+    """Whether every module of :data:`MODULES` is compiled from its present source."""
+    return all(_extensions(m) for m in MODULES) and not stale()
+
+
+def stale() -> list[str]:
+    """The compiled modules whose source changed since the build (or whose build record is
+    missing): they must not run."""
+    built = _stamp()
+    return [m for m in MODULES if _extensions(m) and built.get(m) != _digest(m)]
+
+
+class _Source(importlib.abc.MetaPathFinder):
+    """Finds the listed modules' source files, ahead of Python's own finders (which would
+    take the extension beside them)."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = {f"{__package__}.{m}": PACKAGE / f"{m}.py" for m in names}
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        source = self.names.get(fullname)
+        if source is None:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source)
+
+
+def guard() -> None:
+    """Run the source of any compiled module that must not run compiled (see the module's
+    docs). Run when this module is imported, which the package does before the engine."""
+    if any(isinstance(f, _Source) for f in sys.meta_path):
+        return
+    if os.environ.get(PURE, "") not in ("", "0"):
+        names = [m for m in MODULES if _extensions(m)]
+    else:
+        names = stale()
+        if names:
+            warnings.warn(
+                f"the compiled engine ({', '.join(names)}) is older than its source, so the "
+                "source runs (slower); build it again: python -m companion.build",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+    if names:
+        sys.meta_path.insert(0, _Source(names))
+
+
+def compiled(module: str = "game") -> bool:
+    """Whether ``companion.<module>`` runs compiled in this process."""
+    loaded = sys.modules.get(f"{__package__}.{module}")
+    return loaded is not None and not str(getattr(loaded, "__file__", "")).endswith(".py")
+
+
+def build() -> list[Path]:
+    """Compile :data:`MODULES` in place with mypyc; return the files written.
+
+    Raises whatever mypyc, mypy or the compiler raise: the caller says the engine stays
+    pure Python.
+    """
+    import tempfile
+
+    from mypyc.build import mypycify  # only here: the app does not need mypy to run
+    from setuptools import Distribution  # type: ignore[import-untyped]
+
+    root = PACKAGE.parent
+    before = Path.cwd()
+    digests = {m: _digest(m) for m in MODULES}
+    # The old build goes first: a file that a running process has loaded is unlinked, not
+    # written over, and a failed build leaves none behind (the source runs).
+    clean()
+    with tempfile.TemporaryDirectory() as temp:
+        os.chdir(root)  # mypycify names modules by their paths from here
+        try:
+            extensions = mypycify(
+                [f"{PACKAGE.name}/{m}.py" for m in MODULES], opt_level="3", target_dir=temp
+            )
+            # A bare Distribution, not setup(): that would read pyproject.toml again.
+            dist = Distribution({"name": "splendor-companion-engine", "ext_modules": extensions})
+            command = dist.get_command_obj("build_ext")
+            command.inplace = True
+            command.build_temp = temp
+            dist.run_command("build_ext")
+            written = [Path(p) for p in command.get_outputs()]
+        finally:
+            os.chdir(before)
+    # Recorded only once the build succeeded, with the digests it was built from.
+    STAMP.write_text(
+        json.dumps({"python": sys.version, "modules": digests}, indent=1) + "\n",
+        encoding="utf-8",
+    )
+    return written
+
+
+def clean() -> list[Path]:
+    """Remove the build: the engine runs from source again."""
+    gone = [p for m in MODULES for p in _extensions(m)]
+    gone += [p for p in PACKAGE.glob("*__mypyc*") if p.suffix in (".so", ".pyd")]
+    if STAMP.exists():
+        gone.append(STAMP)
+    for path in gone:
+        path.unlink()
+    return gone
+
+
+guard()

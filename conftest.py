@@ -1,0 +1,7 @@
+"""pytest, for the whole tree: a module that runs compiled (:mod:`companion.native`) is not
+collected for its doctests, which pytest would look for in the compiled file and refuse;
+``tests/test_native.py`` runs them from its source instead."""
+
+from companion import native
+
+collect_ignore = [f"companion/{m}.py" for m in native.MODULES if native.compiled(m)]

@@ -1,0 +1,156 @@
+"""The compiled engine (:mod:`companion.native`): ``./setup.sh`` builds it with mypyc, it
+plays exactly as its source, a build older than its source never runs, and a build that
+fails leaves the pure-Python engine working."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import native
+
+# A fingerprint of how the engine plays: seeded random games of 2 to 4 players (every
+# action listed, every completion count, every move dealt and pushed, undo included), the
+# error code of illegal moves tried on the way, and each game's last position.
+PLAY = """
+import hashlib, random
+from companion import native
+from companion.game import Game
+from companion.moves import Buy, Reserve, Take
+from companion.simulate import DEFAULT_NAMES, Dealer, random_setup
+from companion.tokens import Tokens
+h = hashlib.sha256()
+for seed in range(40):
+    rng = random.Random(seed)
+    game = Game(random_setup(rng, DEFAULT_NAMES[: 2 + seed % 3]))
+    dealer = Dealer(game, rng)
+    while not game.over and not game.stalled:
+        seat = game.to_act
+        for wrong in (Take(Tokens(white=2, blue=1), player=seat), Buy("3K4", player=seat),
+                      Reserve(deck=1, player=1 - seat)):
+            err = game.explain(wrong)
+            h.update(str(err.code if err else None).encode())
+        acts = game.actions()
+        h.update(" ".join(map(str, acts)).encode())
+        done = game.completions(rng.choice(acts))
+        move = dealer.deal(rng.choice(done))
+        h.update(f"{len(done)} {move} {game.reveal_due(move)}".encode())
+        game.push(move)
+        if len(game.moves) % 11 == 0:
+            game.undo()
+            game.push(move)
+    h.update(game.text().encode())
+print(native.compiled(), h.hexdigest())
+"""
+
+
+def _play(pure: bool) -> tuple[str, str]:
+    env = dict(os.environ)
+    env.pop(native.PURE, None)
+    if pure:
+        env[native.PURE] = "1"
+    out = subprocess.run(
+        [sys.executable, "-c", PLAY], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    return out[0], out[1]
+
+
+built = pytest.mark.skipif(
+    not native.compiled(), reason="the engine is not compiled here (./setup.sh builds it)"
+)
+
+
+def test_the_engine_runs_compiled_where_setup_built_it() -> None:
+    if os.environ.get(native.PURE, "") not in ("", "0"):
+        pytest.skip(f"{native.PURE} asks for the source")
+    assert native.compiled(), (
+        "the engine runs from source: ./setup.sh builds it (python -m companion.build), "
+        "which needs mypy, setuptools, a C compiler and Python's headers"
+    )
+    assert not native.stale()
+
+
+@built
+def test_the_compiled_engine_plays_exactly_as_its_source() -> None:
+    compiled, played = _play(pure=False)
+    source, expected = _play(pure=True)
+    assert (compiled, source) == ("True", "False")  # really one of each
+    assert played == expected
+
+
+@built
+def test_a_build_older_than_its_source_never_runs(tmp_path: Path) -> None:
+    copy = tmp_path / "companion"
+    shutil.copytree(native.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    code = "import companion.game, companion.native as n; print(n.compiled())"
+    env = {k: v for k, v in os.environ.items() if k != native.PURE}
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+
+    fresh = run()
+    assert fresh.stdout.strip() == "True", fresh.stderr  # the copy's build runs as it is
+    source = copy / "game.py"
+    source.write_text(source.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    edited = run()
+    assert edited.stdout.strip() == "False"  # the edited source runs, not the old build
+    assert "older than its source" in edited.stderr
+    assert "python -m companion.build" in edited.stderr
+
+
+def test_a_failed_build_leaves_the_pure_engine_running(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    shutil.copytree(
+        native.PACKAGE,
+        tree / "companion",
+        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "native.json"),
+    )
+    shutil.copy(native.PACKAGE.parent / "pyproject.toml", tree)
+    source = tree / "companion" / "game.py"
+    # A type error: mypyc refuses to compile what mypy does not accept.
+    source.write_text(
+        source.read_text(encoding="utf-8") + "\n\ndef _broken() -> int:\n    return 'x'\n",
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if k != native.PURE}
+    env["MYPY_CACHE_DIR"] = str(tmp_path / "cache")
+    build = subprocess.run(
+        [sys.executable, "-m", "companion.build"],
+        cwd=tree, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert build.returncode == 1
+    assert "the engine was not compiled" in build.stderr
+    assert "it runs as pure Python" in build.stderr
+    assert not [p for p in (tree / "companion").iterdir() if p.suffix in (".so", ".pyd")]
+    assert not (tree / "companion" / "native.json").exists()
+    play = subprocess.run(
+        [sys.executable, "-c", "import companion.game, companion.native as n; print(n.compiled())"],
+        cwd=tree, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert play.stdout.strip() == "False", play.stderr
+
+
+def test_the_compiled_modules_doctests_pass_from_their_source() -> None:
+    """pytest does not collect them from a compiled module (see the root conftest.py)."""
+    for module in native.MODULES:
+        name = f"companion._source_{module}"
+        spec = importlib.util.spec_from_file_location(name, native.PACKAGE / f"{module}.py")
+        assert spec is not None and spec.loader is not None
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules[name] = loaded  # its dataclasses look their module up
+        try:
+            spec.loader.exec_module(loaded)
+            result = doctest.testmod(loaded, optionflags=doctest.ELLIPSIS)
+        finally:
+            del sys.modules[name]
+        assert result.attempted > 0
+        assert result.failed == 0
