@@ -556,18 +556,26 @@ class RfidReader:
         ticking = self.reader == PN532
         if not ticking:  # a PN532 is connected when it answers
             self._status(CONNECTED, self._reading())
-        while not (ended.is_set() or self._stopping.is_set()):
-            self._wake.wait(TICK if ticking else None)
-            self._wake.clear()
-            protocol = thread.protocol
-            if ticking and isinstance(protocol, PN532Protocol):
-                change = protocol.tick()
-                if change is not None and change[0]:
-                    firmware = _("PN532 firmware {version}").format(version=change[1])
-                    self._status(CONNECTED, f"{self._reading()}: {firmware}")
-                elif change is not None:
-                    self._status(DISCONNECTED, silent_message(self.port))
-        thread.close()  # stops the thread (if still reading) and closes the port
+        try:
+            while not (ended.is_set() or self._stopping.is_set()):
+                self._wake.wait(TICK if ticking else None)
+                self._wake.clear()
+                if ended.is_set() or self._stopping.is_set():
+                    break  # woken to end: no poll is written to a port that is going away
+                protocol = thread.protocol
+                if ticking and isinstance(protocol, PN532Protocol):
+                    try:
+                        change = protocol.tick()
+                    except OSError as err:  # the port went away as a poll was written
+                        lost.append(err)
+                        break
+                    if change is not None and change[0]:
+                        firmware = _("PN532 firmware {version}").format(version=change[1])
+                        self._status(CONNECTED, f"{self._reading()}: {firmware}")
+                    elif change is not None:
+                        self._status(DISCONNECTED, silent_message(self.port))
+        finally:
+            thread.close()  # stops the thread (if still reading) and closes the port
         errors = [e for e in lost if e is not None]
         return errors[-1] if errors else None
 

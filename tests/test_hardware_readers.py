@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from evdev import InputEvent, ecodes
 from test_hardware_rfid import WAIT, Pty, Recorder, _command
 from test_hardware_rfid import readers as readers  # the fixture: no reader thread outlives a test
@@ -473,3 +474,47 @@ def test_the_keyboard_reader_is_found_by_its_by_id_name(tmp_path: Path) -> None:
         proc, out = _command(tmp_path, "monitor", "--reader", "keyboard")
         assert proc.wait(timeout=WAIT * 2) == 2
         assert "no USB keyboard reader is plugged in" in out.rest()
+
+
+def test_a_pn532_unplugged_while_polled_is_disconnected_and_looked_for_again(
+    readers: list[RfidReader], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The port goes away between two polls (the cable pulled): the reader says it is
+    disconnected and keeps looking for it; it never stops for good on its own."""
+    for _round in range(3):
+        pty = Pty()
+        module = PN532Module(pty)
+        rec = started(readers, pty.path, "pn532")
+        try:
+            rec.wait_count(CONNECTED, 1)
+            pty.unplug()
+            rec.wait_count(DISCONNECTED, 1)
+        finally:
+            module.stop()
+            pty.unplug()
+        time.sleep(0.3)  # polls, and retries to open the port, go on meanwhile
+        assert STOPPED not in rec.states
+        assert "supervisor failed" not in caplog.text
+        readers.pop().stop()
+        assert rec.states[-1] == STOPPED
+
+
+def test_a_pn532_stopped_as_its_port_goes_away_leaves_no_thread(
+    readers: list[RfidReader], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The app stops the reader just as the port goes away (a poll then writes to a dead
+    port): the reader stops cleanly, with no thread left reading."""
+    for _round in range(20):
+        pty = Pty()
+        module = PN532Module(pty)
+        rec = started(readers, pty.path, "pn532")
+        try:
+            rec.wait_count(CONNECTED, 1)
+            pty.unplug()
+            readers.pop().stop()
+        finally:
+            module.stop()
+        assert rec.states[-1] == STOPPED
+        assert "supervisor failed" not in caplog.text
+        left = [t.name for t in threading.enumerate() if t.name.startswith("rfid-")]
+        assert not left, f"threads left running: {left}"
