@@ -633,7 +633,8 @@ pip_install_source() { # a copy without .git or .venv, so that pip leaves no fil
     local stage
     stage=$(mktemp -d)
     source_files | tar -C "$SOURCE" --null -T - -cf - | tar -C "$stage" -xf -
-    "$VENV/bin/python" -m pip install --upgrade "$stage" || {
+    # [native]: what compiling the engine needs (companion.build, below).
+    "$VENV/bin/python" -m pip install --upgrade "${stage}[native]" || {
         rm -rf "$stage"
         return 1
     }
@@ -658,9 +659,15 @@ step_project() {
             say "DO $VENV/bin/python -m pip install 'kivy>=2.3.1' (the project did not bring it)"
             "$VENV/bin/python" -m pip install 'kivy>=2.3.1' || die "pip could not install Kivy"
         fi
+        # The engine compiled with mypyc: the companion thinks faster on the Pi. Where it
+        # cannot be, the same engine runs from its source, slower.
+        say "DO $VENV/bin/python -m companion.build"
+        "$VENV/bin/python" -m companion.build >/dev/null ||
+            note "the engine was not compiled: it runs as pure Python (slower)"
     else
         say "PLAN $VENV/bin/python -m pip install --upgrade $SOURCE"
         say "PLAN $VENV/bin/python -m pip install 'kivy>=2.3.1' (only if the project does not bring it)"
+        say "PLAN $VENV/bin/python -m companion.build (the engine compiled; pure Python if it cannot be)"
     fi
     write_file "$STAMP" 644 - "$fingerprint"
     CHANGED=1

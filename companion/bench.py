@@ -10,10 +10,12 @@ table's reveal is dealt from the unseen cards, and :meth:`Game.push` validates a
 the whole move. Goal (issue 14): 1,000 two-player games a second in one CPython process,
 600 at least.
 
-The other figures are labelled for what they are: uniform over every whole legal move
-(``legal_moves()`` listed in full each turn, as issue 14 first measured), the kind-first
-random player of :mod:`companion.simulate`, several processes, and the app's own paths
-(``push`` alone, replay, journal).
+The engine runs as installed: compiled with mypyc where ``./setup.sh`` could build it
+(:mod:`companion.native`), which the first lines say. The other figures are labelled for
+what they are: the same play from the engine's source (pure Python), uniform over every
+whole legal move (``legal_moves()`` listed in full each turn, as issue 14 first
+measured), the kind-first random player of :mod:`companion.simulate`, several processes,
+and the app's own paths (``push`` alone, replay, journal).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from . import native
 from .game import Game
 from .i18n import ngettext, number, translate
 from .record import Record, read, replay, write
@@ -82,15 +85,31 @@ def uniform_games(n: int, players: int, whole: bool = False) -> tuple[float, flo
     return n / (time.perf_counter() - start), n / (time.process_time() - cpu), moves / n
 
 
-def cold(n: int, players: int, whole: bool = False) -> tuple[float, float, float]:
-    """:func:`uniform_games` in a fresh interpreter: nothing built or cached beforehand."""
+def cold(
+    n: int, players: int, whole: bool = False, pure: bool = False
+) -> tuple[float, float, float]:
+    """:func:`uniform_games` in a fresh interpreter: nothing built or cached beforehand.
+
+    ``pure``: the engine from its source even where it is compiled (:mod:`companion.native`).
+    """
     code = (
         f"from companion.bench import uniform_games;print(*uniform_games({n}, {players}, {whole}))"
     )
+    env = {k: v for k, v in os.environ.items() if k != native.PURE}
+    if pure:
+        env[native.PURE] = "1"
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     ).stdout.split()
     return float(out[0]), float(out[1]), float(out[2])
+
+
+def engine_words() -> str:
+    """Which engine this process runs: compiled (:mod:`companion.native`) or its source."""
+    _ = translate
+    if native.compiled():
+        return _("the engine compiled with mypyc (python -m companion.build)")
+    return _("the engine from its source, not compiled (python -m companion.build compiles it)")
 
 
 def _games(seeds: range) -> int:
@@ -193,6 +212,7 @@ def main(quick: bool = False) -> int:
             workers,
         ).format(n=workers, version=sys.version.split()[0])
     )
+    print(engine_words())
     print(_("uniform random play, public API, one process, cold (actions, then completions):"))
     for players in PLAYER_COUNTS:
         rate, cpu, per_game = cold(n, players)
@@ -205,6 +225,15 @@ def main(quick: bool = False) -> int:
         if players == 2:
             print("    " + verdict(rate))
     print(_("other figures:"))
+    if native.compiled():
+        rate, cpu, per_game = cold(n, 2, pure=True)
+        print(
+            "  "
+            + _(
+                "the same from the engine's source (pure Python), 2 players: "
+                "{rate} games/s ({cpu} by CPU time)"
+            ).format(rate=number(rate), cpu=number(cpu))
+        )
     rate, cpu, per_game = cold(n // 5, 2, whole=True)
     print(
         "  "

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from companion import bench as engine_bench
-from companion import i18n
+from companion import i18n, native
 from companion.ai import bench as ai_bench
 from hardware import bench as hardware_bench
 from ui import bench as ui_bench
@@ -109,3 +109,14 @@ def test_the_engine_benchmark_says_where_it_stands_against_the_goal(
         assert said.startswith("objectif : 1\u202f000 parties") and said.endswith(french), said
     finally:
         i18n.set_language("en")
+
+
+def test_the_engine_benchmark_names_the_engine_it_runs(french: None) -> None:
+    """Its figures are of the engine as installed: compiled with mypyc by ``./setup.sh``,
+    or the source where the build is missing (:mod:`companion.native`). It says which,
+    in the reader's language."""
+    said = engine_bench.engine_words()
+    if native.compiled():
+        assert said == "le moteur compilé avec mypyc (python -m companion.build)"
+    else:
+        assert said.startswith("le moteur depuis sa source, non compilé")
