@@ -32,8 +32,9 @@ from pathlib import Path
 from types import ModuleType
 
 PACKAGE = Path(__file__).resolve().parent
-MODULES = ("game",)
-"""The modules compiled, in this package: the rules engine, where a game spends its time."""
+MODULES = ("game", "tables")
+"""The modules compiled, in this package: the rules engine and its move tables, where a game
+spends its time."""
 STAMP = PACKAGE / "native.json"
 """What was compiled: each module's source digest, and the Python it was built for."""
 PURE = "SPLENDOR_PURE_PYTHON"
@@ -54,13 +55,19 @@ def _extensions(module: str) -> list[Path]:
 
 
 def _stamp() -> dict[str, str]:
-    """The digests the build recorded; empty when there is none, or it is unreadable."""
+    """The digests the build recorded; empty when there is none, when it is unreadable or
+    for another Python, or when a file it wrote is gone (the modules' shared runtime, say:
+    they would not import)."""
     try:
         data = json.loads(STAMP.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    modules = data.get("modules") if isinstance(data, dict) else None
-    if not isinstance(modules, dict) or data.get("python") != sys.version:
+    if not isinstance(data, dict) or data.get("python") != sys.version:
+        return {}
+    modules, files = data.get("modules"), data.get("files")
+    if not isinstance(modules, dict) or not isinstance(files, list):
+        return {}
+    if not all(isinstance(f, str) and (PACKAGE / f).is_file() for f in files):
         return {}
     return {str(k): str(v) for k, v in modules.items()}
 
@@ -140,20 +147,27 @@ def build() -> list[Path]:
         os.chdir(root)  # mypycify names modules by their paths from here
         try:
             extensions = mypycify(
-                [f"{PACKAGE.name}/{m}.py" for m in MODULES], opt_level="3", target_dir=temp
+                [f"{PACKAGE.name}/{m}.py" for m in MODULES],
+                opt_level="3",
+                target_dir=temp,
+                # The runtime the modules share, named so that it lands in this package
+                # (companion/engine__mypyc...), not beside it as a hash-named module.
+                group_name=f"{PACKAGE.name}.engine",
             )
             # A bare Distribution, not setup(): that would read pyproject.toml again.
             dist = Distribution({"name": "splendor-companion-engine", "ext_modules": extensions})
             command = dist.get_command_obj("build_ext")
             command.inplace = True
-            command.build_temp = temp
+            command.build_temp = command.build_lib = temp  # nothing left beside the source
             dist.run_command("build_ext")
-            written = [Path(p) for p in command.get_outputs()]
+            # get_outputs() names the build folder's copies; in place, each is in here.
+            written = [PACKAGE / Path(p).name for p in command.get_outputs()]
         finally:
             os.chdir(before)
     # Recorded only once the build succeeded, with the digests it was built from.
+    files = sorted(p.name for p in written)
     STAMP.write_text(
-        json.dumps({"python": sys.version, "modules": digests}, indent=1) + "\n",
+        json.dumps({"python": sys.version, "modules": digests, "files": files}, indent=1) + "\n",
         encoding="utf-8",
     )
     return written

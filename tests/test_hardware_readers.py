@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from evdev import InputEvent, ecodes
-from test_hardware_rfid import WAIT, Pty, Recorder, _command
+from test_hardware_rfid import EXIT_WAIT, WAIT, Pty, Recorder, _command
 from test_hardware_rfid import readers as readers  # the fixture: no reader thread outlives a test
 
 from hardware.readers import NAMES, READERS
@@ -235,7 +235,7 @@ def test_rfid_monitor_reads_a_pn532_at_its_own_speed(tmp_path: Path) -> None:
         module.tag = NTAG
         out.until(f"tag {NTAG}: card 1W1")
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=WAIT * 2) == 0
+        assert proc.wait(timeout=EXIT_WAIT) == 0
     finally:
         proc.kill()
         out.rest()
@@ -451,7 +451,7 @@ def test_rfid_enroll_with_a_pn532_records_its_tags(tmp_path: Path) -> None:
         module.tag = MIFARE
         out.until(f"tag {MIFARE} is now card 1W2: saved")
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=WAIT * 2) == 0
+        assert proc.wait(timeout=EXIT_WAIT) == 0
     finally:
         proc.kill()
         out.rest()
@@ -472,7 +472,7 @@ def test_the_keyboard_reader_is_found_by_its_by_id_name(tmp_path: Path) -> None:
     assert keyboard_devices(by_id) == [str(by_id / BY_ID)]
     if not Path("/dev/input/by-id").exists():  # this machine: no keyboard at all
         proc, out = _command(tmp_path, "monitor", "--reader", "keyboard")
-        assert proc.wait(timeout=WAIT * 2) == 2
+        assert proc.wait(timeout=EXIT_WAIT) == 2
         assert "no USB keyboard reader is plugged in" in out.rest()
 
 

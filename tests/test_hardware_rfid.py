@@ -33,6 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 MARKET = ("1W1 1U1 1G1 1R1", "2W1 2U1 2G1 2R1", "3W1 3U1 3G1 3R1")
 A, B, C = "0A1B2C3D4E", "1122334455", "00C0FFEE00"
 WAIT = 5.0
+# A command asked to stop (Ctrl-C) stops its reader (up to 5 s) and its port thread
+# (2 s) before it exits: on a loaded machine that took more than 10 s once.
+EXIT_WAIT = 30.0
 
 
 def frame(tag: str, checksum: str | None = None) -> bytes:
@@ -527,7 +530,7 @@ class Output:
 
     def rest(self) -> str:
         """Everything the command printed, once it has ended."""
-        self.proc.wait(timeout=WAIT * 2)
+        self.proc.wait(timeout=EXIT_WAIT)
         while chunk := os.read(self.fd, 4096):
             self.text += chunk.decode()
         for pipe in (self.proc.stdin, self.proc.stdout):
@@ -557,7 +560,7 @@ def test_rfid_monitor_prints_tags_cards_and_dropped_frames(tmp_path: Path, pty: 
         pty.write(frame(A) * 3 + frame(C, checksum="FF") + frame(B))
         out.until(f"tag {B}: not enrolled")
         proc.send_signal(signal.SIGINT)  # Ctrl-C
-        assert proc.wait(timeout=WAIT * 2) == 0
+        assert proc.wait(timeout=EXIT_WAIT) == 0
     finally:
         proc.kill()
         text = out.rest()
@@ -591,7 +594,7 @@ def test_rfid_enroll_asks_for_each_card_and_refuses_a_tag_of_another_card(
         out.until(f"tag {C} is now card 3W3: saved")
         out.until("Scan card 3W4")
         proc.stdin.close()  # end of input: stop, keeping what is saved
-        assert proc.wait(timeout=WAIT * 2) == 0
+        assert proc.wait(timeout=EXIT_WAIT) == 0
     finally:
         proc.kill()
         text = out.rest()
@@ -608,7 +611,7 @@ def test_rfid_enroll_stops_on_ctrl_c_keeping_what_is_saved(tmp_path: Path, pty: 
         out.until("tag 04A32B1C is now card 1W1: saved")
         out.until("Scan card 1W2")
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=WAIT * 2) == 0
+        assert proc.wait(timeout=EXIT_WAIT) == 0
     finally:
         proc.kill()
         text = out.rest()

@@ -85,26 +85,42 @@ def test_the_compiled_engine_plays_exactly_as_its_source() -> None:
     assert played == expected
 
 
-@built
-def test_a_build_older_than_its_source_never_runs(tmp_path: Path) -> None:
-    copy = tmp_path / "companion"
+def _copy_and_run(tmp_path: Path, change: str) -> subprocess.CompletedProcess[str]:
+    """Import the engine from a copy of the package (build included), after ``change``:
+    ``none``, ``edit`` (its source edited since the build) or ``runtime`` (the modules'
+    shared runtime deleted)."""
+    copy = tmp_path / change / "companion"
     shutil.copytree(native.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    if change == "edit":
+        source = copy / "game.py"
+        source.write_text(source.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    elif change == "runtime":
+        for lib in copy.glob("*__mypyc*"):
+            lib.unlink()
     code = "import companion.game, companion.native as n; print(n.compiled())"
     env = {k: v for k, v in os.environ.items() if k != native.PURE}
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=copy.parent, env=env, capture_output=True, text=True
+    )
 
-    def run() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
-        )
 
-    fresh = run()
+@built
+def test_a_build_older_than_its_source_never_runs(tmp_path: Path) -> None:
+    fresh = _copy_and_run(tmp_path, "none")
     assert fresh.stdout.strip() == "True", fresh.stderr  # the copy's build runs as it is
-    source = copy / "game.py"
-    source.write_text(source.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    edited = run()
+    edited = _copy_and_run(tmp_path, "edit")
     assert edited.stdout.strip() == "False"  # the edited source runs, not the old build
     assert "older than its source" in edited.stderr
     assert "python -m companion.build" in edited.stderr
+
+
+@built
+def test_a_build_missing_a_file_is_passed_over_not_a_crash(tmp_path: Path) -> None:
+    """Without the compiled modules' shared runtime they would not import at all."""
+    broken = _copy_and_run(tmp_path, "runtime")
+    assert broken.returncode == 0, broken.stderr
+    assert broken.stdout.strip() == "False"
+    assert "python -m companion.build" in broken.stderr
 
 
 def test_a_failed_build_leaves_the_pure_engine_running(tmp_path: Path) -> None:
