@@ -1,16 +1,16 @@
-"""The engine compiled: :mod:`companion.game` built with mypyc, and the guard that keeps a
-stale build from running.
+"""The engine compiled: :mod:`companion.game` and :mod:`companion.tables` built with mypyc,
+and the guard that keeps a stale build from running.
 
 The engine is pure Python and runs as it is. ``python -m companion.build`` (which
 ``./setup.sh`` runs) compiles the modules of :data:`MODULES` with mypyc, from the same
 typed source, into C extensions beside it: the same rules, moves and errors, played about
-1.5 times faster (the README's "Speed and memory"). The companion's search gains the most.
-Building needs what mypyc needs: mypy, setuptools, a C compiler and Python's headers.
+1.7 times as fast (the README's "Speed and memory"). Building needs what mypyc needs:
+mypy, setuptools, a C compiler and Python's headers.
 
 Python imports an extension before a source file of the same name. So a build records
 each source's digest (:data:`STAMP`), and at import (:func:`guard`) a compiled module whose
-source changed since is passed over for its source, with a warning to build again: an
-edit is never silently ignored. ``SPLENDOR_PURE_PYTHON=1`` passes over every compiled
+source changed since (or whose build lost a file) is passed over for its source, with a
+warning to build again: an edit is never silently ignored. ``SPLENDOR_PURE_PYTHON=1`` passes over every compiled
 module: the benchmark's labelled pure-Python figure, and the tests that compare the two.
 
 ``python -m companion.build clean`` removes the build.
