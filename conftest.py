@@ -4,4 +4,8 @@ collected for its doctests, which pytest would look for in the compiled file and
 
 from companion import native
 
-collect_ignore = [f"companion/{m}.py" for m in native.MODULES if native.compiled(m)]
+collect_ignore = [
+    str(native.source(m).relative_to(native.PACKAGE.parent))
+    for m in native.MODULES
+    if native.compiled(m)
+]

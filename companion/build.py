@@ -26,7 +26,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except Exception as err:  # the compiler's or setuptools' own words
             reason = str(err) or type(err).__name__
         else:
-            print(f"compiled the engine: {', '.join(sorted(p.name for p in written))}")
+            names = sorted(str(p.relative_to(native.PACKAGE)) for p in written)
+            print(f"compiled the engine: {', '.join(names)}")
             return 0
         print(f"the engine was not compiled ({reason}): it runs as pure Python", file=sys.stderr)
         return 1

@@ -1,5 +1,5 @@
-"""The engine compiled: :mod:`companion.game` and :mod:`companion.tables` built with mypyc,
-and the guard that keeps a stale build from running.
+"""The engine compiled: the rules engine and the companion's search (:data:`MODULES`) built
+with mypyc, and the guard that keeps a stale build from running.
 
 The engine is pure Python and runs as it is. ``python -m companion.build`` (which
 ``./setup.sh`` runs) compiles the modules of :data:`MODULES` with mypyc, from the same
@@ -9,9 +9,10 @@ mypy, setuptools, a C compiler and Python's headers.
 
 Python imports an extension before a source file of the same name. So a build records
 each source's digest (:data:`STAMP`), and at import (:func:`guard`) a compiled module whose
-source changed since (or whose build lost a file) is passed over for its source, with a
-warning to build again: an edit is never silently ignored. ``SPLENDOR_PURE_PYTHON=1`` passes over every compiled
-module: the benchmark's labelled pure-Python figure, and the tests that compare the two.
+source changed since (or whose build lost a file) is passed over for its source, with the
+others of the build, and a warning to build again: an edit is never silently ignored.
+``SPLENDOR_PURE_PYTHON=1`` passes over every compiled module: the benchmark's labelled
+pure-Python figure, and the tests that compare the two.
 
 ``python -m companion.build clean`` removes the build.
 """
@@ -32,25 +33,32 @@ from pathlib import Path
 from types import ModuleType
 
 PACKAGE = Path(__file__).resolve().parent
-MODULES = ("game", "tables")
-"""The modules compiled, in this package: the rules engine and its move tables, where a game
-spends its time."""
+MODULES = ("game", "tables", "ai.value", "ai.search")
+"""The modules compiled, named from this package: the rules engine and its move tables, where
+a game spends its time, and the companion's evaluation and search, where its thinking does.
+They are compiled together and run together: compiled code expects compiled classes."""
 STAMP = PACKAGE / "native.json"
 """What was compiled: each module's source digest, and the Python it was built for."""
 PURE = "SPLENDOR_PURE_PYTHON"
 """Set to 1 to run the source even where a build is present."""
 
 
+def source(module: str) -> Path:
+    """The source file of ``module`` (a name of :data:`MODULES`)."""
+    return PACKAGE / f"{module.replace('.', '/')}.py"
+
+
 def _digest(module: str) -> str:
-    return hashlib.sha256((PACKAGE / f"{module}.py").read_bytes()).hexdigest()
+    return hashlib.sha256(source(module).read_bytes()).hexdigest()
 
 
 def _extensions(module: str) -> list[Path]:
     """The compiled files of ``module`` that this Python would import."""
+    stem = source(module).with_suffix("")
     return [
-        PACKAGE / f"{module}{suffix}"
+        stem.with_name(stem.name + suffix)
         for suffix in importlib.machinery.EXTENSION_SUFFIXES
-        if (PACKAGE / f"{module}{suffix}").exists()
+        if stem.with_name(stem.name + suffix).exists()
     ]
 
 
@@ -79,7 +87,7 @@ def up_to_date() -> bool:
 
 def stale() -> list[str]:
     """The compiled modules whose source changed since the build (or whose build record is
-    missing): they must not run."""
+    missing): they must not run, nor the others (see :data:`MODULES`)."""
     built = _stamp()
     return [m for m in MODULES if _extensions(m) and built.get(m) != _digest(m)]
 
@@ -89,7 +97,7 @@ class _Source(importlib.abc.MetaPathFinder):
     take the extension beside them)."""
 
     def __init__(self, names: Sequence[str]) -> None:
-        self.names = {f"{__package__}.{m}": PACKAGE / f"{m}.py" for m in names}
+        self.names = {f"{__package__}.{m}": source(m) for m in names}
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
@@ -105,13 +113,16 @@ def guard() -> None:
     docs). Run when this module is imported, which the package does before the engine."""
     if any(isinstance(f, _Source) for f in sys.meta_path):
         return
+    built = [m for m in MODULES if _extensions(m)]
     if os.environ.get(PURE, "") not in ("", "0"):
-        names = [m for m in MODULES if _extensions(m)]
+        names = built
     else:
-        names = stale()
-        if names:
+        old = stale()
+        # All or none: a compiled module given another's source would refuse its objects.
+        names = built if old else []
+        if old:
             warnings.warn(
-                f"the compiled engine ({', '.join(names)}) is older than its source, so the "
+                f"the compiled engine ({', '.join(old)}) is older than its source, so the "
                 "source runs (slower); build it again: python -m companion.build",
                 RuntimeWarning,
                 stacklevel=2,
@@ -121,9 +132,9 @@ def guard() -> None:
 
 
 def compiled(module: str = "game") -> bool:
-    """Whether ``companion.<module>`` runs compiled in this process."""
-    loaded = sys.modules.get(f"{__package__}.{module}")
-    return loaded is not None and not str(getattr(loaded, "__file__", "")).endswith(".py")
+    """Whether ``companion.<module>`` runs compiled in this process (importing it)."""
+    loaded = importlib.import_module(f"{__package__}.{module}")
+    return not str(getattr(loaded, "__file__", "")).endswith(".py")
 
 
 def build() -> list[Path]:
@@ -147,7 +158,7 @@ def build() -> list[Path]:
         os.chdir(root)  # mypycify names modules by their paths from here
         try:
             extensions = mypycify(
-                [f"{PACKAGE.name}/{m}.py" for m in MODULES],
+                [str(source(m).relative_to(root)) for m in MODULES],
                 opt_level="3",
                 target_dir=temp,
                 # The runtime the modules share, named so that it lands in this package
@@ -161,16 +172,23 @@ def build() -> list[Path]:
             command.build_temp = command.build_lib = temp  # nothing left beside the source
             dist.run_command("build_ext")
             # get_outputs() names the build folder's copies; in place, each is in here.
-            written = [PACKAGE / Path(p).name for p in command.get_outputs()]
+            written = [_in_package(Path(p)) for p in command.get_outputs()]
         finally:
             os.chdir(before)
     # Recorded only once the build succeeded, with the digests it was built from.
-    files = sorted(p.name for p in written)
+    files = sorted(p.relative_to(PACKAGE).as_posix() for p in written)
     STAMP.write_text(
         json.dumps({"python": sys.version, "modules": digests, "files": files}, indent=1) + "\n",
         encoding="utf-8",
     )
     return written
+
+
+def _in_package(built: Path) -> Path:
+    """Where a file of the build folder (``.../companion/ai/value...so``) is, in place."""
+    parts = built.parts
+    inside = len(parts) - 1 - parts[::-1].index(PACKAGE.name)
+    return PACKAGE.joinpath(*parts[inside + 1 :])
 
 
 def clean() -> list[Path]:

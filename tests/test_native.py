@@ -86,18 +86,25 @@ def test_the_compiled_engine_plays_exactly_as_its_source() -> None:
 
 
 def _copy_and_run(tmp_path: Path, change: str) -> subprocess.CompletedProcess[str]:
-    """Import the engine from a copy of the package (build included), after ``change``:
-    ``none``, ``edit`` (its source edited since the build) or ``runtime`` (the modules'
-    shared runtime deleted)."""
+    """Play a game from a copy of the package (build included), after ``change``: ``none``,
+    ``edit`` (the engine's source edited since the build), ``edit-one`` (another compiled
+    module's) or ``runtime`` (the modules' shared runtime deleted). It prints True when any
+    compiled module ran."""
     copy = tmp_path / change / "companion"
     shutil.copytree(native.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    if change == "edit":
-        source = copy / "game.py"
+    if change in ("edit", "edit-one"):
+        # "edit-one": the move tables only: the engine compiled beside their source would
+        # refuse their objects, so none of the build may run.
+        source = copy / ("tables.py" if change == "edit-one" else "game.py")
         source.write_text(source.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     elif change == "runtime":
         for lib in copy.glob("*__mypyc*"):
             lib.unlink()
-    code = "import companion.game, companion.native as n; print(n.compiled())"
+    code = (
+        "import companion.native as n; from companion.simulate import simulate;"
+        "simulate(players=3, seed=1);"
+        "print(all(n.compiled(m) for m in n.MODULES) or any(n.compiled(m) for m in n.MODULES))"
+    )
     env = {k: v for k, v in os.environ.items() if k != native.PURE}
     return subprocess.run(
         [sys.executable, "-c", code], cwd=copy.parent, env=env, capture_output=True, text=True
@@ -112,6 +119,9 @@ def test_a_build_older_than_its_source_never_runs(tmp_path: Path) -> None:
     assert edited.stdout.strip() == "False"  # the edited source runs, not the old build
     assert "older than its source" in edited.stderr
     assert "python -m companion.build" in edited.stderr
+    one = _copy_and_run(tmp_path, "edit-one")
+    assert one.returncode == 0, one.stderr  # a game is played through, from the source
+    assert one.stdout.strip() == "False"  # none of the build runs, the game's neither
 
 
 @built
@@ -157,9 +167,11 @@ def test_a_failed_build_leaves_the_pure_engine_running(tmp_path: Path) -> None:
 
 def test_the_compiled_modules_doctests_pass_from_their_source() -> None:
     """pytest does not collect them from a compiled module (see the root conftest.py)."""
+    attempted = 0
     for module in native.MODULES:
-        name = f"companion._source_{module}"
-        spec = importlib.util.spec_from_file_location(name, native.PACKAGE / f"{module}.py")
+        package, _, leaf = f"companion.{module}".rpartition(".")
+        name = f"{package}._source_{leaf}"  # in its package: its relative imports work
+        spec = importlib.util.spec_from_file_location(name, native.source(module))
         assert spec is not None and spec.loader is not None
         loaded = importlib.util.module_from_spec(spec)
         sys.modules[name] = loaded  # its dataclasses look their module up
@@ -168,5 +180,6 @@ def test_the_compiled_modules_doctests_pass_from_their_source() -> None:
             result = doctest.testmod(loaded, optionflags=doctest.ELLIPSIS)
         finally:
             del sys.modules[name]
-        assert result.attempted > 0
-        assert result.failed == 0
+        assert result.failed == 0, module
+        attempted += result.attempted
+    assert attempted > 0  # the engine's own examples at least
