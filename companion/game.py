@@ -166,7 +166,9 @@ class Game:
 
     The state is a pure function of the starting position and :attr:`moves`; :meth:`push`
     either applies a legal move or raises :class:`IllegalMove` and changes nothing.
-    ``rules`` is the edition played (:data:`companion.rules.BASE` by default).
+    ``rules`` is the edition played (:data:`companion.rules.BASE` by default); ``start``, a
+    position to begin at instead of the setup's (:meth:`from_position` passes it, with a
+    stand-in setup).
     """
 
     def __init__(self, setup: Setup, rules: Rules = BASE, *, start: Position | None = None) -> None:

@@ -138,41 +138,51 @@ def compiled(module: str = "game") -> bool:
 
 
 def build() -> list[Path]:
-    """Compile :data:`MODULES` in place with mypyc; return the files written.
+    """Compile :data:`MODULES` with mypyc and put them in place; return the files written.
 
     Raises whatever mypyc, mypy or the compiler raise: the caller says the engine stays
     pure Python.
     """
+    import shutil
     import tempfile
 
     from mypyc.build import mypycify  # only here: the app does not need mypy to run
     from setuptools import Distribution  # type: ignore[import-untyped]
 
-    root = PACKAGE.parent
     before = Path.cwd()
     digests = {m: _digest(m) for m in MODULES}
     # The old build goes first: a file that a running process has loaded is unlinked, not
     # written over, and a failed build leaves none behind (the source runs).
     clean()
     with tempfile.TemporaryDirectory() as temp:
-        os.chdir(root)  # mypycify names modules by their paths from here
+        # Built from a copy of the package, in a folder of its own: installed (in
+        # site-packages) the package's neighbours would be taken for our own code, and
+        # nothing of the build is left beside the source.
+        tree = Path(temp, "tree")
+        shutil.copytree(PACKAGE, tree / PACKAGE.name, ignore=_not_source)
+        # Types are checked by the test suite (strict); here only what compiling needs.
+        (tree / "mypy.ini").write_text("[mypy]\nignore_missing_imports = True\n")
+        os.chdir(tree)  # mypycify names modules by their paths from here
         try:
             extensions = mypycify(
-                [str(source(m).relative_to(root)) for m in MODULES],
+                [str(source(m).relative_to(PACKAGE.parent)) for m in MODULES],
                 opt_level="3",
-                target_dir=temp,
-                # The runtime the modules share, named so that it lands in this package
+                target_dir=str(Path(temp, "c")),
+                # The runtime the modules share, named so that it lands in the package
                 # (companion/engine__mypyc...), not beside it as a hash-named module.
                 group_name=f"{PACKAGE.name}.engine",
             )
-            # A bare Distribution, not setup(): that would read pyproject.toml again.
+            # A bare Distribution, not setup(): that would look for a project's settings.
             dist = Distribution({"name": "splendor-companion-engine", "ext_modules": extensions})
             command = dist.get_command_obj("build_ext")
-            command.inplace = True
-            command.build_temp = command.build_lib = temp  # nothing left beside the source
+            command.build_temp = str(Path(temp, "objects"))
+            command.build_lib = str(Path(temp, "lib"))
             dist.run_command("build_ext")
-            # get_outputs() names the build folder's copies; in place, each is in here.
-            written = [_in_package(Path(p)) for p in command.get_outputs()]
+            written = []
+            for built in command.get_outputs():
+                place = _in_package(Path(built))
+                shutil.copyfile(built, place)
+                written.append(place)
         finally:
             os.chdir(before)
     # Recorded only once the build succeeded, with the digests it was built from.
@@ -184,8 +194,13 @@ def build() -> list[Path]:
     return written
 
 
+def _not_source(folder: str, names: list[str]) -> set[str]:
+    """What the copy built from leaves out: anything but Python source and packages."""
+    return {n for n in names if not n.endswith(".py") and not Path(folder, n).is_dir()}
+
+
 def _in_package(built: Path) -> Path:
-    """Where a file of the build folder (``.../companion/ai/value...so``) is, in place."""
+    """Where a file of the build folder (``.../companion/ai/value...so``) goes."""
     parts = built.parts
     inside = len(parts) - 1 - parts[::-1].index(PACKAGE.name)
     return PACKAGE.joinpath(*parts[inside + 1 :])

@@ -165,6 +165,35 @@ def test_a_failed_build_leaves_the_pure_engine_running(tmp_path: Path) -> None:
     assert play.stdout.strip() == "False", play.stderr
 
 
+def test_the_engine_builds_where_it_is_installed(tmp_path: Path) -> None:
+    """As deploy.sh does on the Pi: the package sits in site-packages among other
+    packages' files (mypy's own ``mypy_extensions.py``, once taken for ours and refused)."""
+    site = tmp_path / "site-packages"
+    shutil.copytree(
+        native.PACKAGE,
+        site / "companion",
+        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "native.json"),
+    )
+    import mypy_extensions  # a neighbour there, as pip installs it with mypy
+
+    shutil.copy(mypy_extensions.__file__, site)
+    env = {k: v for k, v in os.environ.items() if k != native.PURE}
+    env["PYTHONPATH"] = str(site)
+    env["MYPY_CACHE_DIR"] = str(tmp_path / "cache")
+    build = subprocess.run(
+        [sys.executable, "-m", "companion.build"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert build.returncode == 0, build.stdout + build.stderr
+    assert "compiled the engine" in build.stdout
+    assert not (site / "build").exists() and not list(site.glob("*.so"))  # nothing beside
+    play = subprocess.run(
+        [sys.executable, "-c", "import companion.native as n; print(n.compiled('ai.search'))"],
+        cwd=tmp_path, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert play.stdout.strip() == "True", play.stderr
+
+
 def test_the_compiled_modules_doctests_pass_from_their_source() -> None:
     """pytest does not collect them from a compiled module (see the root conftest.py)."""
     attempted = 0
