@@ -206,8 +206,6 @@ class Game:
         self._reserve_limit = rules.reserve_limit
         self._state = start
         self._plain: Position | None = None  # a position where nothing is ever due
-        self._signature_of: Position | None = None  # the position whose bank _signature is
-        self._signature = 0
         self._history: list[Position] = []
         self._moves: list[Move] = []
 
@@ -459,9 +457,7 @@ class Game:
         seat = s.to_act
         p = s.seats[seat]
         tables = self._tables
-        sig = signature(s.bank)
-        self._signature_of, self._signature = s, sig  # push() checks a take against it
-        moves = list(tables.takes[seat][sig])
+        moves = list(tables.takes[seat][signature(s.bank)])
         reserved = p.reserved
         b0, b1, b2, b3, b4 = p.bonuses
         t0, t1, t2, t3, t4, gold = p.tokens
@@ -667,8 +663,7 @@ class Game:
         # type is, not isinstance: a subclass goes to _checked(), which is exact.
         if cls is Take:
             gems = move.gems  # type: ignore[union-attr]
-            sig = self._signature if s is self._signature_of else signature(bank)
-            if gems not in tables.take_sets[sig]:
+            if gems not in tables.take_sets[signature(bank)]:
                 return None
             g0, g1, g2, g3, g4, g5 = gems
             k0, k1, k2, k3, k4, k5 = k0 - g0, k1 - g1, k2 - g2, k3 - g3, k4 - g4, k5 - g5
