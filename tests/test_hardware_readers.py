@@ -476,22 +476,32 @@ def test_the_keyboard_reader_is_found_by_its_by_id_name(tmp_path: Path) -> None:
         assert "no USB keyboard reader is plugged in" in out.rest()
 
 
+def connected_pn532(readers: list[RfidReader]) -> tuple[Pty, PN532Module, Recorder]:
+    """A PN532 module on a new port, its reader started and said connected."""
+    pty = Pty()
+    module = PN532Module(pty)
+    rec = started(readers, pty.path, "pn532")
+    try:
+        rec.wait_count(CONNECTED, 1)
+    except BaseException:
+        module.stop()
+        pty.unplug()
+        raise
+    return pty, module, rec
+
+
 def test_a_pn532_unplugged_while_polled_is_disconnected_and_looked_for_again(
     readers: list[RfidReader], caplog: pytest.LogCaptureFixture
 ) -> None:
     """The port goes away between two polls (the cable pulled): the reader says it is
     disconnected and keeps looking for it; it never stops for good on its own."""
     for _round in range(3):
-        pty = Pty()
-        module = PN532Module(pty)
-        rec = started(readers, pty.path, "pn532")
+        pty, module, rec = connected_pn532(readers)
+        pty.unplug()
         try:
-            rec.wait_count(CONNECTED, 1)
-            pty.unplug()
             rec.wait_count(DISCONNECTED, 1)
         finally:
             module.stop()
-            pty.unplug()
         time.sleep(0.3)  # polls, and retries to open the port, go on meanwhile
         assert STOPPED not in rec.states
         assert "supervisor failed" not in caplog.text
@@ -505,12 +515,9 @@ def test_a_pn532_stopped_as_its_port_goes_away_leaves_no_thread(
     """The app stops the reader just as the port goes away (a poll then writes to a dead
     port): the reader stops cleanly, with no thread left reading."""
     for _round in range(20):
-        pty = Pty()
-        module = PN532Module(pty)
-        rec = started(readers, pty.path, "pn532")
+        pty, module, rec = connected_pn532(readers)
+        pty.unplug()
         try:
-            rec.wait_count(CONNECTED, 1)
-            pty.unplug()
             readers.pop().stop()
         finally:
             module.stop()
