@@ -120,7 +120,9 @@ def guard() -> None:
         old = stale()
         # All or none: a compiled module given another's source would refuse its objects.
         names = built if old else []
-        if old:
+        # Not said to the command that builds it again (setup.sh, deploy.sh run it).
+        rebuilding = sys.orig_argv[1:3] == ["-m", f"{__package__}.build"]
+        if old and not rebuilding:
             warnings.warn(
                 f"the compiled engine ({', '.join(old)}) is older than its source, so the "
                 "source runs (slower); build it again: python -m companion.build",
