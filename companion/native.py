@@ -39,6 +39,9 @@ a game spends its time, and the companion's evaluation and search, where its thi
 They are compiled together and run together: compiled code expects compiled classes."""
 STAMP = PACKAGE / "native.json"
 """What was compiled: each module's source digest, and the Python it was built for."""
+_PYTHON = sys.implementation.cache_tag
+"""The Python a build is for: its implementation and minor version (``cpython-311``), whose
+extensions stay compatible across patch releases (a security update keeps the build)."""
 PURE = "SPLENDOR_PURE_PYTHON"
 """Set to 1 to run the source even where a build is present."""
 
@@ -70,7 +73,7 @@ def _stamp() -> dict[str, str]:
         data = json.loads(STAMP.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(data, dict) or data.get("python") != sys.version:
+    if not isinstance(data, dict) or data.get("python") != _PYTHON:
         return {}
     modules, files = data.get("modules"), data.get("files")
     if not isinstance(modules, dict) or not isinstance(files, list):
@@ -190,7 +193,7 @@ def build() -> list[Path]:
     # Recorded only once the build succeeded, with the digests it was built from.
     files = sorted(p.relative_to(PACKAGE).as_posix() for p in written)
     STAMP.write_text(
-        json.dumps({"python": sys.version, "modules": digests, "files": files}, indent=1) + "\n",
+        json.dumps({"python": _PYTHON, "modules": digests, "files": files}, indent=1) + "\n",
         encoding="utf-8",
     )
     return written
