@@ -105,10 +105,10 @@ class _Source(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        source = self.names.get(fullname)
-        if source is None:
+        path = self.names.get(fullname)
+        if path is None:
             return None
-        return importlib.util.spec_from_file_location(fullname, source)
+        return importlib.util.spec_from_file_location(fullname, path)
 
 
 def guard() -> None:
