@@ -105,10 +105,10 @@ class _Source(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        path = self.names.get(fullname)
-        if path is None:
+        found = self.names.get(fullname)
+        if found is None:
             return None
-        return importlib.util.spec_from_file_location(fullname, path)
+        return importlib.util.spec_from_file_location(fullname, found)
 
 
 def guard() -> None:
