@@ -11,31 +11,43 @@ import sys
 from collections.abc import Sequence
 
 from . import native
+from .i18n import _, ngettext
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args == [] and native.up_to_date():
-        print("the compiled engine is up to date")
+        print(_("the compiled engine is up to date"))
         return 0
     if args in ([], ["--force"]):
         try:
             written = native.build()
         except SystemExit:  # mypy's type errors, printed above, end in an exit
-            reason = "mypy refused it, see above"
+            reason = _("mypy refused it, see above")
         except Exception as err:  # the compiler's or setuptools' own words
             reason = str(err) or type(err).__name__
         else:
             names = sorted(str(p.relative_to(native.PACKAGE)) for p in written)
-            print(f"compiled the engine: {', '.join(names)}")
+            print(_("compiled the engine: {files}").format(files=", ".join(names)))
             return 0
-        print(f"the engine was not compiled ({reason}): it runs as pure Python", file=sys.stderr)
+        print(
+            _("the engine was not compiled ({reason}): it runs as pure Python").format(
+                reason=reason
+            ),
+            file=sys.stderr,
+        )
         return 1
     if args == ["clean"]:
         gone = native.clean()
-        print(f"removed {len(gone)} files: the engine runs as pure Python")
+        print(
+            ngettext(
+                "removed {n} file: the engine runs as pure Python",
+                "removed {n} files: the engine runs as pure Python",
+                len(gone),
+            ).format(n=len(gone))
+        )
         return 0
-    print("usage: python -m companion.build [--force | clean]", file=sys.stderr)
+    print(_("usage: python -m companion.build [--force | clean]"), file=sys.stderr)
     return 2
 
 

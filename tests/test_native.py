@@ -88,7 +88,8 @@ def test_the_compiled_engine_plays_exactly_as_its_source() -> None:
 def _copy_and_run(tmp_path: Path, change: str) -> subprocess.CompletedProcess[str]:
     """Play a game from a copy of the package (build included), after ``change``: ``none``,
     ``edit`` (the engine's source edited since the build), ``edit-one`` (another compiled
-    module's) or ``runtime`` (the modules' shared runtime deleted). It prints True when any
+    module's), ``runtime`` (the modules' shared runtime deleted) or ``stamp`` (the build's
+    record garbled). It prints True when any
     compiled module ran."""
     copy = tmp_path / change / "companion"
     shutil.copytree(native.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
@@ -100,6 +101,8 @@ def _copy_and_run(tmp_path: Path, change: str) -> subprocess.CompletedProcess[st
     elif change == "runtime":
         for lib in copy.glob("*__mypyc*"):
             lib.unlink()
+    elif change == "stamp":
+        (copy / native.STAMP.name).write_text("{not json", encoding="utf-8")
     code = (
         "import companion.native as n; from companion.simulate import simulate;"
         "simulate(players=3, seed=1);"
@@ -125,12 +128,13 @@ def test_a_build_older_than_its_source_never_runs(tmp_path: Path) -> None:
 
 
 @built
-def test_a_build_missing_a_file_is_passed_over_not_a_crash(tmp_path: Path) -> None:
+def test_a_build_missing_a_file_or_its_record_is_passed_over_not_a_crash(tmp_path: Path) -> None:
     """Without the compiled modules' shared runtime they would not import at all."""
-    broken = _copy_and_run(tmp_path, "runtime")
-    assert broken.returncode == 0, broken.stderr
-    assert broken.stdout.strip() == "False"
-    assert "python -m companion.build" in broken.stderr
+    for change in ("runtime", "stamp"):  # the shared runtime gone; the build's record garbled
+        broken = _copy_and_run(tmp_path, change)
+        assert broken.returncode == 0, broken.stderr
+        assert broken.stdout.strip() == "False"
+        assert "python -m companion.build" in broken.stderr
 
 
 def test_a_failed_build_leaves_the_pure_engine_running(tmp_path: Path) -> None:
@@ -212,3 +216,14 @@ def test_the_compiled_modules_doctests_pass_from_their_source() -> None:
         assert result.failed == 0, module
         attempted += result.attempted
     assert attempted > 0  # the engine's own examples at least
+
+
+def test_the_build_command_speaks_the_readers_language() -> None:
+    """A word it does not know gets its usage, in the reader's language, and exit 2."""
+    env = {**os.environ, "SPLENDOR_LANG": "fr"}
+    run = subprocess.run(
+        [sys.executable, "-m", "companion.build", "cleen"],
+        cwd=native.PACKAGE.parent, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr.strip() == "usage : python -m companion.build [--force | clean]"
