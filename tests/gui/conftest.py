@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +27,49 @@ if not os.environ.get("DISPLAY"):
 
 from ui.app import prepare_kivy  # noqa: E402
 
-# One window size a process (SDL's offscreen window does not resize its surface): the
-# 1280x720 screenshots run in a second process, with SPLENDOR_TEST_WINDOW=1280x720.
+# SDL's offscreen window draws only inside the surface it was made with, but the window
+# can be resized down inside it: the window is made as large as the largest display the
+# app supports in either orientation, then set to the size a test wants (800x480 unless
+# SPLENDOR_TEST_WINDOW says otherwise, or a test calls ``resized``).
 WINDOW = os.environ.get("SPLENDOR_TEST_WINDOW", "800x480")
-prepare_kivy(WINDOW, fullscreen=False)
+SURFACE = "1920x1280"
+prepare_kivy(SURFACE, fullscreen=False)
 
 import kivy.core.text  # noqa: E402
+from kivy.base import EventLoop  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+
+from ui.app import window_size  # noqa: E402
+
+EventLoop.ensure_window()
+Window.size = window_size(WINDOW)
+
+# Every display of the README's table: (width, height).
+DISPLAYS = [
+    (800, 480),
+    (1024, 600),
+    (1280, 720),
+    (1280, 800),
+    (1920, 1080),
+    (720, 1280),
+    (480, 800),
+    (480, 320),
+]
+
+
+def set_window(size: tuple[int, int]) -> None:
+    """Resize the window (the app lays itself out again, as after a rotation)."""
+    Window.size = size
+    for _ in range(3):
+        EventLoop.idle()
+
+
+@pytest.fixture
+def resized() -> Iterator[Callable[[tuple[int, int]], None]]:
+    """Set the window's size in a test; the usual size comes back afterwards."""
+    yield set_window
+    set_window(window_size(WINDOW))
+
 
 from .driver import Driver  # noqa: E402
 
