@@ -41,7 +41,7 @@ REFERENCE = (800, 480)  # the 7-inch panel: unit 1
 SMALL_SIDE = 400  # a short side under this: a 3.5-inch screen, held close
 
 
-class Scale(EventDispatcher):  # type: ignore[misc]
+class Scale(EventDispatcher):
     """The window's unit, shape and floors, as Kivy properties a widget can bind to."""
 
     unit = NumericProperty(1.0)
@@ -71,11 +71,11 @@ class Scale(EventDispatcher):  # type: ignore[misc]
 
     def font(self, n: float) -> float:
         """A font of ``n`` px at 800x480, here, never under the floor."""
-        return max(self.min_text, n * self.unit)
+        return float(max(self.min_text, n * self.unit))
 
     def target(self, n: float) -> float:
         """A tap target of ``n`` px at 800x480, here, never under the floor."""
-        return max(self.min_target, n * self.unit)
+        return float(max(self.min_target, n * self.unit))
 
 
 SCALE = Scale()
