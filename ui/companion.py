@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.core.window import Window
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -28,6 +27,7 @@ from companion.tokens import Colour, Tokens
 
 from . import theme
 from .i18n import tr
+from .scale import SCALE
 from .widgets import CardView, NobleView, big_button, draw_gem, wrapping_label
 
 GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the gem)
@@ -36,7 +36,7 @@ CARD_FULL = 88.0  # shorter than this, a card is drawn small (its cost would be 
 
 
 def unit() -> float:
-    return float(Window.height) / 480  # 1 on the 7-inch screen
+    return float(SCALE.unit)  # 1 on the 7-inch screen
 
 
 class Gems(Widget):
@@ -70,10 +70,10 @@ class Group(BoxLayout):
         # No caption (a card, a noble): the picture takes the whole height.
         self.caption = Label(
             text=caption,
-            font_size=15 * unit(),
+            font_size=SCALE.font(15),
             color=theme.TEXT_DIM,
             size_hint_y=None,
-            height=20 * unit(),
+            height=SCALE.font(15) * 1.35,
             halign="left",
             valign="middle",
             shorten=True,
@@ -89,7 +89,10 @@ class Group(BoxLayout):
         inner = height
         if self.caption.parent is not None:
             inner = max(1.0, height - self.caption.height - self.spacing)
-        width = self.content.wanted(inner) if isinstance(self.content, Gems) else inner * self.ratio
+        if isinstance(self.content, Gems):
+            width = self.content.wanted(inner)
+        else:  # a card or a noble: a finger's width at the least, as on the board
+            width = max(SCALE.min_target, inner * self.ratio)
         if self.caption.parent is None:
             return float(width)
         return max(float(width), self.caption_width)
@@ -195,18 +198,28 @@ class MovePanel(BoxLayout):
         self.spinner: Spinner | None = None
         self.pictures: Pictures | None = None
         self.button = big_button("", lambda: self.on_button(), background_color=theme.BUTTON_GO)
-        self.button.size_hint_y = None
-        self.button.height = 48 * unit()
+        self.other = big_button("", lambda: self.on_other())
         self.on_button: Callable[[], object] = lambda: None
+        self.on_other: Callable[[], object] = lambda: None
+        self.buttons = BoxLayout(size_hint_y=None, spacing=SCALE.px(6))
+        self.buttons.add_widget(self.button)
         self.add_widget(self.title)
         self.add_widget(self.body)
-        self.add_widget(self.button)
+        self.add_widget(self.buttons)
+        SCALE.bind(unit=self._rescale)
+        self._rescale()
         with self.canvas.before:
             Color(*theme.PANEL_ACTIVE)
             self._bg = RoundedRectangle(radius=[8])
             Color(*theme.ACCENT)
             self._edge = Line(width=1.5)
         self.bind(pos=self._place, size=self._place)
+
+    def _rescale(self, *_: Any) -> None:
+        self.buttons.height = SCALE.target(48)
+        self.title.font_size = SCALE.font(17)
+        self.padding = SCALE.px(6)
+        self.spacing = SCALE.px(4)
 
     def _place(self, *_: Any) -> None:
         self._bg.pos, self._bg.size = self.pos, self.size
@@ -219,9 +232,26 @@ class MovePanel(BoxLayout):
         self.pictures = None
         self.body.clear_widgets()
 
-    def think(self, title: str, button: str) -> None:
-        """The answer is being computed: a turning spinner, the button not yet usable."""
+    def second(self, text: str, action: Callable[[], object]) -> None:
+        """A second button beside the first (a suggestion: Done, or Close)."""
+        self.other.text = text
+        self.on_other = action
+        if self.other.parent is None:
+            self.buttons.add_widget(self.other)
+
+    def think(
+        self,
+        title: str,
+        button: str,
+        other: str = "",
+        on_other: Callable[[], object] | None = None,
+    ) -> None:
+        """The answer is being computed: a turning spinner, the button not yet usable
+        (``other``, a button usable meanwhile: Close a suggestion)."""
         self._clear()
+        self._alone()
+        if other and on_other is not None:
+            self.second(other, on_other)
         self.move = None
         self.thinking = True
         self.title.text = title
@@ -235,6 +265,7 @@ class MovePanel(BoxLayout):
     ) -> None:
         """The move in pictures; ``action`` when the button is tapped."""
         self._clear()
+        self._alone()
         self.move = move
         self.thinking = False
         self.title.text = title
@@ -244,9 +275,15 @@ class MovePanel(BoxLayout):
         self.button.disabled = False
         self.on_button = action
 
+    def _alone(self) -> None:
+        """One button again (the second is a suggestion's)."""
+        if self.other.parent is not None:
+            self.buttons.remove_widget(self.other)
+
     def close(self) -> None:
         """Off the table: nothing turns on in the background."""
         self._clear()
+        self._alone()
         self.move = None
         self.thinking = False
 

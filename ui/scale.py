@@ -59,11 +59,12 @@ class Scale(EventDispatcher):
         width, height = Window.size
         long, short = max(width, height), min(width, height)
         density = float(Metrics.density) if Metrics.density > 0 else 1.0
-        self.unit = min(long / REFERENCE[0], short / REFERENCE[1]) * density
+        # The shape and the floors first: a layout that follows the unit reads them.
         self.portrait = height > width
         self.small = short < SMALL_SIDE
         self.min_text = 12.0 if self.small else 14.0
         self.min_target = 36.0 if self.small else 44.0
+        self.unit = min(long / REFERENCE[0], short / REFERENCE[1]) * density
 
     def px(self, n: float) -> float:
         """``n`` pixels of the 7-inch screen, on this one."""

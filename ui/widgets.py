@@ -6,6 +6,7 @@ length on the 800x480 screen.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -31,6 +32,7 @@ from companion.i18n import localise
 from companion.tokens import GEMS, Colour, Tokens
 
 from . import theme
+from .scale import SCALE
 
 
 @lru_cache(maxsize=2048)
@@ -70,11 +72,14 @@ def draw_text(
     """
     if not text:
         return
-    size = int(size)
+    # Never under the window's floor (14 px; 12 on a 3.5-inch screen): on a small window
+    # a digit may fill its gem to the edge, but it is read.
+    floor = math.ceil(SCALE.min_text)
+    size = max(int(size), floor)
     texture = _texture(text, size, bold, tuple(colour))
     tw, th = texture.size
-    if tw > w > 0:
-        texture = _texture(text, int(size * w / tw), bold, tuple(colour))
+    if tw > w > 0 and size > floor:
+        texture = _texture(text, max(floor, int(size * w / tw)), bold, tuple(colour))
         tw, th = texture.size
     canvas.add(Color(1, 1, 1, 1))
     canvas.add(Rectangle(texture=texture, pos=(x + (w - tw) / 2, y + (h - th) / 2), size=(tw, th)))
@@ -491,3 +496,41 @@ def then(*actions: Callable[[], object]) -> Callable[[], None]:
 def tokens_text(tokens: Tokens) -> str:
     """``2 red, 1 gold`` in the current language."""
     return localise(tokens) or "0"
+
+
+def short_forms(name: str) -> list[str]:
+    """Ever shorter forms of a name that stay recognisable, cut between its words (or the
+    parts of a hyphenated one), never inside one: "Jean-Baptiste Martin", "Jean-Baptiste…",
+    "Jean-…"; a single long word keeps its start: "Maximiliano" → "Maximil…"."""
+    forms = [name]
+    parts = [p for p in name.replace("-", "- ").split(" ") if p]
+    for n in range(len(parts) - 1, 0, -1):
+        forms.append("".join(p if p.endswith("-") else p + " " for p in parts[:n]).strip() + "…")
+    first = parts[0].rstrip("-") if parts else name
+    for n in range(len(first) - 1, 2, -1):
+        forms.append(first[:n] + "…")
+    return forms
+
+
+def fit_name(label: Label, least: Callable[[], float], most: Callable[[], float]) -> None:
+    """Keep ``label`` showing its ``full_name`` whole if it fits its width at a font between
+    ``least()`` and ``most()``; else its longest short form that fits (:func:`short_forms`).
+    The full name is always one tap away (the player's panel opens the overview)."""
+
+    def fit(*_: Any) -> None:
+        label.text_size = (label.width, label.height)
+        name = getattr(label, "full_name", "") or ""
+        width = max(1.0, float(label.width) - 4)
+        big = most()
+        shown, size = name, big
+        for form in short_forms(name):
+            need = text_width(form, 20, label.bold) or 1.0
+            size = min(big, width * 20 / need)
+            shown = form
+            if size >= least():
+                break
+        label.font_size = max(least(), size)
+        label.text = shown
+
+    label.bind(size=fit)
+    label.fit_name = fit  # called again when the name changes

@@ -22,6 +22,7 @@ from kivy.core.window import Window
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from ui import widgets
@@ -89,22 +90,41 @@ def _box(w: Widget) -> tuple[float, float, float, float]:
 
 def _leaf(w: Widget) -> bool:
     """A widget a person sees as one thing: a text, a button, a drawn picture."""
-    return isinstance(w, Label | ButtonBehavior) or hasattr(w, "redraw")
+    if isinstance(w, Label) and not isinstance(w, ButtonBehavior):
+        return bool(w.text.strip())  # an empty label shows nothing
+    return isinstance(w, ButtonBehavior) or hasattr(w, "redraw")
+
+
+def _seen(w: Widget) -> tuple[float, float, float, float]:
+    """The part of ``w``'s box a person sees: a scrolled list shows what is inside it."""
+    x0, y0, x1, y1 = _box(w)
+    for a in _ancestors(w):
+        if isinstance(a, ScrollView):
+            p0, q0, p1, q1 = _box(a)
+            x0, y0, x1, y1 = max(x0, p0), max(y0, q0), min(x1, p1), min(y1, q1)
+    return x0, y0, x1, y1
 
 
 def overlaps(items: list[Widget]) -> list[str]:
     """Pairs of shown things drawn over each other (neither inside the other's tree)."""
-    boxes = [(w, _box(w)) for w in items]
+    boxes = [(w, _seen(w)) for w in items]
     found: list[str] = []
     for i, (a, ba) in enumerate(boxes):
         for b, bb in boxes[i + 1 :]:
-            if a in b.walk_reverse() or b in a.walk_reverse() or _related(a, b):
+            if _related(a, b):
                 continue
             dx = min(ba[2], bb[2]) - max(ba[0], bb[0])
             dy = min(ba[3], bb[3]) - max(ba[1], bb[1])
             if dx > 2 and dy > 2:
                 found.append(f"{_name(a)} over {_name(b)}")
     return found
+
+
+def _ancestors(w: Widget) -> Iterator[Widget]:
+    node: Any = w.parent
+    while node is not None and node is not Window:
+        yield node
+        node = node.parent
 
 
 def _related(a: Widget, b: Widget) -> bool:

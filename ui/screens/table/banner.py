@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.core.window import Window
 from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
 
@@ -13,6 +12,7 @@ from companion.i18n import ngettext
 
 from ... import theme
 from ...i18n import tr
+from ...scale import SCALE
 from ...widgets import wrapping_label
 
 
@@ -43,9 +43,7 @@ class Banner(BoxLayout):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(size_hint_y=None, height=0, padding=[10, 2], **kw)
-        self.label = wrapping_label(
-            "", font=19 * Window.height / 480, bold=True, color=theme.BANNER_TEXT
-        )
+        self.label = wrapping_label("", font=SCALE.font(19), bold=True, color=theme.BANNER_TEXT)
         self.label.bind(height=self._fit)
         self.add_widget(self.label)
         with self.canvas.before:

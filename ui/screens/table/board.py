@@ -12,6 +12,7 @@ from companion.cards import LEVELS, Card
 from companion.game import Game
 from companion.setup import MARKET_SLOTS, MAX_PLAYERS
 
+from ...scale import SCALE
 from ...widgets import CardView, NobleView
 
 
@@ -25,7 +26,10 @@ class Board(BoxLayout):
         **kw: Any,
     ) -> None:
         super().__init__(orientation="vertical", spacing=5, **kw)
-        self.nobles = BoxLayout(size_hint_y=0.19, spacing=5)
+        # A fifth of the board, and never shorter than a finger: a noble is tapped to
+        # choose it when two could visit.
+        self.nobles = BoxLayout(size_hint_y=None, spacing=5)
+        self.bind(height=lambda b, h: setattr(b.nobles, "height", max(SCALE.min_target, h * 0.19)))
         self.add_widget(self.nobles)
         self.rows: list[list[CardView]] = []
         self.decks: list[CardView] = []

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.i18n import localise
@@ -19,6 +20,7 @@ from companion.tokens import Colour
 from ... import theme
 from ...dialogs import Dialog
 from ...i18n import tr
+from ...scale import SCALE
 from ...widgets import CardView, GemRow, big_button, then, wrapping_label
 from .words import reason
 
@@ -37,24 +39,27 @@ class BuyDialog(Dialog):
         self.name = name
         row = BoxLayout(spacing=12)
         row.add_widget(CardView(card=card, size_hint_x=0.26))
-        info = BoxLayout(orientation="vertical", spacing=6)
+        # What it costs and pays, scrolled on a screen too small for all of it at once.
+        info = GridLayout(cols=1, spacing=6, size_hint_y=None)
+        info.bind(minimum_height=info.setter("height"))
         cost = localise(purchase.cost)
         info.add_widget(
             wrapping_label(
                 tr("With the bonuses, it costs {name} {cost}.").format(name=name, cost=cost)
                 if cost
                 else tr("The bonuses pay for it all: it is free for {name}.").format(name=name),
-                font=20 * Window.height / 480,
+                font=SCALE.font(20),
             )
         )
-        self.pay_label = wrapping_label("", font=20 * Window.height / 480, color=theme.ACCENT)
+        self.pay_label = wrapping_label("", font=SCALE.font(20), color=theme.ACCENT)
         info.add_widget(self.pay_label)
-        self.pay_gems = GemRow(size_hint_y=None, height=44 * Window.height / 480)
+        self.pay_gems = GemRow(size_hint_y=None, height=SCALE.target(44))
         info.add_widget(self.pay_gems)
-        self.swaps = BoxLayout(spacing=6, size_hint_y=None, height=56)
+        self.swaps = BoxLayout(spacing=6, size_hint_y=None, height=SCALE.target(56))
         info.add_widget(self.swaps)
-        info.add_widget(BoxLayout())  # the rest of the height
-        row.add_widget(info)
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(info)
+        row.add_widget(scroll)
         self.body.add_widget(row)
         errors = [e for e in (purchase.buy_error, purchase.reserve_error) if e is not None]
         self.message.text = " ".join(reason(e) for e in errors)

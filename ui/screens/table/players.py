@@ -1,8 +1,10 @@
-"""The players' column: the player to act in full, the others compact, a tap opens any.
+"""The players: every one in full where the window has room, else the player to act in
+full and the others in a line each; a tap on any opens the whole table at a glance.
 
-In full a panel shows the name, the points, the reserved cards (tap one to buy it), and a
-column per colour: the tokens held over the bonuses owned, with the token total against
-the limit of 10. Compact, it shows the name, the token total and the points.
+In full a panel shows the name, the nobles won, the points, the reserved cards (tap one
+to buy it), and a column per colour: the tokens held over the bonuses owned, with the
+token total against the limit of 10. In a line: the name, the token total, the reserved
+cards and nobles counted, the points.
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.core.window import Window
 from kivy.graphics import Color, Line, RoundedRectangle
-from kivy.properties import BooleanProperty, ListProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.cards import Card
@@ -27,9 +30,13 @@ from companion.tokens import Colour
 from ... import theme
 from ...dialogs import Dialog
 from ...i18n import tr
-from ...widgets import CardView, NobleView, draw_gem, draw_text, text_label
+from ...scale import SCALE
+from ...widgets import CardView, draw_back, draw_gem, draw_text, fit_name
 
 RESERVE_SLOTS = 3
+
+
+ROOM = 118  # px at 800x480 a player in full needs: with this much for each, all are in full
 
 
 class Holdings(Widget):
@@ -38,12 +45,14 @@ class Holdings(Widget):
 
     tokens = ListProperty([0] * 6)
     bonuses = ListProperty([0] * 5)
+    nobles = NumericProperty(0)  # nobles won: a tile with their number under the total
+    across = True  # its counts are read across the table (the legibility test checks them)
 
     def __init__(self, **kw: Any) -> None:
         self.redraw_soon = Clock.create_trigger(lambda dt: self.redraw(), -1)
         super().__init__(**kw)
         self.bind(pos=self.redraw_soon, size=self.redraw_soon)
-        self.bind(tokens=self.redraw_soon, bonuses=self.redraw_soon)
+        self.bind(tokens=self.redraw_soon, bonuses=self.redraw_soon, nobles=self.redraw_soon)
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas
@@ -57,7 +66,7 @@ class Holdings(Widget):
             top = y + h / 2 + (h / 2 - d) / 2
             held = self.tokens[colour]
             if held:
-                draw_gem(c, colour, px, top, d, str(held), digit=0.62)
+                draw_gem(c, colour, px, top, d, str(held), digit=0.76)
             else:
                 c.add(Color(1, 1, 1, 0.1))
                 c.add(RoundedRectangle(pos=(px + d * 0.3, top + d * 0.3), size=(d * 0.4, d * 0.4)))
@@ -69,19 +78,70 @@ class Holdings(Widget):
             c.add(RoundedRectangle(pos=(px, low), size=(d, d), radius=[d * 0.12]))
             if owned:
                 g = d * 0.92
-                draw_gem(c, colour, px + (d - g) / 2, low + (d - g) / 2, g, str(owned), digit=0.68)
+                draw_gem(c, colour, px + (d - g) / 2, low + (d - g) / 2, g, str(owned), digit=0.8)
         total = sum(self.tokens)
         ink = theme.ERROR if total >= TOKEN_LIMIT else theme.ACCENT if total >= 8 else theme.TEXT
         tx = x + w - total_w
         draw_text(c, f"{total}/{TOKEN_LIMIT}", tx, y + h / 2, total_w, h / 2, ink, h * 0.32)
-        draw_text(c, tr("tokens"), tx, y, total_w, h / 2, theme.TEXT_DIM, h * 0.24, bold=False)
+        if self.nobles:
+            side = min(total_w * 0.7, h / 2 * 0.9)
+            nx, ny = tx + (total_w - side) / 2, y + (h / 2 - side) / 2
+            c.add(Color(*theme.NOBLE_FILL))
+            c.add(RoundedRectangle(pos=(nx, ny), size=(side, side), radius=[4]))
+            c.add(Color(*theme.NOBLE_RING))
+            c.add(Line(rounded_rectangle=(nx, ny, side, side, 4), width=1.2))
+            draw_text(c, str(self.nobles), nx, ny, side, side, theme.NOBLE_INK, side * 0.6)
+        else:
+            draw_text(c, tr("tokens"), tx, y, total_w, h / 2, theme.TEXT_DIM, h * 0.24, bold=False)
+
+
+class Counts(Widget):
+    """The reserved cards and the nobles of a player in a line, counted: a card's back
+    with the number reserved, a noble's tile with the number won (nothing when none)."""
+
+    reserved = ListProperty([])  # the reserved cards' levels
+    nobles = NumericProperty(0)
+
+    def __init__(self, **kw: Any) -> None:
+        self.redraw_soon = Clock.create_trigger(lambda dt: self.redraw(), -1)
+        super().__init__(**kw)
+        self.bind(pos=self.redraw_soon, size=self.redraw_soon)
+        self.bind(reserved=self._widen, nobles=self._widen, height=self._widen)
+
+    def _widen(self, *_: Any) -> None:
+        shown = bool(self.reserved) + bool(self.nobles)
+        self.width = shown * self.height * 0.8
+        self.redraw_soon()
+
+    def redraw(self, *_: Any) -> None:
+        c = self.canvas
+        c.clear()
+        h = self.height
+        w = h * 0.62
+        x = self.x + h * 0.09
+        y = self.y + h * 0.1
+        if self.reserved:
+            draw_back(c, max(self.reserved), x, y, w, h * 0.8, 4)
+            draw_text(c, str(len(self.reserved)), x, y, w, h * 0.8, theme.TEXT, h * 0.45)
+            x += h * 0.8
+        if self.nobles:
+            c.add(Color(*theme.NOBLE_FILL))
+            c.add(RoundedRectangle(pos=(x, y), size=(w, h * 0.8), radius=[4]))
+            c.add(Color(*theme.NOBLE_RING))
+            c.add(Line(rounded_rectangle=(x, y, w, h * 0.8, 4), width=1.2))
+            draw_text(c, str(self.nobles), x, y, w, h * 0.8, theme.NOBLE_INK, h * 0.45)
 
 
 class PlayerPanel(ButtonBehavior, BoxLayout):
-    """One player. ``full``: everything; otherwise one line (tap it to see everything)."""
+    """One player, in one of three arrangements (``mode``):
+
+    - ``full``: name, nobles, points and reserve on top, the holdings below;
+    - ``line``: one line (name, token total, reserve and nobles counted, points);
+    - ``wide``: one row (name and points, the holdings, the reserve): the overview.
+    """
 
     active = BooleanProperty(False)
-    full = BooleanProperty(True)
+    mode = StringProperty("full")
 
     def __init__(
         self,
@@ -89,55 +149,78 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         on_open: Callable[[int], None],
         **kw: Any,
     ) -> None:
-        super().__init__(orientation="vertical", padding=4, spacing=2, **kw)
+        super().__init__(padding=4, spacing=4, **kw)
         self.on_reserved = on_reserved
         self.seat_index = 0
         self.bind(on_release=lambda *_: on_open(self.seat_index))
         self.top_row = BoxLayout(spacing=4)
-        # Fonts follow the window, not the panel: a compact panel with room to spare must
-        # not grow its words over each other.
-        self.name_label = Label(halign="left", valign="middle", bold=True, shorten=True)
-        self.summary = Label(size_hint_x=0.8, halign="right", valign="middle")
+        self.name_label = Label(halign="left", valign="middle", bold=True)
+        self.name_label.full_name = ""
+        fit_name(self.name_label, lambda: SCALE.min_text + 2, lambda: SCALE.font(21))
+        self.summary = Label(halign="right", valign="middle", size_hint_x=None)
         self.points_label = Label(
             size_hint_x=None, halign="center", valign="middle", bold=True, color=theme.ACCENT
         )
-        for label in (self.name_label, self.summary):
-            label.bind(size=lambda w, size: setattr(w, "text_size", size))
+        self.points_label.bind(height=self._bg)
+        self.summary.bind(texture_size=lambda w, ts: setattr(w, "width", ts[0] + 4))
+        self.counts = Counts(size_hint_x=None)
         self.reserved = BoxLayout(spacing=4, size_hint_x=None)
-        self.holdings = Holdings(size_hint_y=0.58)
-        # The reserve's slots are square, as tall as the top line: a finger-sized target.
-        self.top_row.bind(
-            height=lambda row, h: setattr(
-                self.reserved, "width", RESERVE_SLOTS * h + (RESERVE_SLOTS - 1) * 4
-            )
-        )
-        self.bind(pos=self._bg, size=self._bg, active=self._bg, full=self._arrange)
+        self.holdings = Holdings()
+        self.top_row.bind(height=self._bg)
+        self.bind(pos=self._bg, size=self._bg, active=self._bg, mode=self._arrange)
+        SCALE.bind(unit=self._bg)
         self._arrange()
 
+    @property
+    def full(self) -> bool:
+        """Everything about the player is on the panel (not one line)."""
+        return str(self.mode) != "line"
+
     def _arrange(self, *_: Any) -> None:
-        """Full: name, points, reserve on top, holdings below. Compact: one line."""
         self.clear_widgets()
         self.top_row.clear_widgets()
-        self.top_row.add_widget(self.name_label)
-        if self.full:
-            self.top_row.add_widget(self.points_label)
-            self.top_row.add_widget(self.reserved)
-            self.top_row.size_hint_y = 0.42
+        self.orientation = "horizontal" if self.mode == "wide" else "vertical"
+        if self.mode == "full":  # the nobles: under the token total
+            for widget in (self.name_label, self.points_label, self.reserved):
+                self.top_row.add_widget(widget)
+            self.counts.reserved = []  # the reserve is shown card by card
+            self.top_row.size_hint = (1, None)
+            self.holdings.size_hint = (1, 1)
             self.add_widget(self.top_row)
             self.add_widget(self.holdings)
-        else:
-            self.top_row.add_widget(self.summary)
-            self.top_row.add_widget(self.points_label)
-            self.top_row.size_hint_y = 1
+        elif self.mode == "line":
+            for widget in (self.name_label, self.summary, self.counts, self.points_label):
+                self.top_row.add_widget(widget)
+            self.top_row.size_hint = (1, 1)
             self.add_widget(self.top_row)
+        else:
+            names = BoxLayout(orientation="vertical", size_hint_x=0.24)
+            names.add_widget(self.name_label)
+            line = BoxLayout()
+            line.add_widget(self.points_label)
+            line.add_widget(Widget())
+            names.add_widget(line)
+            self.add_widget(names)
+            self.holdings.size_hint = (0.48, 1)
+            self.add_widget(self.holdings)
+            self.add_widget(self.reserved)
         self._bg()
 
     def _bg(self, *_: Any) -> None:
-        unit = Window.height / 480  # 1 on the 7-inch screen
-        self.name_label.font_size = 21 * unit
-        self.summary.font_size = 18 * unit
-        self.points_label.font_size = 30 * unit
-        self.points_label.width = 52 * unit
+        if self.mode == "full":  # the top line: a finger's height at the least
+            self.top_row.height = max(SCALE.min_target, self.height * 0.38)
+        line = self.top_row.height if self.mode != "wide" else self.points_label.height
+        self.summary.font_size = SCALE.font(18)
+        self.points_label.font_size = max(SCALE.min_text, min(SCALE.font(30), line * 0.8))
+        # As wide as its number: a narrow panel keeps the room for the name.
+        self.points_label.texture_update()
+        self.points_label.width = self.points_label.texture_size[0] + SCALE.px(12)
+        # The reserve's slots: as tall as the top line, a finger wide, never more than
+        # half the panel (a narrow panel keeps room for the name).
+        slot = self.top_row.height if self.mode == "full" else self.height * 0.9
+        room = self.width * 0.5 - self.counts.width if self.mode == "full" else self.width * 0.26
+        least = RESERVE_SLOTS * SCALE.min_target + (RESERVE_SLOTS - 1) * 4
+        self.reserved.width = max(least, min(RESERVE_SLOTS * slot + (RESERVE_SLOTS - 1) * 4, room))
         self.canvas.before.clear()
         with self.canvas.before:
             Color(*(theme.PANEL_ACTIVE if self.active else theme.PANEL))
@@ -152,10 +235,15 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
     def show(self, seat: Seat, active: bool, affordable: set[str]) -> None:
         self.seat_index = seat.seat
         self.active = active
-        self.name_label.text = seat.name
+        self.name_label.full_name = seat.name
+        self.name_label.fit_name()
         self.points_label.text = str(seat.points)
+        self.points_label.texture_update()
         self.summary.text = tr("{n}/{limit} tokens").format(n=seat.tokens.total, limit=TOKEN_LIMIT)
         self.summary.color = theme.ERROR if seat.tokens.total >= TOKEN_LIMIT else theme.TEXT
+        self.counts.nobles = len(seat.nobles) if self.mode == "line" else 0
+        self.counts.reserved = [c.level for c in seat.reserved] if self.mode == "line" else []
+        self.holdings.nobles = len(seat.nobles)
         self.holdings.tokens = list(seat.tokens)
         self.holdings.bonuses = list(seat.bonuses)
         self.reserved.clear_widgets()
@@ -167,11 +255,19 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
             self.reserved.add_widget(view)
         for _ in range(RESERVE_SLOTS - len(seat.reserved)):
             self.reserved.add_widget(Widget())
+        self._bg()
 
 
-class PlayersColumn(BoxLayout):
-    """The panels, top to bottom in play order: with 2 players both in full; with more,
-    the player to act in full and the others compact."""
+class Others(ButtonBehavior, Label):
+    """The other players in one line while the companion's move takes the room: names and
+    points; a tap opens the whole table."""
+
+
+class PlayersColumn(GridLayout):
+    """The panels in play order. With room (a portrait window; two players) every player
+    in full; else the player to act in full and the others one line each; while a move is
+    docked beside them (``docked``), the player to act in full and the others in one
+    line, so its tokens stay in view beside its move."""
 
     def __init__(
         self,
@@ -179,54 +275,91 @@ class PlayersColumn(BoxLayout):
         on_open: Callable[[int], None],
         **kw: Any,
     ) -> None:
-        super().__init__(orientation="vertical", spacing=4, **kw)
+        super().__init__(cols=1, spacing=4, **kw)
         self.on_reserved = on_reserved
         self.on_open = on_open
+        self._panels: list[PlayerPanel] = []
+        self.others = Others(bold=True, halign="center", valign="middle", color=theme.TEXT)
+        self.others.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
+        self.others.bind(on_release=lambda *_: on_open(-1))
+        self.last: tuple[Any, ...] = ()
+        self.bind(size=lambda *_: self.show(*self.last) if self.last else None)
 
     @property
     def panels(self) -> list[PlayerPanel]:
-        return list(reversed(self.children))
+        return list(self._panels)
+
+    def room(self, n: int) -> bool:
+        """Every player in full: two players, or a column tall enough for all."""
+        return n == 2 or SCALE.portrait or self.height >= n * SCALE.px(ROOM)
 
     def show(
         self,
         seats: tuple[Seat, ...],
         to_act: int | None,
         affordable: set[str],
-        compact: bool = False,
+        docked: bool = False,
     ) -> None:
-        """``compact``: every panel one line, equal shares (the companion's panel is docked)."""
-        if len(self.children) != len(seats):
-            self.clear_widgets()
-            for _ in seats:
-                self.add_widget(PlayerPanel(on_reserved=self.on_reserved, on_open=self.on_open))
+        self.last = (seats, to_act, affordable, docked)
         n = len(seats)
-        for seat, panel in zip(seats, self.panels, strict=True):
+        while len(self._panels) < n:
+            self._panels.append(PlayerPanel(on_reserved=self.on_reserved, on_open=self.on_open))
+        del self._panels[n:]
+        self.clear_widgets()
+        self.cols = 2 if SCALE.portrait and n > 1 else 1
+        everyone = self.room(n) and not (docked and not SCALE.portrait and n > 2)
+        # The others in one line: while a move is docked beside the players, and on a
+        # 3.5-inch screen, where a line each would leave the player to act no room.
+        docked = (docked or SCALE.small) and not everyone
+        for seat, panel in zip(seats, self._panels, strict=True):
             active = seat.seat == to_act
-            panel.full = not compact and (n == 2 or active)
-            share = 0.46 if active else 0.54 / (n - 1)
-            even = compact or n == 2 or to_act is None
-            panel.size_hint_y = 1 / n if even else share
+            panel.mode = "full" if everyone or active else "line"
+            if docked and not everyone and not active:
+                continue  # said in the line of the others
+            # A player in a line: a finger's height; the player to act: all the rest.
+            line = panel.mode == "line"
+            panel.size_hint_y = None if line else 1.0
+            panel.height = SCALE.target(44) if line else panel.height
+            self.add_widget(panel)
             panel.show(seat, active, affordable if active else set())
+        if docked and not everyone:
+            self.others.text = "   ".join(f"{s.name} {s.points}" for s in seats if s.seat != to_act)
+            self.others.font_size = SCALE.font(18)
+            self.others.size_hint_y = None
+            self.others.height = SCALE.target(46)
+            self.add_widget(self.others)
 
 
-class PlayerDialog(Dialog):
-    """Everything about one player, large: tokens, bonuses, reserved cards, nobles."""
+class PlayersDialog(Dialog):
+    """The whole table at a glance: every player in one row, the tapped one outlined."""
 
-    def __init__(self, seat: Seat) -> None:
-        super().__init__(tr("{name}, points: {points}").format(name=seat.name, points=seat.points))
-        holdings = Holdings(size_hint_y=0.45)
-        holdings.tokens = list(seat.tokens)
-        holdings.bonuses = list(seat.bonuses)
-        self.body.add_widget(holdings)
-        row = BoxLayout(spacing=8, size_hint_y=0.55)
-        for item in seat.reserved:
-            row.add_widget(CardView(card=item, size_hint_x=0.15))
-        for noble in seat.nobles:
-            row.add_widget(NobleView(noble=noble, size_hint_x=0.2))
-        used = 0.15 * len(seat.reserved) + 0.2 * len(seat.nobles)
-        if not used:
-            row.add_widget(text_label(tr("No reserved card, no noble."), scale=0.15))
-        else:
-            row.add_widget(Widget(size_hint_x=max(0.01, 1 - used)))
-        self.body.add_widget(row)
+    def __init__(
+        self,
+        seats: tuple[Seat, ...],
+        chosen: int,
+        on_reserved: Callable[[int, Card | Hidden], None],
+    ) -> None:
+        super().__init__(tr("The players"))
+        rows = GridLayout(cols=1, spacing=6, size_hint_y=None)
+        scroll = ScrollView(do_scroll_x=False)  # four rows a finger can hit, on any screen
+        scroll.add_widget(rows)
+
+        def share(*_: Any) -> None:
+            each = max(
+                SCALE.target(64),
+                SCALE.min_target + 12,
+                (scroll.height - 6 * (len(seats) - 1)) / len(seats),
+            )
+            for panel in rows.children:
+                panel.height = each
+            rows.height = each * len(seats) + 6 * (len(seats) - 1)
+
+        for seat in seats:
+            panel = PlayerPanel(on_reserved=on_reserved, on_open=lambda _: None)
+            panel.mode = "wide"
+            panel.size_hint_y = None
+            panel.show(seat, seat.seat == chosen, set())
+            rows.add_widget(panel)
+        scroll.bind(height=share)
+        self.body.add_widget(scroll)
         self.button(tr("Close"), self.dismiss)

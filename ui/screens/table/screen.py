@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.ai.table import Plan
@@ -27,18 +30,19 @@ from companion.table import Picked, Step, Turn
 from companion.timeline import last_step
 from companion.tokens import Colour, Tokens
 
-from ... import theme
 from ...companion import MovePanel
 from ...dialogs import CardPicker, Dialog
 from ...i18n import tr
 from ...movelog import MoveLog
-from ...widgets import CardView, TokenButton, big_button, widest_word, wrapping_label
+from ...scale import SCALE
+from ...widgets import CardView, TokenButton, big_button, widest_word
 from .bank import BankRow, TakeBar
 from .banner import Banner, final_round
 from .board import Board
 from .buy import BuyDialog, DeckDialog
 from .menu import AuditDialog, MenuDialog
-from .players import PlayerDialog, PlayersColumn
+from .notice import Notice
+from .players import PlayersColumn, PlayersDialog
 from .seat import CompanionSeat
 from .steps import TurnSteps
 from .words import reason
@@ -55,6 +59,8 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         self.turn: Turn | None = None
         self.dialog: Dialog | None = None
         self.plan = Plan(())
+        self.touched_at: tuple[float, float] | None = None
+        self.touched_when = 0.0
         self._seat_state()
         self.panel = MovePanel()  # the companion's move or a suggestion, in the take bar's place
         self._build()
@@ -72,33 +78,19 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
     # ------------------------------------------------------------------ layout
 
     def _build(self) -> None:
-        outer = BoxLayout(orientation="vertical")
         self.banner = Banner()
-        outer.add_widget(self.banner)
-        root = BoxLayout(spacing=6, padding=6)
-        left = BoxLayout(orientation="vertical", size_hint_x=0.57, spacing=4)
         self.board = Board(on_card=self.tap_card, on_deck=self.tap_deck)
-        left.add_widget(self.board)
-        self.status = wrapping_label("", font=18 * Window.height / 480)
-        left.add_widget(self.status)
-
-        right = BoxLayout(orientation="vertical", size_hint_x=0.43, spacing=4)
-        self.side = right
-        right.bind(height=self.share)  # the final round's banner takes its share
-        self.bank_row = BankRow(on_token=self.tap_token, size_hint_y=0.12)
-        right.add_widget(self.bank_row)
+        self.notice = Notice()
+        self.side = BoxLayout(orientation="vertical", spacing=4)
+        self.bank_row = BankRow(on_token=self.tap_token, size_hint_y=None)
         self.take_bar = TakeBar(
             on_take=self.take,
             on_clear=self.clear_selection,
             on_pass=self.pass_turn,
-            size_hint_y=0.09,
+            size_hint_y=None,
         )
-        right.add_widget(self.take_bar)
-        self.players = PlayersColumn(
-            on_reserved=self.tap_reserved, on_open=self.open_player, size_hint_y=0.68
-        )
-        right.add_widget(self.players)
-        bar = BoxLayout(size_hint_y=0.11, spacing=4)
+        self.players = PlayersColumn(on_reserved=self.tap_reserved, on_open=self.open_player)
+        bar = BoxLayout(size_hint_y=None, spacing=4)
         self.undo_button = big_button(tr("Undo"), self.undo)
         self.redo_button = big_button(tr("Redo"), self.redo)
         # Where the move log opens from the table ("did I already take that?").
@@ -114,16 +106,60 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
             button.bind(text=_widen)
             _widen(button)
         self.bar = bar
-        right.add_widget(bar)
-        root.add_widget(left)
-        root.add_widget(right)
-        outer.add_widget(root)
-        self.add_widget(outer)
+        for widget in (self.bank_row, self.take_bar, self.players, bar):
+            self.side.add_widget(widget)
+        self.root_box = BoxLayout()
+        self.root_box.add_widget(self.board)
+        self.root_box.add_widget(self.side)
+        outer = BoxLayout(orientation="vertical")
+        outer.add_widget(self.banner)
+        outer.add_widget(self.root_box)
+        layer = FloatLayout()
+        layer.add_widget(outer)
+        layer.add_widget(self.notice)  # over the table, near what was tapped
+        self.add_widget(layer)
+        self.arrange()
+        SCALE.bind(unit=self.arrange, portrait=self.arrange)
+        self.side.bind(height=self.share)
+        # A message stays until the next tap, which still does what it was for.
+        Window.bind(on_touch_down=self._touched)
+
+    def arrange(self, *_: object) -> None:
+        """The table for the window's shape: landscape, the board on the left and the
+        bank, players and buttons on the right; portrait, the board on top and the rest
+        below it. Called again on every resize and rotation: nothing is rebuilt, the turn
+        in progress is kept."""
+        portrait = SCALE.portrait
+        gap = SCALE.px(6)
+        self.root_box.orientation = "vertical" if portrait else "horizontal"
+        self.root_box.spacing = gap
+        self.root_box.padding = gap
+        # A small screen gives its players' column more of the width: six piles and the
+        # buttons a finger can hit.
+        side = 0.52 if SCALE.small else 0.43
+        self.board.size_hint = (1, 0.42) if portrait else (1 - side, 1)
+        self.side.size_hint = (1, 0.58) if portrait else (side, 1)
+        self.bank_row.height = SCALE.target(56)
+        self.take_bar.height = SCALE.target(48)
+        self.bar.height = SCALE.target(50)
+        for button in (*self.bar.children, self.suggest_button):
+            _widen(button)
+        self.notice.place(home=self.bank_row)
+        if self.session is not None:
+            self.refresh()
+
+    def _touched(self, _window: object, touch: object) -> bool:
+        if self.notice.opacity:
+            self.notice.hide()
+        self.touched_at = getattr(touch, "pos", None)
+        self.touched_when = Clock.get_time()
+        return False
 
     # The parts by the names the tests and the hardware know them.
     @property
     def bank(self) -> list[TokenButton]:
-        return self.bank_row.tokens
+        tokens: list[TokenButton] = self.bank_row.tokens
+        return tokens
 
     @property
     def rows(self) -> list[list[CardView]]:
@@ -145,7 +181,7 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         self.session = session
         self.turn = Turn(session)
         self.plan = Plan.of(session.record.extra, len(session.game.names))
-        self.refresh(tr("{name} to play").format(name=session.game.names[session.game.to_act]))
+        self.refresh()
 
     def refresh(self, message: str = "", error: bool = False) -> None:
         """Redraw everything from the engine's state."""
@@ -174,14 +210,29 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         elif not wanted and self.suggest_button.parent is not None:
             self.bar.remove_widget(self.suggest_button)
         self.dock()  # the companion's panel, a suggestion, or the take bar
-        # With the panel docked every player is one line (two in full would draw their
-        # holdings under 14 px at 800x480): the board and the bank keep their size.
-        compact = self.panel.parent is not None
-        self.players.show(game.seats, seat if playing else None, affordable, compact)
+        docked = self.panel.parent is not None
+        self.players.show(game.seats, seat if playing else None, affordable, docked)
+
+    @property
+    def status(self) -> Label:
+        """What the table said last (the notice's words)."""
+        return self.notice.label
 
     def say(self, message: str, error: bool = False) -> None:
-        self.status.color = theme.ERROR if error else theme.TEXT
-        self.status.text = message
+        """``message`` next to what was just tapped, or under the bank (a scan, a word
+        of the reader, a move that was not tapped here); until the next tap."""
+        if not message:
+            self.notice.hide()
+            return
+        near = self.touched_at if self.touched_at is not None and self._recent() else None
+        self.notice.show(message, error, near)
+        if near is None:
+            self.notice.place(home=self.bank_row)
+
+    def _recent(self) -> bool:
+        """Whether the last tap was a moment ago (this message answers it), not a scan's
+        or the reader's word long after it."""
+        return float(Clock.get_time()) - self.touched_when < 1.5
 
     def refuse(self, err: IllegalMove | Refused | StoreError) -> None:
         self.app.feedback(False)
@@ -297,8 +348,15 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         )
 
     def open_player(self, seat: int) -> None:
+        """Every player at a glance (``seat``, the one tapped, outlined)."""
         if self.session is not None:
-            self._open(PlayerDialog(self.game.seat(seat)))
+            chosen = seat if seat >= 0 else self.game.to_act
+            self._open(PlayersDialog(self.game.seats, chosen, self._reserved_from_overview))
+
+    def _reserved_from_overview(self, seat: int, item: Card | Hidden) -> None:
+        if self.dialog is not None:
+            self.dialog.dismiss()
+        self.tap_reserved(seat, item)
 
     def _open(self, dialog: Dialog) -> None:
         if self.dialog is not None:

@@ -12,11 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kivy.clock import Clock
-from kivy.core.window import Window
 
 from companion.ai.table import Plan, fill
 from companion.ai.thinking import Thinking
-from companion.ai.words import announce, reason
+from companion.ai.words import reason
 from companion.errors import IllegalMove
 from companion.game import Game
 from companion.moves import Move
@@ -25,6 +24,8 @@ from companion.table import Step, Turn
 
 from ...companion import MovePanel, companion_title
 from ...i18n import tr
+from ...scale import SCALE
+from .players import ROOM
 
 if TYPE_CHECKING:
     from kivy.uix.boxlayout import BoxLayout
@@ -47,6 +48,8 @@ class CompanionSeat:
     side: BoxLayout
     players: PlayersColumn
     take_bar: Widget
+    bank_row: Widget
+    bar: BoxLayout
 
     if TYPE_CHECKING:  # the table screen's own, and TurnSteps'
 
@@ -152,24 +155,26 @@ class CompanionSeat:
         self.share()
 
     def share(self, *_: object) -> None:
-        """The column's heights. Docked: the bank and the buttons their usual share, each
-        player one line a finger can hit (46 px on the 7-inch screen), the panel what is
-        left up to its own need, any more to the players; otherwise the usual shares."""
-        players = self.players
+        """The action column's heights: the bank, the take bar and the buttons have their
+        own; docked, the panel takes what the players leave of the rest (the player to
+        act in full, so its tokens stay beside its move, the others in a line), up to
+        what its pictures need; the players have all that is left."""
         if self.panel.parent is None:
-            players.size_hint_y = 0.68
             return
-        unit = float(Window.height) / 480
-        n = max(1, len(players.children))
-        column = max(1.0, float(self.side.height))
-        fixed = self.side.spacing * 3 + self.side.padding[1] + self.side.padding[3]
-        usual = 0.23 * column  # bank 0.12 and bar 0.11 of the whole column, as ever
-        least = n * 46 * unit + (n - 1) * players.spacing
-        panel = max(0.1 * column, min(PANEL_MOST * unit, column - fixed - usual - least))
-        players.size_hint_y = None
-        players.height = column - fixed - usual - panel
-        # The hints share what the players leave: with these the bank and bar keep theirs.
-        self.panel.size_hint_y = panel / column
+        n = max(1, len(self.game.seats) if self.session is not None else 1)
+        side = self.side
+        column = max(1.0, float(side.height))
+        fixed = self.bank_row.height + self.bar.height + side.spacing * 3
+        if SCALE.portrait:
+            rows = (n + 1) // 2
+            least = rows * SCALE.px(ROOM * 0.75)
+        elif n == 2:
+            least = 2 * SCALE.px(ROOM * 0.8)
+        else:
+            least = SCALE.px(ROOM) + SCALE.target(46)
+        panel = max(SCALE.px(110), min(SCALE.px(PANEL_MOST), column - fixed - least))
+        self.panel.size_hint_y = None
+        self.panel.height = panel
 
     def _undock(self) -> None:
         self._mark(None)
@@ -201,24 +206,23 @@ class CompanionSeat:
             title = companion_title(name, level, False)
             self.panel.show(game, move, title, tr("Done"), self.companion_done)
         self._mark(move)
-        # Its move in words under the board; how to go on is on the panel's button (a
-        # longer status would shrink the board's pictures under 14 px in French).
-        self.say(announce(game, move, name))
 
     def _suggestion(self, position: Position) -> None:
         game = self.game
         self._place(True)
         if self.suggested is None or self.suggested[0] != position:
             if not self.panel.thinking:
-                self.panel.think(tr("A suggestion"), tr("Close"))
+                self.panel.think(tr("Suggested:"), tr("Done"), tr("Close"), self.close_suggestion)
             self._mark(None)
             return
         move = self.suggested[1]
         if self.panel.move != move or self.panel.thinking:
-            self.panel.show(game, move, tr("A suggestion"), tr("Close"), self.close_suggestion)
+            # A suggestion, never worded as if played: its pictures, and why. A person
+            # makes it on the table and taps Done, as for the companion's own move.
+            title = tr("Suggested:") + " " + reason(game, move)
+            self.panel.show(game, move, title, tr("Done"), self.play_suggestion)
+            self.panel.second(tr("Close"), self.close_suggestion)
         self._mark(move)
-        name = game.names[game.to_act]
-        self.say(announce(game, move, name) + "\n" + reason(game, move))
 
     def _mark(self, move: Move | None) -> None:
         """The card of the move, outlined on the board: check it against the real table."""
@@ -240,6 +244,19 @@ class CompanionSeat:
         self.stop_thinking()
         self.suggested = None
         self.refresh()
+
+    def play_suggestion(self) -> None:
+        """The suggested move is made on the table: play it as the companion's is played."""
+        turn = self.turn
+        if turn is None or self.suggested is None:
+            return
+        if self.suggested[0] != tuple(self.game.moves):
+            return
+        move = self.suggested[1]
+        self.suggested = None
+        if turn.step == Step.ACTION:
+            fill(turn, move)
+        self.advance()
 
     def companion_done(self) -> None:
         """The move is made on the table: ask the reveal if one is due, then play it."""

@@ -150,8 +150,8 @@ class TurnSteps:
         if self.game.over:
             self.app.show_end(self.session)
             return
-        nxt = self.game.names[self.game.to_act]
-        self.refresh(tell(last_step(self.game)) + ". " + tr("{name} to play").format(name=nxt))
+        # The move as the log says it; whose turn it is next is said once, on the take bar.
+        self.refresh(tell(last_step(self.game)))
 
     # ------------------------------------------------------------------ scans, undo
 

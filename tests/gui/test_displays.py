@@ -1,0 +1,143 @@
+"""The table on every display of the README's table, in English and French: each state a
+table of four meets (at rest in the final round, a take in progress, a refusal, the
+companion's move, a suggestion, the table's dialogs), measured as a person sees it: no
+text under the floor, no target under a finger, no word broken or cut, nothing drawn over
+anything else. A failure names the state, the size and the widget.
+
+One app a language, resized through the sizes: the table lays itself out again on a
+resize, as after a rotation, with the turn in progress kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.uix.widget import Widget
+
+from companion.ai.table import Plan
+from companion.game import Game
+from companion.record import Record
+from companion.simulate import simulate
+from companion.store import GameState
+from companion.tokens import Colour
+from ui.scale import SCALE
+
+from . import legible
+from .conftest import DISPLAYS, set_window
+from .driver import Driver
+from .test_thinking import shown_move
+
+REFUSAL_TEXT = 18  # px: a refusal is read from a chair
+
+
+@pytest.fixture(params=["en", "fr"])
+def table_of_four(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Driver]:
+    d = Driver(tmp_path / "data", language=request.param)
+    yield d
+    d.close()
+
+
+def _stored(d: Driver, game: Game, plan: Plan | None = None) -> int:
+    record = Record.of(game) if plan is None else Record.of(game, app=plan.app())
+    return d.app.store.import_record(record, GameState.of(game))
+
+
+def _resume(d: Driver, gid: int) -> None:
+    d.app.resume(gid)
+    d.frames(3)
+
+
+def _a_player(table: Any) -> Widget:
+    """What a person taps to see every player: a player's line (or the others' line)."""
+    lines = [p for p in table.players.panels if p.parent is not None and not p.active]
+    return lines[0] if lines else table.players.others
+
+
+def _check(d: Driver, state: str, found: list[str]) -> None:
+    d.frames(2)
+    root = legible.modal_root() or d.app.table_screen
+    table = d.app.table_screen
+    overlay = (table.notice,) if root is table else ()
+    found += legible.faults(state, root, overlay)
+
+
+def test_the_table_reads_on_every_display(table_of_four: Driver, resized: object) -> None:
+    d = table_of_four
+    found: list[str] = []
+    final = simulate(players=4, seed=9, max_moves=113)  # the final round; Ben holds gold
+    gid = _stored(d, final)
+    for size in DISPLAYS:
+        set_window(size)
+        _resume(d, gid)
+        table = d.app.table_screen
+        _check(d, "the table at rest", found)
+        # A take in progress: the take bar's buttons.
+        open_piles = [t for t in table.bank if not t.dimmed and t.colour != Colour.GOLD]
+        d.tap(open_piles[0])
+        _check(d, "a take in progress", found)
+        # A refusal, next to the pile tapped, large enough to read from a chair.
+        d.tap(table.bank[Colour.GOLD])
+        assert table.notice.opacity == 1 and table.notice.error
+        assert table.status.font_size >= REFUSAL_TEXT, (size, table.status.font_size)
+        _check(d, "a refusal", found)
+        table.clear_selection()
+        # The table's dialogs: a card, a deck, every player at a glance, the menu.
+        card = next(v for row in table.rows for v in row if v.card is not None)
+        for opener, state in (
+            (card, "the buy dialog"),
+            (table.decks[2], "the deck dialog"),
+            (_a_player(table), "every player at a glance"),
+            (table.menu_button, "the menu"),
+        ):
+            d.tap(opener)
+            _check(d, state, found)
+            legible.modal_root().dismiss()  # type: ignore[union-attr]
+            d.frames(2)
+    assert not found, "\n".join(found)
+
+
+def test_the_companions_move_and_a_suggestion_read_on_every_display(
+    table_of_four: Driver,
+) -> None:
+    d = table_of_four
+    found: list[str] = []
+    game = simulate(players=4, seed=9, max_moves=41)
+    levels = tuple("easy" if s == game.to_act else None for s in range(4))
+    gid = _stored(d, game, Plan(levels, seed=5, think=0.05))
+    try:
+        for size in DISPLAYS:
+            set_window(size)
+            _resume(d, gid)
+            table = d.app.table_screen
+            shown_move(d)
+            _check(d, "the companion's move", found)
+            # Its tokens and bonuses stay in view beside its move.
+            seat = table.players.panels[game.to_act]
+            assert seat.parent is not None and seat.full, (size, seat.mode)
+        set_window(DISPLAYS[0])
+    finally:
+        set_window(DISPLAYS[0])
+    assert not found, "\n".join(found)
+
+
+def test_a_resize_keeps_the_turn_in_progress(table_of_four: Driver) -> None:
+    d = table_of_four
+    _resume(d, _stored(d, simulate(players=4, seed=9, max_moves=40)))
+    table = d.app.table_screen
+    pile = next(t for t in table.bank if not t.dimmed and t.colour != Colour.GOLD)
+    d.tap(pile)
+    chosen = table.selection
+    try:
+        set_window((720, 1280))  # the Touch Display 2, as it is mounted
+        assert SCALE.portrait and table.selection == chosen
+        assert table.root_box.orientation == "vertical"  # the board above the rest
+        assert table.board.top > table.bank_row.top
+        set_window((800, 480))
+        assert not SCALE.portrait and table.selection == chosen
+        assert table.root_box.orientation == "horizontal"
+        assert table.board.right <= table.bank_row.x + 1  # the board on the left
+    finally:
+        set_window((800, 480))

@@ -1,0 +1,90 @@
+"""What the table says (a refusal, a hint, the move just made), where the eyes are.
+
+A refusal appears next to what was tapped; a word that comes from elsewhere (a scan, the
+reader, an undo) under the bank, where the players look for the next move. It stays until
+the next tap, which still does what it was meant to (the notice never swallows a touch).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.core.window import Window
+from kivy.graphics import Color, Line, RoundedRectangle
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from ... import theme
+from ...scale import SCALE
+from ...widgets import wrapping_label
+
+TEXT = 19  # px at 800x480: a refusal is read from a chair (18 px at the least)
+
+
+class Notice(BoxLayout):
+    """A framed message floating over the table, near a point, inside the window."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(size_hint=(None, None), **kw)
+        self.label = wrapping_label("", font=SCALE.font(TEXT), bold=True, color=theme.TEXT)
+        self.label.bind(height=self._fit)
+        self.add_widget(self.label)
+        self.error = False
+        self.anchor: tuple[float, float] | None = None
+        self.opacity = 0
+        with self.canvas.before:
+            self._fill = Color(*theme.PANEL_ACTIVE)
+            self._bg = RoundedRectangle(radius=[8])
+            self._ink = Color(*theme.ACCENT)
+            self._edge = Line(width=2)
+        self.bind(pos=self._draw, size=self._draw)
+        SCALE.bind(unit=self._rescale)
+
+    @property
+    def text(self) -> str:
+        return str(self.label.text)
+
+    def _rescale(self, *_: Any) -> None:
+        self.label.font_size = max(18.0, SCALE.font(TEXT))
+        self.place()
+
+    def _draw(self, *_: Any) -> None:
+        self._bg.pos, self._bg.size = self.pos, self.size
+        self._edge.rounded_rectangle = (self.x + 1, self.y + 1, self.width - 2, self.height - 2, 8)
+
+    def _fit(self, *_: Any) -> None:
+        self.height = self.label.height + self.padding[1] + self.padding[3]
+        self.place()
+
+    def show(self, text: str, error: bool, near: tuple[float, float] | None) -> None:
+        """``text`` near the point ``near`` (window coordinates), or under the bank."""
+        self.error = error
+        self._ink.rgba = theme.ERROR if error else theme.ACCENT
+        self.label.color = theme.ERROR if error else theme.TEXT
+        self.anchor = near
+        self.padding = [SCALE.px(10), SCALE.px(6)]
+        self.label.font_size = max(18.0, SCALE.font(TEXT))
+        self.width = min(Window.width * (0.9 if SCALE.portrait else 0.5), SCALE.px(420))
+        self.label.text = text
+        self.opacity = 1 if text else 0
+        self.place()
+
+    def hide(self) -> None:
+        self.label.text = ""
+        self.opacity = 0
+
+    def place(self, *_: Any, home: Widget | None = None) -> None:
+        """Below the point (above it when the window has no room), inside the window."""
+        if home is not None and self.anchor is None:
+            hx, hy = home.to_window(home.center_x, home.y)
+            point = (hx, hy)
+        elif self.anchor is not None:
+            point = self.anchor
+        else:
+            return
+        gap = SCALE.px(26)
+        x = min(max(4.0, point[0] - self.width / 2), Window.width - self.width - 4)
+        y = point[1] - gap - self.height
+        if y < 4:
+            y = min(point[1] + gap, Window.height - self.height - 4)
+        self.pos = (x, max(4.0, y))
