@@ -150,6 +150,8 @@ def spills(items: list[Widget]) -> list[tuple[Widget, str]]:
     """Things drawn past the window's edge or past the box of the layout that holds them."""
     found: list[tuple[Widget, str]] = []
     for w in items:
+        if any(isinstance(a, ScrollView) for a in _ancestors(w)):
+            continue  # it scrolls into view
         x0, y0, x1, y1 = _box(w)
         if x0 < -2 or y0 < -2 or x1 > Window.width + 2 or y1 > Window.height + 2:
             found.append((w, "the window"))

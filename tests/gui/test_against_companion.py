@@ -31,8 +31,8 @@ from ui.screens.listing import Row
 
 from .conftest import forget_drawn
 from .driver import Driver
+from .legible import measure
 from .test_history import assert_legible, decode_qr, row_text, screenshot, tag
-from .test_legibility import measure
 
 
 @pytest.fixture(params=["en", "fr"])

@@ -21,8 +21,8 @@ from ui.screens.table.players import PlayerPanel
 from ui.widgets import CardView
 
 from .driver import Driver, lay_out_table
+from .legible import measure
 from .test_game import finish_turn, pick_card
-from .test_legibility import measure
 from .test_thinking import shown_move
 
 

@@ -10,111 +10,27 @@ font size) while each drawn widget draws itself again.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from kivy.core.text import LabelBase
-from kivy.core.window import Window
-from kivy.uix.behaviors import ButtonBehavior
-from kivy.uix.label import Label
-from kivy.uix.widget import Widget
 
 from companion.record import Record
 from companion.simulate import simulate
 from companion.store import GameState
 from companion.tokens import Colour
-from ui import widgets
 from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
-from ui.screens.table.players import Holdings, PlayerPanel
+from ui.screens.table.players import PlayerPanel
 
 from .conftest import WINDOW
 from .driver import Driver
+from .legible import measure, rendered
 
 MIN_TEXT = 14
 ACROSS_THE_TABLE = 18  # points, token and bonus counts
 MIN_TARGET = 44
 
 pytestmark = pytest.mark.skipif(WINDOW != "800x480", reason="measured on the 7-inch screen")
-
-
-@contextmanager
-def rendered() -> Iterator[list[tuple[str, float]]]:
-    """Every text Kivy's provider renders meanwhile, with its font size in pixels."""
-    seen: list[tuple[str, float]] = []
-    original = LabelBase.refresh
-
-    def refresh(self: Any) -> None:
-        seen.append((self.text, float(self.options["font_size"])))
-        original(self)
-
-    LabelBase.refresh = refresh  # type: ignore[method-assign]
-    widgets._texture.cache_clear()  # drawn text is cached: make it render again
-    try:
-        yield seen
-    finally:
-        LabelBase.refresh = original  # type: ignore[method-assign]
-
-
-def shown(widget: Widget) -> bool:
-    """On screen: not hidden, not collapsed, inside the window."""
-    node: Any = widget
-    while node is not None and node is not Window:
-        if getattr(node, "opacity", 1) == 0:
-            return False
-        node = node.parent
-    if widget.width < 1 or widget.height < 1:
-        return False
-    x, y = widget.to_window(widget.x, widget.y)
-    return x < Window.width and y < Window.height and x + widget.width > 0 and y + widget.height > 0
-
-
-def broken(label: Label) -> str | None:
-    """A word too wide for the label's wrapping width, which Kivy breaks mid-word
-    ("Rétabli / r"); ``None`` when every word fits."""
-    for word in label.text.split():
-        if "[" in word:  # markup: not measured as drawn
-            continue
-        if widgets.widest_word(word, label.font_size, label.bold) > label.text_size[0] + 1:
-            return word
-    return None
-
-
-RECORD_ID = re.compile(r"\b([123][WUGRK]\d{1,2}|N(10|[1-9]))\b")
-
-
-def measure(root: Widget) -> tuple[list[str], list[tuple[str, float]]]:
-    """What is too small under ``root``, and any record id (``1U5``, ``N8``) shown to the
-    players: a list of faults; and the numbers drawn across the table."""
-    faults: list[str] = []
-    across: list[tuple[str, float]] = []
-    for w in root.walk(restrict=True):
-        if not shown(w):
-            continue
-        if isinstance(w, ButtonBehavior) and (
-            w.width < MIN_TARGET - 0.5 or w.height < MIN_TARGET - 0.5
-        ):
-            faults.append(f"target {type(w).__name__} {getattr(w, 'text', '')!r} {w.size}")
-        if isinstance(w, Label) and w.text.strip() and w.font_size < MIN_TEXT:
-            faults.append(f"label {w.text!r} at {w.font_size:.1f} px")
-        if isinstance(w, Label) and w.text_size[0] and (word := broken(w)):
-            faults.append(f"{word!r} broken across lines in {w.text!r}")
-        if isinstance(w, Label) and RECORD_ID.search(w.text):
-            faults.append(f"a record id in {w.text!r}")
-        redraw = getattr(w, "redraw", None)
-        if redraw is not None:
-            with rendered() as seen:
-                redraw()
-            for text, size in seen:
-                if text.strip() and size < MIN_TEXT:
-                    faults.append(f"drawn {text!r} at {size:.1f} px in {type(w).__name__}")
-                if RECORD_ID.search(text):
-                    faults.append(f"a record id drawn: {text!r}")
-                if isinstance(w, Holdings) and text.isdigit():
-                    across.append((text, size))
-    return faults, across
 
 
 @pytest.fixture(params=["en", "fr"])

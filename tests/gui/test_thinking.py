@@ -23,8 +23,8 @@ from ui.screens.table.menu import MenuDialog
 
 from .conftest import WINDOW, at_1280x720
 from .driver import Driver
+from .legible import measure
 from .test_game import pick_card
-from .test_legibility import measure
 
 SLOW = 60.0  # seconds of thought on a Pi: a search that lasts until it is stopped
 

@@ -82,7 +82,7 @@ class Holdings(Widget):
         total = sum(self.tokens)
         ink = theme.ERROR if total >= TOKEN_LIMIT else theme.ACCENT if total >= 8 else theme.TEXT
         tx = x + w - total_w
-        draw_text(c, f"{total}/{TOKEN_LIMIT}", tx, y + h / 2, total_w, h / 2, ink, h * 0.32)
+        draw_text(c, f"{total}/{TOKEN_LIMIT}", tx, y + h / 2, total_w, h / 2, ink, h * 0.38)
         if self.nobles:
             side = min(total_w * 0.7, h / 2 * 0.9)
             nx, ny = tx + (total_w - side) / 2, y + (h / 2 - side) / 2
