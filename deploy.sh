@@ -59,7 +59,20 @@ when it is not). Settings not given keep the value of the previous run.
   --user NAME          the user the app runs as (default: splendor, a system user
                        created if missing, whose home is /var/lib/splendor-companion)
   --prefix DIR         where the virtual environment goes (default: /opt/splendor-companion)
-  --rotation DEG       0, 90, 180 or 270: Kivy turns the picture and the touches with it
+  --display NAME       the screen, which sets the three options below for it:
+                       7inch (the official 7-inch, 800x480, landscape), 7inch-portrait
+                       (the same stood up: 480x800), touch2 (Touch Display 2, 5- or
+                       7-inch, 720x1280, portrait), touch2-landscape (the same laid
+                       down: 1280x720), hdmi (a monitor, TV or HDMI panel, as it comes),
+                       spi35 (a 3.5-inch SPI screen on the GPIO pins, 480x320, its
+                       resistive touch read as a single-touch ADS7846)
+  --rotation TURN      0 (default: the panel's own orientation, read from its mode at
+                       each start), 90, 180 or 270 (a turn of it), or landscape or
+                       portrait (a quarter turn when the panel's own shape is the
+                       other); Kivy turns the picture and the touches together
+  --touch-rotation DEG 0, 90, 180 or 270: the touchscreen's axes are turned from the
+                       panel's picture (taps land turned while the picture is right),
+                       default 0
   --touch-invert AXES  none, x, y or xy: mirror the touchscreen's axes (a panel whose
                        touches land mirrored), default none
   --rfid-port DEVICE   the RFID reader's port: uart (the GPIO 14/15 serial port of this
@@ -107,6 +120,7 @@ check_failed() { die "$1" 3; }
 # ---------------------------------------------------------------- options
 
 OPT_USER="" OPT_PREFIX="" OPT_ROTATION="" OPT_TOUCH_INVERT="" OPT_RFID_PORT="" OPT_RFID_READER=""
+OPT_PANEL="" OPT_TOUCH_ROTATION=""
 OPT_RFID_BAUD=""
 OPT_USB=""
 DRY_RUN=0 UNINSTALL=0 PURGE=0 ROOT="" SOURCE="$SCRIPT_DIR" PYTHON="" MIN_FREE_MB=600
@@ -119,7 +133,9 @@ while [ $# -gt 0 ]; do
     case $1 in
         --user) need_value "$1" $#; OPT_USER=$2; shift 2 ;;
         --prefix) need_value "$1" $#; OPT_PREFIX=$2; shift 2 ;;
+        --display) need_value "$1" $#; OPT_PANEL=$2; shift 2 ;;
         --rotation) need_value "$1" $#; OPT_ROTATION=$2; shift 2 ;;
+        --touch-rotation) need_value "$1" $#; OPT_TOUCH_ROTATION=$2; shift 2 ;;
         --touch-invert) need_value "$1" $#; OPT_TOUCH_INVERT=$2; shift 2 ;;
         --rfid-port) need_value "$1" $#; OPT_RFID_PORT=$2; shift 2 ;;
         --rfid-reader) need_value "$1" $#; OPT_RFID_READER=$2; shift 2 ;;
@@ -170,7 +186,9 @@ previous() {
 PREV_USER=$(previous SPLENDOR_USER)
 PREV_USER_CREATED=$(previous SPLENDOR_USER_CREATED)
 PREV_PREFIX=$(previous SPLENDOR_PREFIX)
+PREV_PANEL=$(previous SPLENDOR_DISPLAY)
 PREV_ROTATION=$(previous SPLENDOR_ROTATION)
+PREV_TOUCH_ROTATION=$(previous SPLENDOR_TOUCH_ROTATION)
 PREV_TOUCH_INVERT=$(previous SPLENDOR_TOUCH_INVERT)
 PREV_RFID_PORT=$(previous SPLENDOR_RFID_PORT)
 PREV_RFID_READER=$(previous SPLENDOR_RFID_READER)
@@ -183,7 +201,33 @@ pick() { # the option if given, else the previous run's value, else the default
 }
 SERVICE_USER=$(pick "$OPT_USER" "$PREV_USER" "$DEFAULT_USER")
 PREFIX=$(pick "$OPT_PREFIX" "$PREV_PREFIX" "$DEFAULT_PREFIX")
+
+# The screens --display knows: NAME -> "rotation touch-rotation touch-invert touch-input".
+# The touch input is mtdev (a multitouch panel: the DSI ones, USB touch of HDMI panels),
+# or ads7846: the resistive single-touch controller of the 3.5-inch SPI screens, which
+# has no multitouch axes for mtdev or probesysfs' default to find.
+DISPLAYS="7inch, 7inch-portrait, touch2, touch2-landscape, hdmi or spi35"
+display_preset() {
+    case $1 in
+        7inch | touch2 | hdmi) say "0 0 none mtdev" ;;
+        7inch-portrait | touch2-landscape) say "90 0 none mtdev" ;;
+        spi35) say "0 0 none ads7846" ;;
+        *) return 1 ;;
+    esac
+}
+PANEL=$(pick "$OPT_PANEL" "$PREV_PANEL" "")
+PRESET_ROTATION="" PRESET_TOUCH_ROTATION="" PRESET_TOUCH_INVERT="" TOUCH_INPUT=mtdev
+if [ -n "$PANEL" ]; then
+    preset=$(display_preset "$PANEL") || usage_error "--display: $DISPLAYS"
+    read -r PRESET_ROTATION PRESET_TOUCH_ROTATION PRESET_TOUCH_INVERT TOUCH_INPUT <<<"$preset"
+fi
+if [ -n "$OPT_PANEL" ]; then
+    # A display named now: its settings, but for the options given with it.
+    PREV_ROTATION=$PRESET_ROTATION PREV_TOUCH_ROTATION=$PRESET_TOUCH_ROTATION
+    PREV_TOUCH_INVERT=$PRESET_TOUCH_INVERT
+fi
 ROTATION=$(pick "$OPT_ROTATION" "$PREV_ROTATION" 0)
+TOUCH_ROTATION=$(pick "$OPT_TOUCH_ROTATION" "$PREV_TOUCH_ROTATION" 0)
 TOUCH_INVERT=$(pick "$OPT_TOUCH_INVERT" "$PREV_TOUCH_INVERT" none)
 RFID_PORT=$(pick "$OPT_RFID_PORT" "$PREV_RFID_PORT" none)
 RFID_READER=$(pick "$OPT_RFID_READER" "$PREV_RFID_READER" none)
@@ -233,7 +277,11 @@ REAL_PREFIX=$(realpath -m -- "$ROOT$PREFIX")
 REAL_PREFIX=$(normalise "${REAL_PREFIX#"$ROOT"}")
 ! system_folder "$REAL_PREFIX" ||
     usage_error "--prefix: '$PREFIX' leads to $REAL_PREFIX, a system folder; use a folder of its own"
-case $ROTATION in 0 | 90 | 180 | 270) ;; *) usage_error "--rotation: 0, 90, 180 or 270" ;; esac
+case $ROTATION in
+    0 | 90 | 180 | 270 | landscape | portrait) ;;
+    *) usage_error "--rotation: 0, 90, 180, 270, landscape or portrait" ;;
+esac
+case $TOUCH_ROTATION in 0 | 90 | 180 | 270) ;; *) usage_error "--touch-rotation: 0, 90, 180 or 270" ;; esac
 case $TOUCH_INVERT in none | x | y | xy) ;; *) usage_error "--touch-invert: none, x, y or xy" ;; esac
 [ "$RFID_PORT" != uart ] || RFID_PORT=$(gpio_uart)
 if [ "$RFID_PORT" != none ]; then
@@ -496,6 +544,47 @@ display_notes() {
     if [ -e "$ROOT/etc/systemd/system/display-manager.service" ]; then
         note "a desktop starts at boot and holds the display: choose the console (sudo raspi-config: System Options, Boot / Auto Login, Console) and reboot"
     fi
+    screen_notes
+    turning_notes
+}
+
+# The screen connected now and how the app will lay out on it, said by the app's own
+# reading of it (ui/display.py, the standard library only); nothing when none is.
+screen_notes() {
+    local said
+    said=$(PYTHONPATH="$SCRIPT_DIR" "$PYTHON" -P -m ui.display --rotation "$ROTATION" \
+        "$ROOT/sys/class/drm" 2>/dev/null) || said=""
+    [ -z "$said" ] || note "the screen: $said"
+    # SDL draws through DRM: a screen with only an fbtft driver (a /dev/fb1) stays black.
+    if [ "$PANEL" = spi35 ] && [ -e "$ROOT/sys/class/graphics/fb1" ] &&
+        ! compgen -G "$ROOT/sys/class/drm/card*-SPI-*" >/dev/null; then
+        note "the SPI screen has a framebuffer driver only (/dev/fb1), which the app cannot draw on: use its DRM driver (see docs/install-pi.md, 3.5-inch SPI screens)"
+    fi
+}
+
+# Turns made by the kernel or the firmware, which the app does not see: they turn the
+# console or the touches alone, and with the app's own turn the taps land elsewhere.
+turning_notes() {
+    local config="" file found
+    for file in "$ROOT/boot/firmware/config.txt" "$ROOT/boot/config.txt"; do
+        [ -f "$file" ] && config=$file && break
+    done
+    if [ -n "$config" ]; then
+        found=$(grep -Eo '^[[:space:]]*(display_rotate|display_lcd_rotate|lcd_rotate|display_hdmi_rotate)=[1-9][0-9]*' "$config" | head -n 1 | tr -d '[:space:]') || true
+        [ -z "$found" ] ||
+            note "${config#"$ROOT"} has $found: the KMS display driver does not use it; remove it and turn the app with ./deploy.sh --rotation"
+        found=$(grep -Eo '^[[:space:]]*dtoverlay=vc4-kms-dsi-[^#[:space:]]*' "$config" |
+            grep -E ',(swapxy|invx|invy)(=1)?(,|$)' | head -n 1 | tr -d '[:space:]') || true
+        [ -z "$found" ] ||
+            note "${config#"$ROOT"} turns or mirrors the touches in the kernel ($found): the app turns them with the picture, so taps land elsewhere; remove swapxy, invx and invy (./deploy.sh --touch-rotation and --touch-invert do it in the app)"
+    fi
+    file="$ROOT/boot/firmware/cmdline.txt"
+    [ -f "$file" ] || file="$ROOT/boot/cmdline.txt"
+    if [ -f "$file" ]; then
+        found=$(grep -Eo 'video=[^[:space:]]*(rotate=[0-9]+|panel_orientation=[a-z_]+)[^[:space:]]*' "$file" | head -n 1) || true
+        [ -z "$found" ] ||
+            note "${file#"$ROOT"} turns the screen ($found): that turns the console; the app turns itself (./deploy.sh --rotation) and the two together can turn the picture without its touches: remove it if taps land wrong"
+    fi
 }
 
 uart0_console() {
@@ -673,17 +762,33 @@ step_project() {
     CHANGED=1
 }
 
-# Kivy's [input] section: the touchscreen through mtdev only. Kivy's defaults add
+# Kivy's [input] section: the touchscreen through one provider only. Kivy's defaults add
 # "mouse = mouse" (SDL turns each touch into a mouse click too) and, on a Pi,
-# "probesysfs,provider=hidinput": with mtdev, each would deliver every tap twice.
+# "probesysfs,provider=hidinput": with mtdev, each would deliver every tap twice. The
+# ADS7846 of the SPI screens is single-touch: probesysfs passes over such devices unless
+# told select_all, so it is matched by name (keyboards, RFID readers among them, stay
+# out) and read by hidinput. The touch's own turn and mirror are the provider's params:
+# they bring its axes to the panel's, and Kivy's rotation then turns both together.
 kivy_input_line() {
     local line="%(name)s = probesysfs,provider=mtdev"
+    [ "$TOUCH_INPUT" != ads7846 ] ||
+        line="%(name)s = probesysfs,provider=hidinput,select_all=1,match=ADS7846"
     case $TOUCH_INVERT in
         x) line+=",param=invert_x=1" ;;
         y) line+=",param=invert_y=1" ;;
         xy) line+=",param=invert_x=1,param=invert_y=1" ;;
     esac
+    [ "$TOUCH_ROTATION" = 0 ] || line+=",param=rotation=$TOUCH_ROTATION"
     say "$line"
+}
+
+# Kivy's [graphics] rotation: the degrees; landscape and portrait depend on the panel's
+# own shape, which the app reads at each start (ui/display.py): Kivy starts unturned.
+kivy_rotation() {
+    case $ROTATION in
+        landscape | portrait) say 0 ;;
+        *) say "$ROTATION" ;;
+    esac
 }
 
 # kivy_config_text FILE: FILE with [input] replaced and [graphics] rotation set, every
@@ -692,7 +797,7 @@ kivy_config_text() {
     local current="" input_line
     [ ! -f "$1" ] || current=$(cat "$1")
     input_line=$(kivy_input_line)
-    awk -v input_line="$input_line" -v rotation="$ROTATION" '
+    awk -v input_line="$input_line" -v rotation="$(kivy_rotation)" '
         function emit(line) {
             if (line == "" && (count == 0 || last_blank)) return
             print line; count++; last_blank = (line == "")
@@ -745,10 +850,12 @@ SPLENDOR_USER_CREATED=$USER_CREATED
 SPLENDOR_GROUPS_ADDED=$GROUPS_ADDED
 SPLENDOR_PREFIX=$PREFIX
 SPLENDOR_ROTATION=$ROTATION
+SPLENDOR_TOUCH_ROTATION=$TOUCH_ROTATION
 SPLENDOR_TOUCH_INVERT=$TOUCH_INVERT
 SPLENDOR_USB_EXPORT=$USB_EXPORT
 SPLENDOR_DATA_DIR=$DATA_DIR
 EOF
+    [ -z "$PANEL" ] || say "SPLENDOR_DISPLAY=$PANEL"
     [ "$RFID_PORT" = none ] || say "SPLENDOR_RFID_PORT=$RFID_PORT"
     [ "$RFID_READER" = none ] || say "SPLENDOR_RFID_READER=$RFID_READER"
     [ "$RFID_BAUD" = default ] || say "SPLENDOR_RFID_BAUD=$RFID_BAUD"
@@ -837,7 +944,7 @@ step_service() {
 }
 
 install() {
-    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (rotation $ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT)${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
+    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT)${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
     check_system
     check_source
     check_python

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.sysfs import PI4_HDMI_OFF, drm_tree
+
 REPO = Path(__file__).resolve().parent.parent
 DEPLOY = REPO / "deploy.sh"
 SYSTEMD = REPO / "systemd"
@@ -386,6 +388,200 @@ def test_kivy_itself_reads_one_touch_provider_and_the_rotation(root: Path, sourc
     assert deploy(root, source).has(f"UNCHANGED {KIVY_CONFIG}")
 
 
+# ---------------------------------------------------------------- the screen: --display
+
+
+MTDEV = "%(name)s = probesysfs,provider=mtdev"
+ADS7846 = "%(name)s = probesysfs,provider=hidinput,select_all=1,match=ADS7846"
+
+
+def env_values(root: Path) -> dict[str, str]:
+    lines = text(root, ENV_FILE).splitlines()
+    return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+
+
+@pytest.mark.parametrize(
+    ("display", "rotation", "touch"),
+    [
+        ("7inch", "0", MTDEV),
+        ("7inch-portrait", "90", MTDEV),  # 480x800: the app lays out in portrait
+        ("touch2", "0", MTDEV),  # 720x1280, its own portrait
+        ("touch2-landscape", "90", MTDEV),  # 1280x720
+        ("hdmi", "0", MTDEV),
+        ("spi35", "0", ADS7846),
+    ],
+)
+def test_each_display_sets_its_rotation_and_touch_input(
+    root: Path, source: Path, display: str, rotation: str, touch: str
+) -> None:
+    install_everything(root, [])
+    run = deploy(root, source, "--display", display)
+    assert run.code == 0, run.err
+    sections = kivy_sections(text(root, KIVY_CONFIG))
+    assert sections["graphics"] == ["fullscreen = 0", f"rotation = {rotation}", "show_cursor = 1"]
+    assert sections["input"] == [touch]
+    env = env_values(root)
+    assert (env["SPLENDOR_DISPLAY"], env["SPLENDOR_ROTATION"]) == (display, rotation)
+    assert (env["SPLENDOR_TOUCH_ROTATION"], env["SPLENDOR_TOUCH_INVERT"]) == ("0", "none")
+    assert f"(display {display}, rotation {rotation}," in run.lines[0]
+
+
+def test_options_given_with_a_display_win_over_its_own(root: Path, source: Path) -> None:
+    run = deploy(
+        root, source, "--display", "spi35", "--rotation", "180", "--touch-rotation", "90",
+        "--touch-invert", "x",
+    )  # fmt: skip
+    assert run.code == 0, run.err
+    sections = kivy_sections(text(root, KIVY_CONFIG))
+    assert sections["graphics"] == ["rotation = 180"]
+    assert sections["input"] == [f"{ADS7846},param=invert_x=1,param=rotation=90"]
+    assert deploy(root, source, "--display", "touch2-landscape", "--rotation", "270").code == 0
+    assert kivy_sections(text(root, KIVY_CONFIG))["graphics"] == ["rotation = 270"]
+
+
+def test_a_display_named_again_brings_back_its_settings_and_the_next_run_keeps_them(
+    root: Path, source: Path
+) -> None:
+    deploy(root, source, "--rotation", "180", "--touch-invert", "xy", "--touch-rotation", "270")
+    assert deploy(root, source, "--display", "touch2").code == 0
+    env = env_values(root)
+    assert (env["SPLENDOR_ROTATION"], env["SPLENDOR_TOUCH_INVERT"]) == ("0", "none")
+    assert env["SPLENDOR_TOUCH_ROTATION"] == "0"
+    # One option later changes that one; the display (and its touch input) stays.
+    assert deploy(root, source, "--display", "spi35").code == 0
+    assert deploy(root, source, "--rotation", "180").code == 0
+    env = env_values(root)
+    assert (env["SPLENDOR_DISPLAY"], env["SPLENDOR_ROTATION"]) == ("spi35", "180")
+    assert kivy_sections(text(root, KIVY_CONFIG))["input"] == [ADS7846]
+    assert deploy(root, source).has(f"UNCHANGED {KIVY_CONFIG}")
+
+
+@pytest.mark.parametrize("orientation", ["landscape", "portrait"])
+def test_an_orientation_is_left_to_the_app_which_reads_the_panel(
+    root: Path, source: Path, orientation: str
+) -> None:
+    install_everything(root, [])
+    assert deploy(root, source, "--rotation", orientation).code == 0
+    # Kivy starts unturned; the app turns it at start if the panel is the other shape.
+    assert "rotation = 0" in kivy_sections(text(root, KIVY_CONFIG))["graphics"]
+    assert env_values(root)["SPLENDOR_ROTATION"] == orientation
+
+
+def test_touch_rotation_goes_to_the_touch_provider(root: Path, source: Path) -> None:
+    assert deploy(root, source, "--touch-rotation", "90").code == 0
+    assert kivy_sections(text(root, KIVY_CONFIG))["input"] == [f"{MTDEV},param=rotation=90"]
+
+
+@pytest.mark.skipif(kivy_missing, reason="Kivy is not installed")
+def test_kivy_itself_reads_the_spi_screens_touch_line(root: Path, source: Path) -> None:
+    kivy_home = (root / KIVY_CONFIG.lstrip("/")).parent
+    kivy_home.mkdir(parents=True)
+    env = {**os.environ, "KIVY_HOME": str(kivy_home), "KIVY_NO_ARGS": "1"}
+    env |= {"KIVY_NO_FILELOG": "1", "KIVY_NO_CONSOLELOG": "1"}
+    subprocess.run([sys.executable, "-c", "import kivy.config"], env=env, check=True)
+    assert deploy(root, source, "--display", "spi35", "--touch-rotation", "270").code == 0
+    show = "from kivy.config import Config; print(Config.items('input'))"
+    result = subprocess.run([sys.executable, "-c", show], env=env, capture_output=True, text=True)
+    assert result.stdout.strip() == (
+        "[('%(name)s', 'probesysfs,provider=hidinput,select_all=1,match=ADS7846,"
+        "param=rotation=270')]"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ([], "DSI-1 720x1280 (portrait): the app lays out in portrait, 720x1280"),
+        (
+            ["--display", "touch2-landscape"],
+            "DSI-1 720x1280 (portrait): the app lays out in landscape, 1280x720, turned 90",
+        ),
+        (
+            ["--rotation", "landscape"],
+            "DSI-1 720x1280 (portrait): the app lays out in landscape, 1280x720, turned 90",
+        ),
+    ],
+)
+def test_the_screen_found_is_said_with_how_the_app_lays_out_on_it(
+    root: Path, source: Path, args: list[str], said: str
+) -> None:
+    drm_tree(root, {**PI4_HDMI_OFF, "card2-DSI-1": ("connected", "720x1280\n")})
+    run = deploy(root, source, "--dry-run", *args)
+    assert run.code == 0, run.err
+    assert [line for line in run.lines if line.startswith("NOTE the screen")] == [
+        f"NOTE the screen: {said}"
+    ]
+
+
+def test_no_screen_connected_says_nothing_of_it(root: Path, source: Path) -> None:
+    drm_tree(root, PI4_HDMI_OFF)
+    run = deploy(root, source, "--dry-run")
+    assert not [line for line in run.lines if line.startswith("NOTE the screen")]
+
+
+def test_an_spi_screen_without_a_drm_driver_is_said(root: Path, source: Path) -> None:
+    drm_tree(root, PI4_HDMI_OFF)
+    (root / "sys/class/graphics/fb1").mkdir(parents=True)
+    run = deploy(root, source, "--dry-run", "--display", "spi35")
+    assert any("framebuffer driver only (/dev/fb1)" in line for line in run.lines)
+    # With its DRM driver, the screen is a connector the app draws on.
+    for folder in ("sys/class/drm", "sys/devices"):
+        shutil.rmtree(root / folder)
+    drm_tree(root, {**PI4_HDMI_OFF, "card2-SPI-1": ("connected", "480x320\n")})
+    run = deploy(root, source, "--dry-run", "--display", "spi35")
+    assert not any("framebuffer driver only" in line for line in run.lines)
+    assert run.has(
+        "NOTE the screen: SPI-1 480x320 (landscape): the app lays out in landscape, 480x320"
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "content", "said"),
+    [
+        (
+            "boot/firmware/config.txt",
+            "dtoverlay=vc4-kms-v3d\ndtoverlay=vc4-kms-dsi-ili9881-7inch,swapxy,invx\n",
+            "turns or mirrors the touches in the kernel (dtoverlay=vc4-kms-dsi-ili9881-7inch,"
+            "swapxy,invx)",
+        ),
+        (
+            "boot/firmware/config.txt",
+            "dtoverlay=vc4-kms-v3d\nlcd_rotate=2\n",
+            "/boot/firmware/config.txt has lcd_rotate=2: the KMS display driver does not use it",
+        ),
+        (
+            "boot/firmware/cmdline.txt",
+            "console=tty1 root=PARTUUID=1234-02 rootwait video=DSI-1:720x1280@60,rotate=90\n",
+            "/boot/firmware/cmdline.txt turns the screen (video=DSI-1:720x1280@60,rotate=90)",
+        ),
+        (
+            "boot/firmware/cmdline.txt",
+            "console=tty1 video=DSI-1:panel_orientation=upside_down rootwait\n",
+            "(video=DSI-1:panel_orientation=upside_down)",
+        ),
+    ],
+)
+def test_turns_made_by_the_kernel_or_firmware_are_said(
+    root: Path, source: Path, path: str, content: str, said: str
+) -> None:
+    put(root / path, content)
+    run = deploy(root, source, "--dry-run")
+    assert run.code == 0, run.err
+    assert any(said in line for line in run.lines if line.startswith("NOTE ")), run.out
+
+
+def test_a_plain_boot_configuration_says_no_turn(root: Path, source: Path) -> None:
+    # The touch calibration of an SPI screen's own overlay is its business.
+    put(
+        root / "boot/firmware/config.txt",
+        "dtoverlay=vc4-kms-v3d\ndisplay_auto_detect=1\n"
+        "dtoverlay=ads7846,cs=1,penirq=25,swapxy=1,xmin=200,xmax=3900\n",
+    )
+    put(root / "boot/firmware/cmdline.txt", "console=tty1 root=PARTUUID=1234-02 rootwait\n")
+    run = deploy(root, source, "--dry-run")
+    assert not [line for line in run.lines if line.startswith("NOTE ") and "turn" in line]
+
+
 # ---------------------------------------------------------------- the environment file and units
 
 
@@ -543,7 +739,11 @@ def test_a_folder_that_is_not_the_project_stops(root: Path, tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--rotation", "45"], "--rotation: 0, 90, 180 or 270"),
+        (["--rotation", "45"], "--rotation: 0, 90, 180, 270, landscape or portrait"),
+        (["--rotation", "sideways"], "--rotation: 0, 90, 180, 270, landscape or portrait"),
+        (["--touch-rotation", "portrait"], "--touch-rotation: 0, 90, 180 or 270"),
+        (["--display", "7-inch"], "--display: 7inch, 7inch-portrait, touch2, touch2-landscape"),
+        (["--display"], "--display needs a value"),
         (["--touch-invert", "z"], "--touch-invert: none, x, y or xy"),
         (["--user", "Bad User"], "is not a valid user name"),
         (["--user", "root"], "must not run as root"),
@@ -576,6 +776,8 @@ def test_help() -> None:
     result = subprocess.run(["bash", str(DEPLOY), "--help"], capture_output=True, text=True)
     assert result.returncode == 0
     for option in ("--user", "--prefix", "--rotation", "--rfid-port", "--dry-run", "--uninstall"):
+        assert option in result.stdout
+    for option in ("--display", "--touch-rotation", "touch2-landscape", "spi35"):
         assert option in result.stdout
 
 

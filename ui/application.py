@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import logging
+import os
 import tempfile
 from collections.abc import Callable
 from datetime import datetime
@@ -28,6 +30,7 @@ from companion.timeline import points_by_round
 
 from . import stick, theme
 from .chart import PointsChart
+from .display import decide, native_size
 from .i18n import set_language, tr
 from .media import removable_media
 from .screens.end import EndScreen
@@ -41,6 +44,8 @@ from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .screens.table.words import named, reason
 from .settings import DEFAULTS, SETTINGS_SECTION, from_kiosk
+
+log = logging.getLogger(__name__)
 
 
 class CompanionApp(App):
@@ -99,7 +104,7 @@ class CompanionApp(App):
         if key == "language":
             self.switch_language(value)
         elif key == "rotation":
-            Window.rotation = int(value)
+            self.turn_window()
         elif key == "hints":
             self.refresh_all()
         elif key.startswith(("rfid", "pin_")) or key == "undo_hold":
@@ -110,6 +115,17 @@ class CompanionApp(App):
         # Settings are built in the language they were opened in: build them anew.
         self.destroy_settings()
         self.refresh_all()
+
+    def turn_window(self) -> None:
+        """The panel's own orientation, or the rotation deploy.sh or the settings chose."""
+        width, height = Window.system_size  # unrotated: the display's mode, full screen
+        decision = decide(
+            os.environ.get("SPLENDOR_ROTATION"),
+            self.setting("rotation"),
+            native_size((int(width), int(height))),
+        )
+        log.info("display: %s", decision.describe())
+        Window.rotation = decision.rotation
 
     def toggle_hints(self) -> None:
         self.config.set(SETTINGS_SECTION, "hints", "0" if self.hints else "1")
@@ -122,9 +138,7 @@ class CompanionApp(App):
         language = self._language_option or self.setting("language")
         set_language(language if language in LANGUAGES else "en")
         Window.clearcolor = theme.BACKGROUND
-        rotation = int(self.setting("rotation") or 0)
-        if rotation:
-            Window.rotation = rotation
+        self.turn_window()
         self.store = self._open_store()
         self.manager = ScreenManager(transition=NoTransition())
         self.start_screen = StartScreen(self)
