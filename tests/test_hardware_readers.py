@@ -487,6 +487,105 @@ def test_the_adafruit_format_and_unpadded_bytes_are_read() -> None:
     assert LineTags.parse("UID: 4A 32 B1 C") == "4A32B10C"  # no longer the same tag
 
 
+# What a reader prints besides tags: its speed, its own id, counts, its clock.
+CHATTER = [
+    "Serial speed: 9600",
+    "Serial: 115200",
+    "Tag count: 1000",
+    "Reader ID: 0106",
+    "13:45:10:22",
+    "Reader ID: 01060000",
+    "Tag count: 12345678",
+    "9600",
+    "115200",
+    "ABCD",
+    "0A1B2C3D4E5F",
+    "0123456789ABCDEF0123456789",
+    "Card UID: 04 A3 2B",
+    "UID: 0x04 0xA3 0x2B 0x1C 0x00 0x11",
+    "04 A3 2B 1C 55",
+    "Firmware ver. 1.6",
+    "  UID Length: 4 bytes",
+]
+# Every form docs/hardware.md promises, and the tag each one is.
+LINE_UIDS = {
+    "04A32B1C": "04A32B1C",
+    "04 a3 2b 1c": "04A32B1C",
+    "04:A3:2B:1C": "04A32B1C",
+    "04-A3-2B-1C": "04A32B1C",
+    "046B8A882C5E80": NTAG,
+    "04 6B 8A 88 2C 5E 80": NTAG,
+    "046B8A882C5E80A1B2C3": "046B8A882C5E80A1B2C3",
+    "0A1B2C3D4E": "0A1B2C3D4E",  # a 125 kHz EM4100 id
+    "0004346362": "0004346362",  # 10-digit decimal of a 4-byte UID
+    "06617914": "06617914",  # Wiegand-26 decimal
+    "Card UID: 04 6B 8A 88 2C 5E 80": NTAG,
+    "UID Value: 0xDE 0xAD 0xBE 0xEF": MIFARE,
+    "UID: 4 A3 2B 1C": "04A32B1C",
+    "Tag ID: 0A1B2C3D4E": "0A1B2C3D4E",
+    "Serial: DEADBEEF": MIFARE,
+}
+
+
+@pytest.mark.parametrize("line", CHATTER)
+def test_a_readers_chatter_is_no_tag(line: str) -> None:
+    assert LineTags.parse(line) is None
+
+
+@pytest.mark.parametrize(("line", "tag"), LINE_UIDS.items())
+def test_every_promised_uid_form_is_a_tag(line: str, tag: str) -> None:
+    assert LineTags.parse(line) == tag
+
+
+def test_rfid_enroll_saves_no_chatter_as_a_card(tmp_path: Path) -> None:
+    """A reader printing its settings while no card is near it: nothing is enrolled
+    until a card is scanned."""
+    pty = Pty()
+    proc, out = _command(tmp_path, "enroll", "--port", pty.path, "--reader", "lines")
+    try:
+        out.both("Scan card 1W1", "connected: reading")
+        pty.write("".join(f"{line}\r\n" for line in CHATTER).encode())
+        pty.write(b"04 A3 2B 1C\r\n")
+        out.until("tag 04A32B1C is now card")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=EXIT_WAIT) == 0
+    finally:
+        proc.kill()
+        text = out.rest()
+        pty.unplug()
+    assert "tag 04A32B1C is now card 1W1: saved" in text
+    assert "dropped: not a hex tag id: Serial speed: 9600" in text
+    assert TagMap.load(tmp_path / FILE_NAME).items() == [("04A32B1C", "1W1")]
+
+
+def test_a_keyboard_reader_reads_each_promised_form_and_nothing_else() -> None:
+    from hardware.keyboard import KeyTyping
+
+    tags: list[str] = []
+    bad: list[str] = []
+    typing = KeyTyping(tags.append, lambda reason, text: bad.append(text))
+    good = ["0004346362", "06617914", "3A4B5C6D", "046B8A882C5E80", "0A1B2C3D4E", "1" * 20]
+    for text in ["9600", "115200", "ABCD", "0A1B2C3D4E5F", "123456789", *good]:
+        typing.feed(typed(text))
+    assert tags == good
+    assert bad == ["9600", "115200", "ABCD", "0A1B2C3D4E5F", "123456789"]
+
+
+def test_an_over_long_typed_line_is_dropped_whole_not_its_tail(
+    readers: list[RfidReader],
+) -> None:
+    usb = UsbPort()
+    usb.device = Recorded()
+    rec = started(readers, BY_ID, "keyboard", events=usb)
+    rec.wait_count(CONNECTED, 1)
+    # a keyboard, not the reader, behind the port: a long run of digits, then Enter
+    usb.device.play(typed("0" * 33 + "3A4B5C6D") + typed("0" * 13 + "3A4B5C6D"))
+    usb.device.play(typed("CAFE0001"))
+    rec.wait_count("tag", 1)
+    assert rec.tags == ["CAFE0001"]
+    assert [d.reason for d in rec.of("dropped")] == ["typed", "typed"]
+
+
 # ------------------------------------------------------------------ a serial console
 
 
