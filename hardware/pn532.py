@@ -26,11 +26,12 @@ goes on from the byte after its start code: a frame hidden in bytes taken for an
 still found.
 
 A command without an answer within :attr:`PN532Protocol.TIMEOUT` seconds is sent again,
-up to :data:`MISSES` times in a row, as long as the module was heard since it was woken:
-noise may cost an answer, and the module is not said gone for it. A module that says
-nothing more (reset, replugged, unpowered) is said silent, and everything starts again
-at 1. :meth:`PN532Protocol.tick` drives the polling and the time-outs; the reader's
-supervisor calls it a few times a second.
+as long as the module was heard since it was woken: noise may cost an answer, and the
+module is not said gone for it. After :data:`MISSES` time-outs in a row (or the first,
+if nothing whole ever came from it) the module is said silent (reset, replugged,
+unpowered, miswired), and everything starts again at 1. :meth:`PN532Protocol.tick`
+drives the polling and the time-outs; the reader's supervisor calls it a few times a
+second.
 """
 
 from __future__ import annotations
@@ -150,15 +151,16 @@ class Frames:
                 del self.buffer[:2]
 
     def flush(self) -> list[tuple[str, bytes]]:
-        """Give up the frame being waited for (its answer is late: it was noise, its
-        ``LEN`` made up): ``("length", its header)``, then the frames found in the bytes
-        it had taken."""
-        if len(self.buffer) < 4 or self.buffer[:2] != b"\x00\xff":
-            return []
-        header = b"\x00" + bytes(self.buffer[:4])
-        rest = bytes(self.buffer[2:])
-        self.buffer.clear()
-        return [("length", header), *self.feed(rest)]
+        """Give up the frames being waited for (the answer is late: they were noise, their
+        ``LEN`` made up): ``("length", header)`` for each, and the frames found in the bytes
+        they had taken."""
+        out: list[tuple[str, bytes]] = []
+        while len(self.buffer) >= 4 and self.buffer[:2] == b"\x00\xff":
+            out.append(("length", b"\x00" + bytes(self.buffer[:4])))
+            rest = bytes(self.buffer[2:])
+            self.buffer.clear()
+            out.extend(self.feed(rest))
+        return out
 
 
 def dropped(kind: str, data: bytes) -> Dropped:
@@ -300,9 +302,10 @@ class PN532Protocol(Protocol):
     def _late(self) -> None:
         """The pending command had no answer in time: look in what came, ask again, or
         say the module silent and wake it."""
+        sent_at = self.sent_at
         self._received(self.frames.flush())  # the answer, behind a made-up header
-        if self.pending is None:
-            return
+        if self.pending is None or self.sent_at != sent_at:
+            return  # it was there: what is due next is done
         if self.heard and self.misses < MISSES - 1:
             self.misses += 1
             self._send(self.pending, wake=not self.ready)

@@ -68,7 +68,7 @@ def names_uid(label: str) -> bool:
 def clock_time(parts: Sequence[str]) -> bool:
     """Whether colon-separated ``parts`` read as a time of day (``13:45:10:22``: hours,
     minutes, seconds, hundredths): a reader's clock, not a tag."""
-    if len(parts) < 3 or not all(p.isdigit() for p in parts):
+    if len(parts) not in (3, 4) or not all(p.isdigit() for p in parts):
         return False
     hours, minutes, seconds = (int(p) for p in parts[:3])
     return hours < 24 and minutes < 60 and seconds < 60
