@@ -25,11 +25,10 @@ from evdev import InputEvent, ecodes
 from companion.i18n import _
 
 from .exc import SerialPortError
-
-MIN_DIGITS, MAX_DIGITS = 4, 32
+from .uid import LONGEST, run
 
 # Which key types which character. Readers type decimal (most 125 kHz ones: "0004346362")
-# or hex; letters other than A-F make the line "not a tag".
+# or hex (the forms of hardware.uid); letters other than A-F make the line "not a tag".
 _KEYS: dict[int, str] = {}
 for _digit in "0123456789":
     _KEYS[getattr(ecodes, f"KEY_{_digit}")] = _digit
@@ -105,13 +104,18 @@ def open_error(port: str, err: BaseException) -> SerialPortError:
 
 class KeyTyping:
     """Key presses in, one tag out at each Enter (``on_tag``), or a line dropped
-    (``on_bad(reason, typed)``: ``not-hex``, ``too-long``)."""
+    (``on_bad(reason, typed)``: ``not-hex``, ``too-long``).
+
+    A tag is what :func:`hardware.uid.run` says one is. A line longer than the longest
+    (a keyboard, not a reader, behind the port; or keys held down) is dropped whole, up to
+    its Enter: its tail is no tag either."""
 
     def __init__(self, on_tag: Callable[[str], None], on_bad: Callable[[str, str], None]) -> None:
         self.on_tag = on_tag
         self.on_bad = on_bad
         self.typed: list[str] = []
         self.other = False  # a key that types no tag character (space, a symbol)
+        self.skipping = False  # the line was too long: up to its Enter
 
     def feed(self, events: Sequence[InputEvent]) -> None:
         for event in events:
@@ -119,28 +123,31 @@ class KeyTyping:
                 continue
             if event.code in _ENTER:
                 self._end()
+            elif self.skipping:
+                continue
             elif event.code in _KEYS:
                 self.typed.append(_KEYS[event.code])
             elif event.code not in (ecodes.KEY_LEFTSHIFT, ecodes.KEY_RIGHTSHIFT):
                 self.other = True
-            if len(self.typed) > MAX_DIGITS:
+            if len(self.typed) > LONGEST:
                 self.on_bad("too-long", "".join(self.typed))
-                self.typed.clear()
+                self.lost()
+                self.skipping = True
 
     def _end(self) -> None:
         text = "".join(self.typed)
-        other = self.other
-        self.typed.clear()
-        self.other = False
-        if not text and not other:
-            return  # a lone Enter
-        hex_ok = all(c in "0123456789ABCDEF" for c in text)
-        if other or not hex_ok or not len(text) >= MIN_DIGITS:
+        other, skipped = self.other, self.skipping
+        self.lost()
+        if skipped or (not text and not other):
+            return  # the end of a line already dropped, or a lone Enter
+        tag = None if other else run(text)
+        if tag is None:
             self.on_bad("not-hex", text)
             return
-        self.on_tag(text)
+        self.on_tag(tag)
 
     def lost(self) -> None:
-        """The device went away: what was typed so far is no tag."""
+        """The device went away (or the line is dropped): what was typed is no tag."""
         self.typed.clear()
         self.other = False
+        self.skipping = False

@@ -18,9 +18,20 @@ answers. The sequence:
 4. InListPassiveTarget (``4A``, 1 target, 106 kbps type A) again and again: an answer with
    a target carries its UID (NFCID1), the tag read.
 
-A command without an answer within :attr:`PN532Protocol.TIMEOUT` seconds starts again at
-1 (the module was reset or replugged). :meth:`PN532Protocol.tick` drives the polling and
-the time-outs; the reader's supervisor calls it a few times a second.
+A frame that arrives broken (its checksum, ``DCS``, is wrong: a disturbed line) is dropped
+and reported, and the module is asked for it again with the NACK frame ``00 00 FF FF 00
+00`` (section 6.2.1.4: the module then sends its last answer again). A frame whose header
+is broken (``LEN + LCS`` not zero) is dropped as well, and the search for the next frame
+goes on from the byte after its start code: a frame hidden in bytes taken for another is
+still found.
+
+A command without an answer within :attr:`PN532Protocol.TIMEOUT` seconds is sent again,
+as long as the module was heard since it was woken: noise may cost an answer, and the
+module is not said gone for it. After :data:`MISSES` time-outs in a row (or the first,
+if nothing whole ever came from it) the module is said silent (reset, replugged,
+unpowered, miswired), and everything starts again at 1. :meth:`PN532Protocol.tick`
+drives the polling and the time-outs; the reader's supervisor calls it a few times a
+second.
 """
 
 from __future__ import annotations
@@ -28,13 +39,20 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from serial.threaded import Protocol
 
 from companion.i18n import _
 
+if TYPE_CHECKING:
+    from .rfid import Dropped
+
 HOST, MODULE = 0xD4, 0xD5
 ACK = b"\x00\x00\xff\x00\xff\x00"
+NACK = b"\x00\x00\xff\xff\x00\x00"
+ERROR = b"\x7f"
+"""The TFI of an error frame (``00 00 FF 01 FF 7F 81 00``): the module found a command bad."""
 WAKE = b"\x55\x55" + bytes(14)
 GET_FIRMWARE, SAM_CONFIGURATION, RF_CONFIGURATION, IN_LIST_PASSIVE_TARGET = 0x02, 0x14, 0x32, 0x4A
 COMMANDS = {
@@ -45,6 +63,10 @@ COMMANDS = {
 }
 NEXT = {GET_FIRMWARE: SAM_CONFIGURATION, SAM_CONFIGURATION: RF_CONFIGURATION}
 MAX_BUFFER = 512
+NACKS = 2
+"""Broken answers asked again (NACK) for one command, before its time-out takes over."""
+MISSES = 3
+"""Time-outs in a row, of a module that was heard, before it is said silent."""
 
 
 def frame(data: bytes, tfi: int = HOST) -> bytes:
@@ -64,13 +86,26 @@ def frame(data: bytes, tfi: int = HOST) -> bytes:
 
 
 class Frames:
-    """Bytes in, frames out: ``"ack"``, the body (TFI and data) of a frame, or a bad one.
+    """Bytes in, frames out: ``"ack"``, ``"frame"`` and its body (TFI and data), or a
+    broken one (``"checksum"``: the whole frame, its DCS wrong; ``"length"``: the header,
+    ``LEN + LCS`` not zero).
 
     >>> f = Frames()
     >>> f.feed(ACK + frame(b"\\x03\\x32\\x01\\x06\\x07", MODULE))
     [('ack', b''), ('frame', b'\\xd5\\x032\\x01\\x06\\x07')]
     >>> f.feed(b"\\x00\\x00\\xff\\x02\\xfe\\xd5\\x4b\\x00\\x00")  # DCS is wrong
     [('checksum', b'\\x00\\x00\\xff\\x02\\xfe\\xd5K\\x00')]
+
+    A broken frame gives up its start code only: a frame among its bytes is found.
+
+    >>> [kind for kind, _ in Frames().feed(b"\\x00\\xff\\x09\\xf7\\x42" + frame(b"\\x4b", MODULE))]
+    ['checksum', 'frame']
+
+    So does one that only looks whole: a module's frame is the module's (TFI ``D5``, or
+    ``7F``: an error frame).
+
+    >>> [kind for kind, _ in Frames().feed(b"\\x00\\xff\\x09\\xf7\\x01" + frame(b"\\x4b", MODULE))]
+    ['frame']
     """
 
     def __init__(self) -> None:
@@ -94,7 +129,7 @@ class Frames:
                 del self.buffer[:4]
                 continue
             if (length + lcs) & 0xFF:
-                out.append(("length", bytes(self.buffer[:4])))
+                out.append(("length", b"\x00" + bytes(self.buffer[:4])))
                 del self.buffer[:2]
                 continue
             if len(self.buffer) < 5 + length:
@@ -104,12 +139,40 @@ class Frames:
                 return out
             body = bytes(self.buffer[4 : 4 + length])
             dcs = self.buffer[4 + length]
-            whole = b"\x00" + bytes(self.buffer[: 5 + length])
-            del self.buffer[: 5 + length]
             if (sum(body) + dcs) & 0xFF:
-                out.append(("checksum", whole))
-            else:
+                # noise that looked like a header may have taken a real frame in: look
+                # for it from the byte after this start code
+                out.append(("checksum", b"\x00" + bytes(self.buffer[: 5 + length])))
+                del self.buffer[:2]
+            elif body[:1] in (bytes([MODULE]), ERROR):
                 out.append(("frame", body))
+                del self.buffer[: 5 + length]
+            else:  # both checksums right by chance, in noise: not the module's frame
+                del self.buffer[:2]
+
+    def flush(self) -> list[tuple[str, bytes]]:
+        """Give up the frames being waited for (the answer is late: they were noise, their
+        ``LEN`` made up): ``("length", header)`` for each, and the frames found in the bytes
+        they had taken."""
+        out: list[tuple[str, bytes]] = []
+        while len(self.buffer) >= 4 and self.buffer[:2] == b"\x00\xff":
+            out.append(("length", b"\x00" + bytes(self.buffer[:4])))
+            rest = bytes(self.buffer[2:])
+            self.buffer.clear()
+            out.extend(self.feed(rest))
+        return out
+
+
+def dropped(kind: str, data: bytes) -> Dropped:
+    """The :class:`~hardware.rfid.Dropped` of a broken frame (``Frames``' ``checksum``
+    or ``length``): either way a checksum that does not match, said with both values."""
+    from .rfid import Dropped
+
+    if kind == "length":  # 00 00 FF LEN LCS
+        got, expected = data[4], (-data[3]) & 0xFF
+    else:  # 00 00 FF LEN LCS body DCS
+        got, expected = data[-1], (-sum(data[5:-1])) & 0xFF
+    return Dropped.of("checksum", data, got=f"{got:02X}", expected=f"{expected:02X}")
 
 
 def uid_of(answer: bytes) -> str | None:
@@ -151,6 +214,12 @@ class PN532Protocol(Protocol):
         self.firmware = ""
         self.ready = False
         self.silent = False
+        self.heard = False
+        """Something whole came from the module (an ACK, a frame) since it was woken."""
+        self.misses = 0
+        """Time-outs in a row since the module was last heard."""
+        self.nacks = 0
+        """NACKs sent for the pending command."""
         self._changes: list[tuple[bool, str]] = []
         self._lock = threading.Lock()
 
@@ -159,6 +228,7 @@ class PN532Protocol(Protocol):
     def _send(self, command: int, wake: bool = False) -> None:
         self.pending = command
         self.sent_at = self.clock()
+        self.nacks = 0
         data = frame(bytes([command]) + COMMANDS[command])
         self.transport.write((WAKE if wake else b"") + data)  # type: ignore[attr-defined]
 
@@ -170,18 +240,22 @@ class PN532Protocol(Protocol):
     # -------------------------------------------------------------- receiving
 
     def data_received(self, data: bytes) -> None:
-        from .rfid import Dropped
-
         with self._lock:
-            for kind, body in self.frames.feed(data):
-                if kind == "ack":
-                    continue
-                if kind != "frame":
-                    self.on_dropped(
-                        Dropped.of("checksum" if kind == "checksum" else "length", body)
-                    )
-                    continue
-                self._answer(body)
+            self._received(self.frames.feed(data))
+
+    def _received(self, pieces: list[tuple[str, bytes]]) -> None:
+        for kind, body in pieces:
+            if kind in ("ack", "frame"):
+                self.heard = True
+                self.misses = 0
+                if kind == "frame":
+                    self._answer(body)
+                continue
+            self.on_dropped(dropped(kind, body))
+            if kind == "checksum" and self.pending is not None and self.nacks < NACKS:
+                # maybe the answer, spoilt on the way: the module sends it again
+                self.nacks += 1
+                self.transport.write(NACK)  # type: ignore[attr-defined]
 
     def _answer(self, body: bytes) -> None:
         if body[:1] != bytes([MODULE]) or len(body) < 2 or self.pending is None:
@@ -219,15 +293,29 @@ class PN532Protocol(Protocol):
                 return self._changes.pop(0)
             now = self.clock()
             if self.pending is not None and now - self.sent_at > self.TIMEOUT:
-                if not self.silent:
-                    self.silent = True
-                    self.ready = False
-                    self._changes.append((False, ""))
-                self._send(GET_FIRMWARE, wake=True)
+                self._late()
             elif self.pending is None and self.poll_at is not None and now >= self.poll_at:
                 self.poll_at = None
                 self._send(IN_LIST_PASSIVE_TARGET)
             return self._changes.pop(0) if self._changes else None
+
+    def _late(self) -> None:
+        """The pending command had no answer in time: look in what came, ask again, or
+        say the module silent and wake it."""
+        sent_at = self.sent_at
+        self._received(self.frames.flush())  # the answer, behind a made-up header
+        if self.pending is None or self.sent_at != sent_at:
+            return  # it was there: what is due next is done
+        if self.heard and self.misses < MISSES - 1:
+            self.misses += 1
+            self._send(self.pending, wake=not self.ready)
+            return
+        if not self.silent:
+            self.silent = True
+            self.ready = False
+            self.heard = False
+            self._changes.append((False, ""))
+        self._send(GET_FIRMWARE, wake=True)
 
     def connection_lost(self, exc: BaseException | None) -> None:
         self.transport = None

@@ -8,8 +8,9 @@ The kinds of reader (the ``reader`` setting) are listed in :mod:`hardware.reader
     data bytes) and ETX (0x03). The module repeats the frame while the tag stays on it.
 ``lines``
     A reader that prints one tag id per line: an Arduino with an MFRC522 or a PN532, many
-    USB-serial readers. Only a whole UID counts (:meth:`LineTags.parse`): memory dumps and
-    other chatter are dropped; ``\\n``, ``\\r\\n`` or ``\\r`` end a line.
+    USB-serial readers. Only a whole tag id counts (:meth:`LineTags.parse`, the forms of
+    :mod:`hardware.uid`): memory dumps and other chatter (the reader's speed, its own id,
+    a count, its clock) are dropped; ``\\n``, ``\\r\\n`` or ``\\r`` end a line.
 ``pn532``
     The 13.56 MHz PN532 on its UART, 115200 baud, polled (:mod:`hardware.pn532`).
 ``keyboard``
@@ -58,7 +59,6 @@ from __future__ import annotations
 import functools
 import logging
 import re
-import string
 import threading
 import time
 from collections import Counter
@@ -77,6 +77,7 @@ from .exc import lost_error, serial_error
 from .pn532 import PN532Protocol, silent_message
 from .ports import console_on
 from .readers import INPUT, NAMES, baud_of, kind
+from .uid import HEX, TAG_BYTES, UID_BYTES, clock_time, names_uid, run
 
 if TYPE_CHECKING:
     from .keyboard import EventSource
@@ -90,14 +91,8 @@ CONNECTED, DISCONNECTED, BLOCKED, STOPPED = "connected", "disconnected", "blocke
 """``blocked``: a serial console holds the port (it is not read until that is fixed)."""
 TICK = 0.05
 
-HEX = frozenset(string.hexdigits)
-UID_LABEL = re.compile(r"\b(uid|id|tag|serial)\b", re.IGNORECASE)
 HEX_ONLY = re.compile(r"[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2})+")  # 04:A3:2B:1C, colons and all
 SEPARATORS = re.compile(r"[\s:-]+")
-UID_BYTES = (4, 7, 10)
-"""ISO 14443 UIDs: single, double and triple size."""
-WHOLE_RUN = (4, 5, 7, 10)
-"""Bytes of a bare run of hex: a UID, or a 125 kHz tag (5 bytes)."""
 
 TagCallback = Callable[[str], object]
 StatusCallback = Callable[[str, str], object]
@@ -247,7 +242,6 @@ class LineTags(LineReader):
     ENCODING = "ascii"
     UNICODE_HANDLING = "replace"
     MAX_LINE = 80
-    MIN_DIGITS, MAX_DIGITS = 4, 32
 
     def __init__(
         self,
@@ -287,13 +281,16 @@ class LineTags(LineReader):
 
     @classmethod
     def parse(cls, line: str) -> str | None:
-        """The tag id of a line, in upper case; ``None`` if the line is not one whole UID.
+        """The tag id of a line, in upper case; ``None`` if the line is not one whole id.
 
-        A UID is bare hex, or follows a label naming it (``Card UID:``, ``UID Value:``,
-        ``Tag ID:``). After a label, bytes may be unpadded or ``0x``-prefixed (the
-        Adafruit PN532 sketch); a bare line is one run of hex, or 4, 7 or 10 bytes of two
-        digits each, which leaves out the page lines of a memory dump (``  0   04 6B 8A 88``:
-        a page number, then 4 bytes).
+        A tag id (:mod:`hardware.uid`) is one run of 8, 10, 14 or 20 hex digits, or 4 or 7
+        or 10 bytes of two digits each, separated by spaces, colons or dashes; or it
+        follows a label naming it (``Card UID:``, ``UID Value:``, ``Tag ID:``), where
+        bytes may also be unpadded or ``0x``-prefixed (the Adafruit PN532 sketch), and 5
+        of them are a 125 kHz id. That leaves out the page lines of a memory dump (``  0
+        04 6B 8A 88``: a page number, then 4 bytes), a reader's settings (``Serial
+        speed: 9600``, ``Reader ID: 0106``: a label about something else, or a number
+        too short) and its clock (``13:45:10:22``).
 
         >>> LineTags.parse("Card UID: 04 a3 2b 1c"), LineTags.parse("UID: 4 A3 2B 1C")
         ('04A32B1C', '04A32B1C')
@@ -301,12 +298,14 @@ class LineTags(LineReader):
         ('04A32B1C', None)
         >>> LineTags.parse("hello world"), LineTags.parse("Card SAK: 08")
         (None, None)
+        >>> LineTags.parse("Serial speed: 9600"), LineTags.parse("13:45:10:22")
+        (None, None)
         """
         text = line.strip()
         label, sep, value = text.rpartition(":")
-        labelled = bool(sep) and UID_LABEL.search(label) is not None
-        if sep and not labelled and not HEX_ONLY.fullmatch(text):
-            return None  # a label, but not of a UID: "PICC type: ...", "Card SAK: 08"
+        labelled = bool(sep) and names_uid(label)
+        if sep and not labelled and (not HEX_ONLY.fullmatch(text) or clock_time(text.split(":"))):
+            return None  # "PICC type: ...", "Card SAK: 08", "Reader ID: 0106", a time
         if labelled:
             text = value
         parts = [p[2:] if p[:2] in ("0x", "0X") else p for p in SEPARATORS.split(text.strip())]
@@ -314,14 +313,9 @@ class LineTags(LineReader):
         if not parts or not all(HEX.issuperset(p) for p in parts):
             return None
         if len(parts) == 1:
-            digits = parts[0]
-            if len(digits) % 2 or not cls.MIN_DIGITS <= len(digits) <= cls.MAX_DIGITS:
-                return None
-            if not labelled and len(digits) // 2 not in WHOLE_RUN:
-                return None
-            return digits.upper()
+            return run(parts[0])
         if labelled:
-            if any(len(p) > 2 for p in parts) or not 4 <= len(parts) <= 16:
+            if any(len(p) > 2 for p in parts) or len(parts) not in TAG_BYTES:
                 return None
             return "".join(p.zfill(2) for p in parts).upper()
         if any(len(p) != 2 for p in parts) or len(parts) not in UID_BYTES:

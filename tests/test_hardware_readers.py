@@ -46,20 +46,93 @@ def module_frame(data: bytes) -> bytes:
     )
 
 
-class PN532Module:
-    """The module's side: ACKs and answers each well-formed command from the host, asleep
-    until woken (0x55 0x55 before a frame), answering tag reads only once configured."""
+class PN532Chip:
+    """The module's side of the wire, bytes in and bytes out (UM0701-02, section 6.2): it
+    ACKs and answers each well-formed command from the host, asleep until woken (0x55
+    0x55 before a frame), answering tag reads only once configured, and sends its last
+    answer again when the host asks with a NACK. ``corrupt`` answers to come have a bad
+    checksum, as a disturbed line gives them; ``lose`` answers to come are lost whole."""
 
     ACK = b"\x00\x00\xff\x00\xff\x00"
+    NACK = b"\x00\x00\xff\xff\x00\x00"
 
-    def __init__(self, pty: Pty) -> None:
-        self.pty = pty
+    def __init__(self) -> None:
         self.tag: str | None = None
         self.commands: list[int] = []
         self.bad: list[bytes] = []
+        self.nacks = 0
+        self.corrupt = 0
+        self.lose = 0
         self.awake = False
         self.configured = False
         self.buffer = b""
+        self.last = b""
+
+    def receive(self, data: bytes) -> bytes:
+        """What the module sends back for the host's ``data``."""
+        self.buffer += data
+        out = b""
+        while True:
+            start = self.buffer.find(b"\x00\x00\xff")
+            if start < 0 or len(self.buffer) < start + 5:
+                return out
+            if b"\x55\x55" in self.buffer[:start]:
+                self.awake = True
+            if self.buffer[start : start + 6] == self.NACK:
+                self.buffer = self.buffer[start + 6 :]
+                self.nacks += 1
+                if self.last:
+                    out += self._send(self.last)
+                continue
+            length, lcs = self.buffer[start + 3], self.buffer[start + 4]
+            end = start + 5 + length + 2
+            if len(self.buffer) < end:
+                return out
+            body = self.buffer[start + 5 : start + 5 + length]
+            dcs = self.buffer[start + 5 + length]
+            whole, self.buffer = self.buffer[start:end], self.buffer[end:]
+            if (length + lcs) % 256 or (sum(body) + dcs) % 256 or body[:1] != b"\xd4":
+                self.bad.append(whole)
+                continue
+            if self.awake:
+                answer = self._answer(body[1], body[2:])
+                if answer is not None:
+                    self.last = answer
+                    out += self.ACK + self._send(answer)
+
+    def _send(self, answer: bytes) -> bytes:
+        if self.lose:
+            self.lose -= 1
+            return b""
+        sent = module_frame(answer)
+        if self.corrupt and sent:
+            self.corrupt -= 1
+            sent = sent[:-2] + bytes([sent[-2] ^ 0x5A]) + sent[-1:]  # the DCS
+        return sent
+
+    def _answer(self, command: int, data: bytes) -> bytes | None:
+        self.commands.append(command)
+        if command == 0x02:
+            return b"\x03\x32\x01\x06\x07"  # PN532, firmware 1.6
+        if command == 0x14:
+            self.configured = data[:1] == b"\x01"
+            return b"\x15"
+        if command == 0x32:
+            return b"\x33"
+        if command == 0x4A and self.configured and self.tag:
+            uid = bytes.fromhex(self.tag)
+            return b"\x4b\x01\x01\x00\x44\x00" + bytes([len(uid)]) + uid
+        if command == 0x4A:
+            return b"\x4b\x00"
+        return None
+
+
+class PN532Module(PN532Chip):
+    """A :class:`PN532Chip` on the far end of a pseudo-terminal, answering as it hears."""
+
+    def __init__(self, pty: Pty) -> None:
+        super().__init__()
+        self.pty = pty
         self.running = True
         self.thread = threading.Thread(target=self._run, name="pn532-module", daemon=True)
         self.thread.start()
@@ -68,49 +141,12 @@ class PN532Module:
         while self.running and self.pty.open:
             try:
                 ready, _w, _x = select.select([self.pty.master], [], [], 0.02)
-                if ready:
-                    self.buffer += os.read(self.pty.master, 1024)
+                data = os.read(self.pty.master, 1024) if ready else b""
+                out = self.receive(data)
+                if out:
+                    self.pty.write(out)
             except (OSError, ValueError):
                 return
-            self._frames()
-
-    def _frames(self) -> None:
-        while True:
-            start = self.buffer.find(b"\x00\x00\xff")
-            if start < 0 or len(self.buffer) < start + 5:
-                return
-            if b"\x55\x55" in self.buffer[:start]:
-                self.awake = True
-            length, lcs = self.buffer[start + 3], self.buffer[start + 4]
-            end = start + 5 + length + 2
-            if len(self.buffer) < end:
-                return
-            body = self.buffer[start + 5 : start + 5 + length]
-            dcs = self.buffer[start + 5 + length]
-            whole, self.buffer = self.buffer[start:end], self.buffer[end:]
-            if (length + lcs) % 256 or (sum(body) + dcs) % 256 or body[:1] != b"\xd4":
-                self.bad.append(whole)
-                continue
-            if self.awake:
-                self._answer(body[1], body[2:])
-
-    def _answer(self, command: int, data: bytes) -> None:
-        self.commands.append(command)
-        if command == 0x02:
-            answer = b"\x03\x32\x01\x06\x07"  # PN532, firmware 1.6
-        elif command == 0x14:
-            self.configured = data[:1] == b"\x01"
-            answer = b"\x15"
-        elif command == 0x32:
-            answer = b"\x33"
-        elif command == 0x4A and self.configured and self.tag:
-            uid = bytes.fromhex(self.tag)
-            answer = b"\x4b\x01\x01\x00\x44\x00" + bytes([len(uid)]) + uid
-        elif command == 0x4A:
-            answer = b"\x4b\x00"
-        else:
-            return
-        self.pty.write(self.ACK + module_frame(answer))
 
     def stop(self) -> None:
         self.running = False
@@ -164,6 +200,53 @@ def test_pn532_is_woken_configured_and_polled_and_reports_each_tag(
         assert rec.tags == [NTAG, MIFARE]  # the NTAG, polled many times, once
         assert module.bad == []
         assert readers[0].dropped == {}
+    finally:
+        module.stop()
+        pty.unplug()
+
+
+def test_a_pn532_answer_with_a_bad_checksum_is_asked_again_and_the_card_read(
+    readers: list[RfidReader],
+) -> None:
+    """A disturbed line spoils one answer: it is dropped and counted, the module is asked
+    for it again (NACK), the reader stays connected and reads the card then presented."""
+    pty = Pty()
+    module = PN532Module(pty)
+    try:
+        rec = started(readers, pty.path, "pn532")
+        rec.wait_count(CONNECTED, 1)
+        polled = module.commands.count(0x4A)
+        until(lambda: module.commands.count(0x4A) > polled, "a poll")
+        module.corrupt = 1  # the next answer: an empty field, its checksum spoilt
+        until(lambda: module.corrupt == 0, "the spoilt answer")
+        module.tag = NTAG
+        rec.wait_count("tag", 1)
+        module.corrupt = 1  # and one answer carrying the tag
+        module.tag = MIFARE
+        rec.wait_count("tag", 2)
+        assert rec.tags == [NTAG, MIFARE]
+        assert rec.states == [CONNECTED]  # never said disconnected
+        assert readers[0].dropped == {"checksum": 2}
+        assert module.nacks == 2
+        assert all("bad checksum" in d.message for d in rec.of("dropped"))
+    finally:
+        module.stop()
+        pty.unplug()
+
+
+def test_a_pn532_answer_lost_on_the_way_is_asked_again_and_the_reader_stays(
+    readers: list[RfidReader],
+) -> None:
+    pty = Pty()
+    module = PN532Module(pty)
+    try:
+        rec = started(readers, pty.path, "pn532")
+        rec.wait_count(CONNECTED, 1)
+        module.lose = 1  # the answer (its ACK came) never arrives: asked again
+        until(lambda: module.lose == 0, "the lost answer")
+        module.tag = NTAG
+        rec.wait_count("tag", 1)
+        assert rec.states == [CONNECTED]
     finally:
         module.stop()
         pty.unplug()
@@ -402,6 +485,105 @@ def test_the_adafruit_format_and_unpadded_bytes_are_read() -> None:
     assert tags == [MIFARE]
     assert LineTags.parse("UID: 4 A3 2B 1C") == "04A32B1C"
     assert LineTags.parse("UID: 4A 32 B1 C") == "4A32B10C"  # no longer the same tag
+
+
+# What a reader prints besides tags: its speed, its own id, counts, its clock.
+CHATTER = [
+    "Serial speed: 9600",
+    "Serial: 115200",
+    "Tag count: 1000",
+    "Reader ID: 0106",
+    "13:45:10:22",
+    "Reader ID: 01060000",
+    "Tag count: 12345678",
+    "9600",
+    "115200",
+    "ABCD",
+    "0A1B2C3D4E5F",
+    "0123456789ABCDEF0123456789",
+    "Card UID: 04 A3 2B",
+    "UID: 0x04 0xA3 0x2B 0x1C 0x00 0x11",
+    "04 A3 2B 1C 55",
+    "Firmware ver. 1.6",
+    "  UID Length: 4 bytes",
+]
+# Every form docs/hardware.md promises, and the tag each one is.
+LINE_UIDS = {
+    "04A32B1C": "04A32B1C",
+    "04 a3 2b 1c": "04A32B1C",
+    "04:A3:2B:1C": "04A32B1C",
+    "04-A3-2B-1C": "04A32B1C",
+    "046B8A882C5E80": NTAG,
+    "04 6B 8A 88 2C 5E 80": NTAG,
+    "046B8A882C5E80A1B2C3": "046B8A882C5E80A1B2C3",
+    "0A1B2C3D4E": "0A1B2C3D4E",  # a 125 kHz EM4100 id
+    "0004346362": "0004346362",  # 10-digit decimal of a 4-byte UID
+    "06617914": "06617914",  # Wiegand-26 decimal
+    "Card UID: 04 6B 8A 88 2C 5E 80": NTAG,
+    "UID Value: 0xDE 0xAD 0xBE 0xEF": MIFARE,
+    "UID: 4 A3 2B 1C": "04A32B1C",
+    "Tag ID: 0A1B2C3D4E": "0A1B2C3D4E",
+    "Serial: DEADBEEF": MIFARE,
+}
+
+
+@pytest.mark.parametrize("line", CHATTER)
+def test_a_readers_chatter_is_no_tag(line: str) -> None:
+    assert LineTags.parse(line) is None
+
+
+@pytest.mark.parametrize(("line", "tag"), LINE_UIDS.items())
+def test_every_promised_uid_form_is_a_tag(line: str, tag: str) -> None:
+    assert LineTags.parse(line) == tag
+
+
+def test_rfid_enroll_saves_no_chatter_as_a_card(tmp_path: Path) -> None:
+    """A reader printing its settings while no card is near it: nothing is enrolled
+    until a card is scanned."""
+    pty = Pty()
+    proc, out = _command(tmp_path, "enroll", "--port", pty.path, "--reader", "lines")
+    try:
+        out.both("Scan card 1W1", "connected: reading")
+        pty.write("".join(f"{line}\r\n" for line in CHATTER).encode())
+        pty.write(b"04 A3 2B 1C\r\n")
+        out.until("tag 04A32B1C is now card")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=EXIT_WAIT) == 0
+    finally:
+        proc.kill()
+        text = out.rest()
+        pty.unplug()
+    assert "tag 04A32B1C is now card 1W1: saved" in text
+    assert "dropped: not a hex tag id: Serial speed: 9600" in text
+    assert TagMap.load(tmp_path / FILE_NAME).items() == [("04A32B1C", "1W1")]
+
+
+def test_a_keyboard_reader_reads_each_promised_form_and_nothing_else() -> None:
+    from hardware.keyboard import KeyTyping
+
+    tags: list[str] = []
+    bad: list[str] = []
+    typing = KeyTyping(tags.append, lambda reason, text: bad.append(text))
+    good = ["0004346362", "06617914", "3A4B5C6D", "046B8A882C5E80", "0A1B2C3D4E", "1" * 20]
+    for text in ["9600", "115200", "ABCD", "0A1B2C3D4E5F", "123456789", *good]:
+        typing.feed(typed(text))
+    assert tags == good
+    assert bad == ["9600", "115200", "ABCD", "0A1B2C3D4E5F", "123456789"]
+
+
+def test_an_over_long_typed_line_is_dropped_whole_not_its_tail(
+    readers: list[RfidReader],
+) -> None:
+    usb = UsbPort()
+    usb.device = Recorded()
+    rec = started(readers, BY_ID, "keyboard", events=usb)
+    rec.wait_count(CONNECTED, 1)
+    # a keyboard, not the reader, behind the port: a long run of digits, then Enter
+    usb.device.play(typed("0" * 33 + "3A4B5C6D") + typed("0" * 13 + "3A4B5C6D"))
+    usb.device.play(typed("CAFE0001"))
+    rec.wait_count("tag", 1)
+    assert rec.tags == ["CAFE0001"]
+    assert [d.reason for d in rec.of("dropped")] == ["typed", "typed"]
 
 
 # ------------------------------------------------------------------ a serial console
