@@ -19,9 +19,10 @@ window     orientation  unit    floors (text/tap)
 =========  ===========  ======  ================
 
 The unit is the smaller of the long side over 800 and the short side over 480: a
-window's shape never makes things larger than its narrow side can hold. A panel whose
-density is known to Kivy (``KIVY_METRICS_DENSITY``, set by ``deploy.sh`` for a small
-panel held close) multiplies it.
+window's shape never makes things larger than its narrow side can hold. Where the
+panel's density is known to Kivy (``KIVY_METRICS_DENSITY`` in the kiosk's environment
+file, for a panel seen closer or farther than a 7-inch at arm's length) it multiplies the
+unit; Kivy reports 1 otherwise, as panels seldom tell their size.
 
 The floors are the least a person reads from a chair and taps with a finger; the 3.5-inch
 screens (a short side under 400 px) are held closer and get lower ones, as the display

@@ -514,22 +514,32 @@ def short_forms(name: str) -> list[str]:
 
 def fit_name(label: Label, least: Callable[[], float], most: Callable[[], float]) -> None:
     """Keep ``label`` showing its ``full_name`` whole if it fits its width at a font between
-    ``least()`` and ``most()``; else its longest short form that fits (:func:`short_forms`).
-    The full name is always one tap away (the player's panel opens the overview)."""
+    ``least()`` and ``most()``, on two lines between its words where the label is tall
+    enough; else its longest short form that fits (:func:`short_forms`). The full name is
+    always one tap away (the player's panel opens the overview)."""
 
     def fit(*_: Any) -> None:
         label.text_size = (label.width, label.height)
         name = getattr(label, "full_name", "") or ""
         width = max(1.0, float(label.width) - 4)
         big = most()
+        floor = min(least(), big)  # a small screen's largest may be under the usual least
         shown, size = name, big
+        words = name.split()
+        widest = max((text_width(w, 20, label.bold) for w in words), default=1.0) or 1.0
+        two_lines = min(big, width * 20 / widest, label.height / 2.5)
+        one_line = min(big, width * 20 / (text_width(name, 20, label.bold) or 1.0))
+        if len(words) > 1 and one_line < floor <= two_lines:
+            label.font_size = two_lines  # the whole name, wrapped between its words
+            label.text = name
+            return
         for form in short_forms(name):
             need = text_width(form, 20, label.bold) or 1.0
             size = min(big, width * 20 / need)
             shown = form
-            if size >= least():
+            if size >= floor:
                 break
-        label.font_size = max(least(), size)
+        label.font_size = max(floor, size)
         label.text = shown
 
     label.bind(size=fit)

@@ -134,6 +134,18 @@ def test_one_person_against_the_companion_a_whole_game_through_taps(
                 d.screenshot_to(tmp_path / f"suggestion-{language}.png")
                 d.press(tr("Close"), exact=True)
                 assert table.panel.parent is None
+            if len(game.moves) == 4:
+                # A suggestion says so (never as if played) and is played as the
+                # companion's move is: made on the table, then Done.
+                d.press(tr("Suggest"), exact=True)
+                hint = shown_move(d)
+                assert table.panel.title.text.startswith(tr("Suggested:"))
+                dealt = dealer.deal(hint)
+                d.press(tr("Done"), exact=True)
+                if dealt.reveal is not None:
+                    pick_card(d, dealt.reveal)
+                assert game.moves[-1] == dealt, (game.moves[-1], dealt)
+                continue
             _person_plays(d, dealer.deal(person.choose(game)))
         assert d.app.manager.current == "end"
         # The end screen, straight from the table, says which level played its seat.

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kivy.core.window import Window
 from kivy.uix.widget import Widget
 
 from companion.ai.table import Plan
@@ -141,3 +142,64 @@ def test_a_resize_keeps_the_turn_in_progress(table_of_four: Driver) -> None:
         assert table.board.right <= table.bank_row.x + 1  # the board on the left
     finally:
         set_window((800, 480))
+
+
+def test_names_are_shortened_between_words_and_read_in_full_one_tap_away(
+    tmp_path: Path,
+) -> None:
+    import random
+
+    from companion.simulate import random_setup
+
+    d = Driver(tmp_path / "data")
+    try:
+        names = ("Jean-Baptiste Delacroix", "Companion", "Marie-Antoinette Dupont", "Zoé")
+        d.app.start_game(random_setup(random.Random(3), names))
+        d.frames(3)
+        table = d.app.table_screen
+        for size in ((800, 480), (480, 320), (480, 800)):
+            set_window(size)
+            for panel, name in zip(table.players.panels, names, strict=True):
+                shown = panel.name_label.text
+                if panel.parent is None:
+                    continue
+                # The whole name, or whole leading words (or parts) and "…": never "Co...ion".
+                assert shown == name or (
+                    shown.endswith("…") and name.startswith(shown[:-1].rstrip())
+                ), (size, shown)
+                assert "..." not in shown
+                if name in ("Companion", "Zoé") and size == (800, 480):
+                    assert shown == name, (size, shown)  # short names read in full
+            d.tap(_a_player(table))
+            overview = legible.modal_root()
+            assert overview is not None
+            full = [w.text for w in overview.walk() if getattr(w, "full_name", None)]
+            assert set(full) == set(names), (size, full)  # every name whole, one tap away
+            overview.dismiss()
+            d.frames(2)
+    finally:
+        set_window((800, 480))
+        d.close()
+
+
+def test_a_refusal_stands_next_to_what_was_tapped_until_the_next_tap(
+    table_of_four: Driver,
+) -> None:
+    d = table_of_four
+    _resume(d, _stored(d, simulate(players=4, seed=9, max_moves=40)))
+    table = d.app.table_screen
+    gold = table.bank[Colour.GOLD]
+    d.tap(gold)
+    notice = table.notice
+    assert notice.opacity == 1 and notice.error and notice.text
+    gx, gy = gold.to_window(*gold.center)
+    nx, ny = notice.to_window(*notice.center)
+    # Near the pile: closer to it than half the window.
+    assert abs(nx - gx) < Window.width / 2 and abs(ny - gy) < Window.height / 2
+    assert notice.label.font_size >= REFUSAL_TEXT
+    d.frames(30)  # it stays while nobody taps
+    assert notice.opacity == 1
+    pile = next(t for t in table.bank if not t.dimmed and t.colour != Colour.GOLD)
+    d.tap(pile)  # the next tap hides it and still does what it is for
+    assert table.selection[pile.colour] == 1
+    assert notice.opacity == 0 or not notice.error

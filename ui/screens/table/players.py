@@ -194,14 +194,16 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
             self.top_row.size_hint = (1, 1)
             self.add_widget(self.top_row)
         else:
-            names = BoxLayout(orientation="vertical", size_hint_x=0.24)
+            names = BoxLayout(
+                orientation="vertical", size_hint_x=0.4 if SCALE.small or SCALE.portrait else 0.3
+            )
             names.add_widget(self.name_label)
             line = BoxLayout()
             line.add_widget(self.points_label)
             line.add_widget(Widget())
             names.add_widget(line)
             self.add_widget(names)
-            self.holdings.size_hint = (0.48, 1)
+            self.holdings.size_hint = (0.34 if SCALE.small or SCALE.portrait else 0.44, 1)
             self.add_widget(self.holdings)
             self.add_widget(self.reserved)
         self._bg()
