@@ -1021,3 +1021,41 @@ def test_an_export_asked_without_a_stick_says_so_to_the_app() -> None:
         assert not (data / "usb-export.request").exists()
     finally:
         shutil.rmtree(data)
+
+
+def test_the_helpers_status_is_never_written_through_a_link() -> None:
+    import getpass
+    import tempfile
+
+    if getpass.getuser() != "root" or shutil.which("runuser") is None:
+        pytest.skip("the helper runs as root (it mounts the stick)")
+    data = Path(tempfile.mkdtemp(prefix="splendor-request-"))
+    try:
+        data.chmod(0o777)
+        victim = data / "settings.ini"
+        victim.write_text("[companion]\nlanguage = fr\n")
+        shutil.chown(victim, "nobody")
+        # A link at the old temporary name, and one at the status's own name.
+        (data / "usb-export.status.tmp").symlink_to(victim)
+        (data / "usb-export.status").symlink_to(victim)
+        env = {
+            **os.environ,
+            "SPLENDOR_USER": "nobody",
+            "SPLENDOR_PREFIX": "/nonexistent",
+            "SPLENDOR_DATA_DIR": str(data),
+        }
+        helper = SYSTEMD / "splendor-companion-usb-export"
+        result = subprocess.run(
+            ["bash", str(helper), "--request"], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert victim.read_text() == "[companion]\nlanguage = fr\n"
+        status = data / "usb-export.status"
+        assert not status.is_symlink() and "state=no-stick" in status.read_text().splitlines()
+        assert sorted(p.name for p in data.iterdir()) == [
+            "settings.ini",
+            "usb-export.status",
+            "usb-export.status.tmp",
+        ]
+    finally:
+        shutil.rmtree(data)
