@@ -236,6 +236,24 @@ def test_root_run_writes_the_files_and_a_second_run_changes_none(root: Path, sou
         assert second.has(f"UNCHANGED {path}")
 
 
+@pytest.mark.parametrize("dry", [False, True])
+def test_a_link_at_a_file_deploy_writes_is_refused_not_followed(
+    root: Path, source: Path, dry: bool
+) -> None:
+    victim = root / "victim"
+    put(victim, "[kivy]\nconfig_version = 27\n")
+    config = root / KIVY_CONFIG.lstrip("/")
+    config.parent.mkdir(parents=True)
+    config.symlink_to(victim)
+    run = deploy(root, source, *(["--dry-run"] if dry else []))
+    assert run.code == 3
+    assert f"{KIVY_CONFIG} is a link or not a file: remove it (nothing was written)" in run.err
+    assert victim.read_text() == "[kivy]\nconfig_version = 27\n"
+    assert config.is_symlink() and sorted(p.name for p in config.parent.iterdir()) == [
+        "config.ini"
+    ]
+
+
 def test_on_an_installed_system_a_second_run_does_nothing(root: Path, source: Path) -> None:
     install_everything(root, apt_packages(deploy(root, source, "--dry-run")))
     first = deploy(root, source)
