@@ -249,9 +249,7 @@ def test_a_link_at_a_file_deploy_writes_is_refused_not_followed(
     assert run.code == 3
     assert f"{KIVY_CONFIG} is a link or not a file: remove it (nothing was written)" in run.err
     assert victim.read_text() == "[kivy]\nconfig_version = 27\n"
-    assert config.is_symlink() and sorted(p.name for p in config.parent.iterdir()) == [
-        "config.ini"
-    ]
+    assert config.is_symlink() and sorted(p.name for p in config.parent.iterdir()) == ["config.ini"]
 
 
 def test_on_an_installed_system_a_second_run_does_nothing(root: Path, source: Path) -> None:
