@@ -339,6 +339,11 @@ write_file() {
     [ "$owner" != - ] || owner=root:root
     [ "${5:-}" != blank ] || content+=$'\n'
     WROTE=0
+    # Never through a link (the kiosk's config.ini is in a folder its user owns): root
+    # would write, chmod or chown whatever it points at.
+    if [ -L "$target" ] || { [ -e "$target" ] && [ ! -f "$target" ]; }; then
+        check_failed "$path is a link or not a file: remove it (nothing was written), then run deploy.sh again"
+    fi
     if [ -f "$target" ] && printf '%s\n' "$content" | cmp -s - "$target"; then
         if [ "$(stat -c %a "$target")" != "$mode" ]; then
             WROTE=1
@@ -365,7 +370,7 @@ write_file() {
     printf '%s\n' "$content" >"$tmp"
     chmod "$mode" "$tmp"
     [ "$MODE" = root ] || chown "$owner" "$tmp"
-    mv -f "$tmp" "$target"
+    mv -fT "$tmp" "$target"
 }
 
 # make_dir PATH MODE OWNER: create a folder (and set its owner) when needed.

@@ -14,8 +14,8 @@ from pathlib import Path
 from . import i18n
 from .arguments import Formatter, add_common, common_options, in_language, language_in
 from .errors import CompanionError, RecordError
-from .export import FORMATS, export_all, export_file, export_game, render, verdict
-from .files import write_atomic
+from .export import FORMATS, ExportAll, export_all, export_file, export_game, render, verdict
+from .files import OUT_ELSEWHERE, write_atomic
 from .i18n import _, ngettext, number, os_reason, percent
 from .paths import database_path
 from .record import Record, Replay, load, malformed_summary, replay, summary, write
@@ -117,7 +117,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     text = write(Record.of(game, app=app))
     if args.out:
         try:
-            write_atomic(Path(args.out), text)
+            write_atomic(Path(args.out), text, advice=OUT_ELSEWHERE, streams=True)
         except OSError as err:
             return _fail(
                 _("Cannot write {file}: {reason}").format(file=args.out, reason=os_reason(err))
@@ -195,6 +195,13 @@ def files_text(n: int) -> str:
     return ngettext("{n} file", "{n} files", n).format(n=n)
 
 
+def _said_failures(done: ExportAll) -> int:
+    """Each game not read and each file refused, a line each: exit 2 if there is one."""
+    for err in (*done.skipped, *done.refused):
+        print(printable(err.message), file=sys.stderr)
+    return EXIT_MALFORMED if done.skipped or done.refused else EXIT_OK
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     refusal = _export_refusal(args)
     if refusal:
@@ -211,14 +218,12 @@ def cmd_export(args: argparse.Namespace) -> int:
                     done.games,
                 ).format(games=done.games, files=files_text(len(done.written)), folder=args.to)
             )
-            for err in done.skipped:
-                print(printable(err.message), file=sys.stderr)
-            return EXIT_MALFORMED if done.skipped else EXIT_OK
+            return _said_failures(done)
         if args.to:
-            written = export_game(store, store.info(args.game), Path(args.to), formats)
-            for path in written:
+            done = export_game(store, store.info(args.game), Path(args.to), formats)
+            for path in done.written:
                 print(printable(_("Written: {file}").format(file=path)))
-            return EXIT_OK
+            return _said_failures(done)
         fmt = args.format or "json"
         record = store.record(args.game, with_journal=True)
         aliases = store.aliases()

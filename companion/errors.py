@@ -145,6 +145,16 @@ class ExportError(CompanionError):
         )
 
 
+class ExportRefused(ExportError):
+    """An export file whose name in the folder is taken by a link, a folder, a device...
+    (``companion.files.NotAFile``): that file alone is not written, and an export of many
+    files goes on with the others."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(path, reason)
+        self.code = "export-refused"
+
+
 # The json module's reasons, said for a person (json speaks English only).
 _JSON_REASONS = {
     "Expecting value": N_("a value is missing (a stray comma, or the file is empty)"),

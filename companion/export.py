@@ -20,8 +20,15 @@ from pathlib import Path
 from . import bgstats
 from .ai.seats import companion_levels
 from .errors import ExportError as ExportError  # where callers have always found it
-from .errors import StoreError
-from .files import write_atomic
+from .errors import ExportRefused, StoreError
+from .files import (
+    EXPORT_ELSEWHERE,
+    MAX_NAME_BYTES,
+    OUT_ELSEWHERE,
+    NotAFile,
+    fit_bytes,
+    write_atomic,
+)
 from .game import Game
 from .i18n import localise, ngettext, os_reason
 from .i18n import translate as _
@@ -292,23 +299,43 @@ def render(record: Record, fmt: str, person: Callable[[str], str] | None = None)
 
 
 def export_file(
-    record: Record, fmt: str, path: Path, person: Callable[[str], str] | None = None
+    record: Record,
+    fmt: str,
+    path: Path,
+    person: Callable[[str], str] | None = None,
+    *,
+    advice: str = OUT_ELSEWHERE,
+    streams: bool = True,
 ) -> Path:
-    """Write one export; :class:`ExportError` says why it could not be written."""
+    """Write one export; :class:`ExportError` says why it could not be written,
+    :class:`ExportRefused` that its name is taken by a link, a folder... (never followed).
+
+    By default ``path`` is a name the person gave (``--out``): a pipe or a device there is
+    written into (``streams``). Into a folder of the app's names, see :func:`export_game`.
+    """
     try:
         text = render(record, fmt, person)
         # A byte-order mark, so that a spreadsheet opens the CSV as UTF-8 ("Åsa", not "Ã…sa").
-        write_atomic(path, "\ufeff" + text if fmt == "csv" else text)
+        data = "\ufeff" + text if fmt == "csv" else text
+        write_atomic(path, data, advice=advice, streams=streams)
+    except NotAFile as err:
+        raise ExportRefused(path, str(err)) from None
     except OSError as err:
         raise ExportError(path, os_reason(err)) from None
     return path
+
+
+STEM_BYTES = MAX_NAME_BYTES - 16
+"""The most bytes of a file's stem: the rest is room for its ending, the longest being
+``.bgstats.json`` (and the app's ``.png`` chart)."""
 
 
 def file_stem(info: GameInfo) -> str:
     """``2026-11-21_2015_Ada-Ben-Cleo_g12``: sortable, readable, safe on a FAT stick.
 
     Made only of digits, letters and ``_-``: no ``/``, ``.`` or ``..`` from a record can
-    take the file out of the export folder.
+    take the file out of the export folder. The names are cut (at a letter) so that the
+    whole file name fits in 255 bytes; the date and ``_g<N>``, unique, are always whole.
 
     >>> info = GameInfo(7, "../../../x", "", None, ("A/../b", "..", "Zoë"), "over", (), 0)
     >>> file_stem(info)
@@ -317,38 +344,55 @@ def file_stem(info: GameInfo) -> str:
     when = re.match(r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})", info.started_at, re.ASCII)
     date = "{}-{}-{}_{}{}".format(*when.groups()) if when else "undated"
     names = "-".join(re.sub(r"\W+", "", p) or "player" for p in info.players)
-    return f"{date}_{names[:60]}_g{int(info.id)}"
+    tail = f"_g{int(info.id)}"
+    room = STEM_BYTES - len(date) - len("_") - len(tail)
+    return f"{date}_{fit_bytes(names[:60], room)}{tail}"
 
 
 @dataclass(frozen=True, slots=True)
 class ExportAll:
     written: list[Path]
     games: int
+    """The games whose every file was written."""
     skipped: tuple[StoreError, ...] = ()
     """Games the journal could not give back (each error names its game): the others
     were exported all the same."""
+    refused: tuple[ExportRefused, ...] = ()
+    """Files whose name in the folder is taken by a link, a folder, a device... (each
+    error names the file and how to clear it): left as they are, the others written."""
 
 
 def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -> ExportAll:
-    """Every finished game into ``folder`` (a USB stick, say), in each format."""
+    """Every finished game into ``folder`` (a USB stick, say), in each format.
+
+    A game the journal cannot give back and a file whose name is taken are reported
+    (``skipped``, ``refused``) and the export goes on; anything else (a full or read-only
+    stick, one pulled out) would fail every file alike: it stops, :class:`ExportError`.
+    """
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise ExportError(folder, os_reason(err)) from None
-    written = []
+    written: list[Path] = []
     finished = [g for g in store.games() if g.finished]
     aliases = store.aliases()
 
     def person(name: str) -> str:
         return resolve(aliases, name)
 
-    skipped = []
+    skipped: list[StoreError] = []
+    refused: list[ExportRefused] = []
+    games = 0
     for info in finished:
         try:
-            written += export_game(store, info, folder, formats, person)
+            done = export_game(store, info, folder, formats, person)
         except StoreError as err:
             skipped.append(err)
-    return ExportAll(written, len(finished) - len(skipped), tuple(skipped))
+            continue
+        written += done.written
+        refused += done.refused
+        games += done.games
+    return ExportAll(written, games, tuple(skipped), tuple(refused))
 
 
 def export_game(
@@ -357,8 +401,12 @@ def export_game(
     folder: Path,
     formats: tuple[str, ...] = FORMATS,
     person: Callable[[str], str] | None = None,
-) -> list[Path]:
-    """One game into ``folder``, a file per format, named by :func:`file_stem`."""
+) -> ExportAll:
+    """One game into ``folder``, a file per format, named by :func:`file_stem`.
+
+    Only regular files are replaced there: a name taken by anything else (a link, even to
+    a file) is refused (``refused``) and the other formats are written all the same.
+    """
     if person is None:
         aliases = store.aliases()
         person = functools.partial(resolve, aliases)
@@ -368,6 +416,14 @@ def export_game(
         raise ExportError(folder, os_reason(err)) from None
     record = store.record(info.id, with_journal=True)
     stem = file_stem(info)
-    return [
-        export_file(record, fmt, folder / f"{stem}.{FORMAT[fmt].suffix}", person) for fmt in formats
-    ]
+    written: list[Path] = []
+    refused: list[ExportRefused] = []
+    for fmt in formats:
+        path = folder / f"{stem}.{FORMAT[fmt].suffix}"
+        try:
+            written.append(
+                export_file(record, fmt, path, person, advice=EXPORT_ELSEWHERE, streams=False)
+            )
+        except ExportRefused as err:
+            refused.append(err)
+    return ExportAll(written, 0 if refused else 1, refused=tuple(refused))

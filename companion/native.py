@@ -154,6 +154,8 @@ def build() -> list[Path]:
     from mypyc.build import mypycify  # only here: the app does not need mypy to run
     from setuptools import Distribution  # type: ignore[import-untyped]
 
+    from .files import write_atomic
+
     before = Path.cwd()
     digests = {m: _digest(m) for m in MODULES}
     # The old build goes first: a file that a running process has loaded is unlinked, not
@@ -186,15 +188,14 @@ def build() -> list[Path]:
             written = []
             for built in command.get_outputs():
                 place = _in_package(Path(built))
-                shutil.copyfile(built, place)
+                write_atomic(place, Path(built).read_bytes())  # never through a link
                 written.append(place)
         finally:
             os.chdir(before)
     # Recorded only once the build succeeded, with the digests it was built from.
     files = sorted(p.relative_to(PACKAGE).as_posix() for p in written)
-    STAMP.write_text(
-        json.dumps({"python": _PYTHON, "modules": digests, "files": files}, indent=1) + "\n",
-        encoding="utf-8",
+    write_atomic(
+        STAMP, json.dumps({"python": _PYTHON, "modules": digests, "files": files}, indent=1) + "\n"
     )
     return written
 

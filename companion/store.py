@@ -42,6 +42,7 @@ from . import __version__
 from .ai.seats import companion_levels
 from .errors import RecordError
 from .errors import StoreError as StoreError  # where callers have always found it
+from .files import NotAFile, check_file
 from .game import Game
 from .i18n import os_reason, translate
 from .moves import Move
@@ -197,12 +198,27 @@ class Store:
     def _lock_file(self) -> int:
         """The lock file beside the journal, opened (created when absent)."""
         try:
-            return os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+            return os.open(self.lock_path, flags, 0o644)
         except PermissionError:
             if not self.lock_path.exists():
                 raise
             # Left by another user (an administrator's command): a lock needs no writing.
-            return os.open(self.lock_path, os.O_RDONLY | os.O_CLOEXEC)
+            return os.open(self.lock_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+
+    def _check_files(self) -> None:
+        """The journal's files are files: SQLite and the lock would write through a link
+        (creating its target, or writing over what it points at)."""
+        for name in ("", "-wal", "-shm", ".lock"):
+            try:
+                check_file(self.path.with_name(self.path.name + name))
+            except NotAFile as err:
+                raise StoreError(
+                    "cannot use the games journal {path}: {reason}",
+                    code="not-a-file",
+                    path=str(err.path),
+                    reason=str(err),
+                ) from None
 
     def _take_lock(self) -> None:
         """The one-writer lock, held until :meth:`close`. ``StoreError`` when another
@@ -259,6 +275,7 @@ class Store:
                 reason=os_reason(err),
             ) from None
         try:
+            self._check_files()
             self._take_lock()
         except StoreError as err:
             if reader and err.code in ("store-busy", "read-only"):

@@ -236,6 +236,22 @@ def test_root_run_writes_the_files_and_a_second_run_changes_none(root: Path, sou
         assert second.has(f"UNCHANGED {path}")
 
 
+@pytest.mark.parametrize("dry", [False, True])
+def test_a_link_at_a_file_deploy_writes_is_refused_not_followed(
+    root: Path, source: Path, dry: bool
+) -> None:
+    victim = root / "victim"
+    put(victim, "[kivy]\nconfig_version = 27\n")
+    config = root / KIVY_CONFIG.lstrip("/")
+    config.parent.mkdir(parents=True)
+    config.symlink_to(victim)
+    run = deploy(root, source, *(["--dry-run"] if dry else []))
+    assert run.code == 3
+    assert f"{KIVY_CONFIG} is a link or not a file: remove it (nothing was written)" in run.err
+    assert victim.read_text() == "[kivy]\nconfig_version = 27\n"
+    assert config.is_symlink() and sorted(p.name for p in config.parent.iterdir()) == ["config.ini"]
+
+
 def test_on_an_installed_system_a_second_run_does_nothing(root: Path, source: Path) -> None:
     install_everything(root, apt_packages(deploy(root, source, "--dry-run")))
     first = deploy(root, source)
@@ -1019,5 +1035,43 @@ def test_an_export_asked_without_a_stick_says_so_to_the_app() -> None:
         assert "state=no-stick" in status
         assert (data / "usb-export.status").owner() == "nobody"  # never root's, in its folder
         assert not (data / "usb-export.request").exists()
+    finally:
+        shutil.rmtree(data)
+
+
+def test_the_helpers_status_is_never_written_through_a_link() -> None:
+    import getpass
+    import tempfile
+
+    if getpass.getuser() != "root" or shutil.which("runuser") is None:
+        pytest.skip("the helper runs as root (it mounts the stick)")
+    data = Path(tempfile.mkdtemp(prefix="splendor-request-"))
+    try:
+        data.chmod(0o777)
+        victim = data / "settings.ini"
+        victim.write_text("[companion]\nlanguage = fr\n")
+        shutil.chown(victim, "nobody")
+        # A link at the old temporary name, and one at the status's own name.
+        (data / "usb-export.status.tmp").symlink_to(victim)
+        (data / "usb-export.status").symlink_to(victim)
+        env = {
+            **os.environ,
+            "SPLENDOR_USER": "nobody",
+            "SPLENDOR_PREFIX": "/nonexistent",
+            "SPLENDOR_DATA_DIR": str(data),
+        }
+        helper = SYSTEMD / "splendor-companion-usb-export"
+        result = subprocess.run(
+            ["bash", str(helper), "--request"], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert victim.read_text() == "[companion]\nlanguage = fr\n"
+        status = data / "usb-export.status"
+        assert not status.is_symlink() and "state=no-stick" in status.read_text().splitlines()
+        assert sorted(p.name for p in data.iterdir()) == [
+            "settings.ini",
+            "usb-export.status",
+            "usb-export.status.tmp",
+        ]
     finally:
         shutil.rmtree(data)

@@ -451,13 +451,22 @@ def exported(data: Path) -> int:
     return game_id
 
 
-def test_out_writes_through_a_link_a_fifo_and_a_device(exported: int, tmp_path: Path) -> None:
+def test_out_refuses_a_link_and_writes_into_a_fifo_and_a_device(
+    exported: int, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "target.txt"
     target.write_text("old")
     link = tmp_path / "link.txt"
     link.symlink_to(target)
-    assert main(["export", str(exported), "--format", "txt", "--out", str(link)]) == 0
-    assert link.is_symlink() and target.read_text().startswith("Splendor: ")
+    assert main(["export", str(exported), "--format", "txt", "--out", str(link)]) == 2
+    assert link.is_symlink() and target.read_text() == "old"
+    assert capfd.readouterr().err == (
+        f"cannot write {link}: it is a link, not a file: remove it or give another file. "
+        "Nothing was written there.\n"
+    )
+    # The command's own output is a link into /proc, and is written all the same.
+    assert main(["export", str(exported), "--format", "txt", "--out", "/dev/stdout"]) == 0
+    assert capfd.readouterr().out.startswith("Splendor: ")
 
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)

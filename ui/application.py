@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import os
@@ -14,12 +15,15 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.logger import Logger
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.ai.seats import seat_titles
 from companion.ai.table import Plan
 from companion.demo import demo_game
+from companion.errors import ExportRefused
 from companion.export import ExportError, export_all, file_stem
+from companion.files import NotAFile
 from companion.i18n import LANGUAGES, ngettext, os_reason
 from companion.paths import data_dir as resolve_data_dir
 from companion.session import Session
@@ -43,7 +47,7 @@ from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .screens.table.words import named, reason
-from .settings import DEFAULTS, SETTINGS_SECTION, from_kiosk
+from .settings import DEFAULTS, SETTINGS_SECTION, from_kiosk, write_settings
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +84,25 @@ class CompanionApp(App):
 
     def build_config(self, config: Any) -> None:
         config.setdefaults(SETTINGS_SECTION, dict(DEFAULTS))
+        # Kivy's own write opens settings.ini as it finds it, following a link: ours
+        # replaces it atomically and refuses anything but a file there.
+        config.write = functools.partial(self._write_settings, config)
+
+    def _write_settings(self, config: Any) -> bool:
+        """Kivy's ``config.write()``: ``False``, said on the screen, when it cannot be."""
+        try:
+            write_settings(config)
+        except OSError as err:
+            message = tr("cannot write {file}: {reason}").format(
+                file=config.filename, reason=os_reason(err)
+            )
+            Logger.error("Settings: %s", message)
+            if getattr(self, "manager", None) is None:
+                self.notices.append(message)  # at start, before any screen
+            else:
+                self.say(message, error=True)
+            return False
+        return True
 
     def setting(self, key: str) -> str:
         # What the kiosk's installer set (the service's environment) wins at every start.
@@ -308,6 +331,7 @@ class CompanionApp(App):
             folder = media[0] / "splendor-games"
         try:
             done = export_all(self.store, folder)
+            refused = list(done.refused)  # names taken by a link, a folder...: left alone
             for info in self.store.games():
                 if info.finished:
                     record = self.store.record(info.id)
@@ -317,16 +341,23 @@ class CompanionApp(App):
                         size=(800, 480),
                         size_hint=(None, None),
                     )
-                    chart.save_png(folder / f"{file_stem(info)}.png")
+                    path = folder / f"{file_stem(info)}.png"
+                    try:
+                        chart.save_png(path)
+                    except NotAFile as err:
+                        refused.append(ExportRefused(path, str(err)))
         except (ExportError, StoreError) as err:
             return False, err.message
         except OSError as err:
             return False, tr("cannot write {path}: {reason}. Nothing was written there.").format(
                 path=folder, reason=os_reason(err)
             )
-        return True, ngettext(
+        said = ngettext(
             "{games} game exported to {folder}", "{games} games exported to {folder}", done.games
         ).format(games=done.games, folder=folder)
+        if refused:  # the first one is enough to know what to clear; the others are alike
+            return False, f"{said}. {refused[0].message}"
+        return True, said
 
     # ------------------------------------------------------------------ hardware
 

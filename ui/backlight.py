@@ -13,6 +13,7 @@ finger, which the player could not see.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -52,7 +53,11 @@ class Backlight:
 
     @brightness.setter
     def brightness(self, value: int) -> None:
-        (self.folder / "brightness").write_text(f"{value}\n")
+        # The kernel's own file, written in place; a link put there is not followed.
+        flags = os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(self.folder / "brightness", flags)
+        with os.fdopen(fd, "w") as file:
+            file.write(f"{value}\n")
 
 
 class Dimmer:

@@ -6,7 +6,7 @@ apart without its colour; the axes say what they count (rounds, points).
 
 from __future__ import annotations
 
-import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import ListProperty
 from kivy.uix.widget import Widget
 
+from companion.files import EXPORT_ELSEWHERE, write_atomic
 from companion.setup import WINNING_POINTS
 
 from . import theme
@@ -127,12 +128,13 @@ class PointsChart(Widget):
         )
 
     def save_png(self, path: Path) -> Path:
-        """Render into ``path`` offscreen, whatever is on screen; atomically, like exports."""
-        part = path.with_name(f".{path.stem}.part.png")  # Kivy picks the format by suffix
+        """Render into ``path`` offscreen, whatever is on screen; atomically, like exports,
+        and never through a link (:func:`companion.files.write_atomic`: ``NotAFile``)."""
         self.redraw()
-        try:
-            self.export_to_png(str(part))
-            os.replace(part, path)
-        finally:
-            part.unlink(missing_ok=True)
+        # Kivy writes the picture to a name (and follows a link there): a private folder
+        # of our own, then the export folder's own way of writing.
+        with tempfile.TemporaryDirectory(prefix="splendor-chart-") as private:
+            drawn = Path(private, "chart.png")  # Kivy picks the format by suffix
+            self.export_to_png(str(drawn))
+            write_atomic(path, drawn.read_bytes(), advice=EXPORT_ELSEWHERE)
         return path

@@ -4,9 +4,13 @@ at every start, and the settings screen says where each value comes from."""
 
 from __future__ import annotations
 
+import configparser
+import io
 import os
 from collections.abc import Mapping
+from pathlib import Path
 
+from companion.files import write_atomic
 from hardware.readers import DEFAULT, NAMES
 
 SETTINGS_SECTION = "companion"
@@ -57,3 +61,14 @@ def source(key: str, value: str, environ: Mapping[str, str] | None = None) -> st
     if from_kiosk(key, environ) is not None:
         return KIOSK_SOURCE
     return DEFAULT_SOURCE if value == DEFAULTS.get(key) else SCREEN_SOURCE
+
+
+def write_settings(config: configparser.RawConfigParser) -> None:
+    """``settings.ini`` as Kivy's ``ConfigParser.write`` writes it, but atomically and
+    never through a link (``companion.files.NotAFile``); ``OSError`` when it cannot be."""
+    filename = getattr(config, "filename", None)
+    if not filename:
+        return
+    text = io.StringIO()
+    configparser.RawConfigParser.write(config, text)
+    write_atomic(Path(filename), text.getvalue())

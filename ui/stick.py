@@ -19,6 +19,7 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from companion.files import write_atomic
 from companion.i18n import ngettext
 
 from .i18n import tr
@@ -34,7 +35,7 @@ def on_kiosk(environ: Mapping[str, str] | None = None) -> bool:
 
 def ask(folder: Path) -> None:
     """Ask the kiosk's helper for an export to the plugged stick."""
-    (folder / REQUEST).write_text("export\n", encoding="utf-8")
+    write_atomic(folder / REQUEST, "export\n")  # never through a link (NotAFile)
 
 
 def read_status(path: Path) -> dict[str, str]:

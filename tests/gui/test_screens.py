@@ -82,6 +82,47 @@ def test_export_writes_records_and_charts_to_the_stick(driver: Driver, tmp_path:
     assert png.startswith(b"\x89PNG") and len(png) > 5000  # a drawn chart, not an empty image
 
 
+def test_export_to_the_stick_leaves_a_link_alone_and_writes_the_rest(
+    driver: Driver, tmp_path: Path
+) -> None:
+    from companion.export import file_stem
+
+    d = driver
+    store_finished(d, [1, 2])
+    stems = [file_stem(info) for info in d.app.store.games()]
+    journal = d.app.store.path
+    before = journal.read_bytes()
+    folder = tmp_path / "stick" / "splendor-games"
+    folder.mkdir(parents=True)
+    (folder / f"{stems[0]}.png").symlink_to(journal)
+    (folder / f"{stems[1]}.csv").symlink_to(journal)
+    ok, message = d.app.export_to_media(folder)
+    assert not ok
+    # The game whose chart alone was refused counts as exported: its records are there.
+    assert message.startswith(f"1 game exported to {folder}. cannot write {folder}/")
+    assert "it is a link, not a file: remove it or export to another folder" in message
+    assert journal.read_bytes() == before
+    regular = sorted(p.suffix for p in folder.iterdir() if not p.is_symlink())
+    assert regular == [".csv", ".json", ".json", ".json", ".json", ".png", ".txt", ".txt"]
+
+
+def test_settings_are_never_written_through_a_link(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    victim = tmp_path / "games.sqlite3"
+    victim.write_text("[companion]\nhints = 0\n")
+    (data / "settings.ini").symlink_to(victim)
+    d = Driver(data)
+    try:
+        d.app.toggle_hints()
+        d.frames(2)
+        assert "settings.ini: it is a link, not a file: remove it or choose another" in d.texts()
+        assert victim.read_text() == "[companion]\nhints = 0\n"
+        assert (data / "settings.ini").is_symlink()
+    finally:
+        d.close()
+
+
 def test_removable_media_are_found_from_the_mount_table(tmp_path: Path) -> None:
     sys_block = tmp_path / "sys"
     (sys_block / "sda").mkdir(parents=True)
