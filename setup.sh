@@ -6,10 +6,24 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-extras="[native]"
-[ "${1:-}" = "--dev" ] && extras="[dev,native]"
-
 say() { printf 'setup: %s\n' "$*"; }
+
+usage() {
+    printf 'usage: ./setup.sh [--dev]\n'
+    printf '  (nothing)  set up the app in ./.venv\n'
+    printf '  --dev      the app and the tools that run the test suite\n'
+}
+
+dev=""
+case "${1:-}" in
+    "") ;;
+    --dev) dev=1 ;;
+    -h | --help) usage; exit 0 ;;
+    *) printf 'setup: unknown option %s\n' "$1" >&2; usage >&2; exit 2 ;;
+esac
+[ $# -le 1 ] || { printf 'setup: one option at most\n' >&2; usage >&2; exit 2; }
+extras="[native]"
+[ -n "$dev" ] && extras="[dev,native]"
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -60,7 +74,7 @@ if [ "$(uname -s)" = Linux ]; then
         apt_install python3-dev || say "python3-dev missing: evdev may not build"
     fi
 fi
-if [ -n "$extras" ]; then
+if [ -n "$dev" ]; then
     # The test suite checks the kiosk's shell script and unit files with these; without
     # them those two checks are skipped, so a machine that refuses them still tests.
     apt_install shellcheck systemd || say "shellcheck or systemd-analyze missing: their checks will be skipped"
