@@ -1,5 +1,5 @@
-"""``./setup.sh``, the README's first command: it says what it takes, refuses what it does
-not know before it installs anything, and installs the development tools only with --dev."""
+"""``./setup.sh``, the README's first command: it says what it takes and refuses what it
+does not know before it installs anything."""
 
 import subprocess
 from pathlib import Path
