@@ -80,8 +80,44 @@ def run(args: argparse.Namespace) -> int:
         )
         print(message.format(reason=err), file=sys.stderr)
         return 2
-    from .application import CompanionApp
+    # Kivy's own log goes to a file only: say where, and what a silent terminal means,
+    # before the window is made (which can take seconds where there is no display).
+    # (sys.__stderr__: Kivy sends sys.stderr to its log file once imported.)
+    terminal = sys.__stderr__ or sys.stderr
+    print(starting(args.fullscreen), file=terminal, flush=True)
+    try:
+        from .application import CompanionApp
 
-    app = CompanionApp(data_dir=args.data_dir, language=args.lang, demo=args.demo or 0)
-    app.run()
+        app = CompanionApp(data_dir=args.data_dir, language=args.lang, demo=args.demo or 0)
+        app.run()
+    except KeyboardInterrupt:  # Ctrl-C in the terminal: every move is already journaled
+        print(translate("Stopped. Every move was saved as it was played."), file=terminal)
+        return 130
     return 0
+
+
+def starting(fullscreen: bool) -> str:
+    """What the terminal says as the app starts: where its log is, how to stop it, and,
+    with no display to show it on, that the window is drawn where nobody sees it."""
+    import kivy
+    from kivy.config import Config
+
+    from companion.i18n import translate
+
+    folder = os.path.join(kivy.kivy_home_dir, Config.get("kivy", "log_dir"))
+    lines = [
+        translate("The touchscreen app is running (Ctrl-C stops it); its log: {folder}").format(
+            folder=folder
+        )
+    ]
+    graphical = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    console = fullscreen or os.environ.get("SDL_VIDEODRIVER") in ("kmsdrm", "offscreen")
+    if not graphical and not console:
+        lines.append(
+            translate(
+                "No desktop display was found (DISPLAY is not set): the window is drawn where "
+                "nobody sees it. On the Pi, add --fullscreen to draw on its screen; to look at "
+                "it elsewhere, see README.md (a first look, headless)."
+            )
+        )
+    return "\n".join(lines)

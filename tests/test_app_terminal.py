@@ -1,0 +1,52 @@
+"""The app started from a terminal: it says it is running and where its log is, says when
+no display will show it, and Ctrl-C stops it with one line, no traceback, nothing lost."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+
+def test_the_terminal_says_where_the_log_is_and_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("KIVY_NO_FILELOG", None)
+    env.update(KIVY_HOME=str(tmp_path / "kivy"), SDL_VIDEODRIVER="offscreen", LANGUAGE="en")
+    command = [sys.executable, "-m", "companion", "--data-dir", str(tmp_path / "data")]
+    app = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    assert app.stderr is not None
+    said = app.stderr.readline()
+    assert "The touchscreen app is running (Ctrl-C stops it); its log:" in said
+    assert str(tmp_path / "kivy") in said
+    # Let it reach its main loop (its log says so), then Ctrl-C as in a terminal.
+    logs = tmp_path / "kivy" / "logs"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        text = "".join(p.read_text() for p in logs.glob("*.txt")) if logs.exists() else ""
+        if "Start application main loop" in text:
+            break
+        time.sleep(0.2)
+    app.send_signal(signal.SIGINT)
+    rest = app.stderr.read()
+    assert app.wait(timeout=60) == 130
+    assert "Stopped. Every move was saved as it was played." in rest
+    assert "Traceback" not in rest
+    assert "Traceback" not in "".join(p.read_text() for p in logs.glob("*.txt"))
+
+
+def test_with_no_display_the_terminal_says_nobody_will_see_the_window(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ui.app import starting
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    assert "No desktop display was found" in starting(fullscreen=False)
+    assert "No desktop display" not in starting(fullscreen=True)  # the Pi's own screen
+    monkeypatch.setenv("DISPLAY", ":0")
+    assert "No desktop display" not in starting(fullscreen=False)
