@@ -79,6 +79,7 @@ class CompanionApp(App):
         self.clock = clock  # the journal's clock: a test fixes it, for the same pictures
         self.notices: list[str] = []
         self._settings_unkept = False  # said once: the settings folder cannot be made
+        self._lasting: list[str] = []  # the notices of the start, kept on the start screen
         # The new-game screen's choice until the game starts: levels per seat, suggestions.
         self.companion_plan: tuple[list[str | None], bool] = ([], False)
         self.store: Store
@@ -139,6 +140,7 @@ class CompanionApp(App):
     def notice(self, message: str) -> None:
         """A line for the start screen, and the log: what the table should know."""
         self.notices.append(message)
+        self._lasting.append(message)
         log.warning("%s", message)
 
     def _check_settings(self) -> None:
@@ -463,7 +465,8 @@ class CompanionApp(App):
         if said is not None:
             said(message, error)
         else:
-            self.notices[:] = [message]
+            # What the start said (a journal, a setting) stays: the latest line joins it.
+            self.notices[:] = [*self._lasting, message]
             self.start_screen.refresh()
 
     def undo_pressed(self) -> None:
