@@ -435,7 +435,7 @@ class CompanionApp(App):
         ).format(games=done.games, folder=folder)
         if done.skipped:
             # One damaged game never hides the others: they are out, it is named.
-            return False, f"{said}. {done.skipped[0].message}"
+            return False, " ".join([f"{said}.", *(f"{reason(err)}." for err in done.skipped)])
         if refused:  # the first one is enough to know what to clear; the others are alike
             return False, f"{said}. {refused[0].message}"
         return True, said

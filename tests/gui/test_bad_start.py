@@ -138,7 +138,7 @@ def test_a_bad_rotation_chosen_while_running_is_refused_not_applied(driver: Driv
     assert "The setting rotation = 45" in d.texts()
 
 
-def test_past_games_list_a_damaged_game_and_open_the_others(driver: Driver) -> None:
+def test_past_games_list_a_damaged_game_and_open_the_others(driver: Driver, tmp_path: Path) -> None:
     d = driver
     ids = []
     for seed in (1, 2, 3):
@@ -156,6 +156,10 @@ def test_past_games_list_a_damaged_game_and_open_the_others(driver: Driver) -> N
     d.tap(rows[ids[2]])
     assert d.app.manager.current == "history"
     assert f"Game {ids[2]} in the journal cannot be read: its setup is damaged" in d.texts()
+    ok, said = d.app.export_to_media(tmp_path / "usb")  # the USB stick: the others go
+    assert not ok and said.startswith("1 game exported to")
+    assert f"ame {ids[1]} in the journal cannot be read" in said
+    assert {p.suffix for p in (tmp_path / "usb").iterdir()} >= {".json", ".png"}
     d.tap(d.app.history_screen.rows[ids[0]])
     assert d.app.manager.current == "end"
     with sqlite3.connect(d.app.store.path) as db:  # kept, as it was
