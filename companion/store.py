@@ -512,11 +512,11 @@ class Store:
             path=str(self.path),
         )
 
-    def _uri(self, path: Path | None = None, **options: str) -> str:
+    def _uri(self, **options: str) -> str:
         """The journal's SQLite URI: the path percent-encoded (a ``%41``, ``#`` or ``?`` in
         a folder name is part of the name, not of the URI), then the options."""
         query = "&".join(f"{k}={v}" for k, v in options.items())
-        return f"{(path or self.path).absolute().as_uri()}?{query}"
+        return f"{self.path.absolute().as_uri()}?{query}"
 
     def _open_reading(self) -> sqlite3.Connection:
         """The journal read-only, changing nothing: no lock, no set-aside, no migration."""
