@@ -152,6 +152,14 @@ def _fail(message: str) -> int:
     return EXIT_MALFORMED
 
 
+def _left_out(errors: Sequence[CompanionError], said: str) -> int:
+    """Each damaged game on a line of its own (standard error), with what was done about
+    it; exit 2 when there was one, though every other game was listed or counted."""
+    for err in errors:
+        print(printable(f"{err.message}. {said}"), file=sys.stderr)
+    return EXIT_MALFORMED if errors else EXIT_OK
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     with _open_store(args, reader=True) as store:
         games = store.games()
@@ -162,9 +170,9 @@ def cmd_games(args: argparse.Namespace) -> int:
             (  # names come from strangers: no control character reaches the terminal
                 str(info.id),
                 info.started_at.replace("T", " ").rstrip("Z"),
-                printable(", ".join(info.players)),
+                printable(", ".join(info.players)) or "?",
                 printable(", ".join(info.winners)) or "-",
-                _(info.state),
+                _(info.state) if info.problem is None else _("damaged"),
                 number(info.moves),
             )
             for info in games
@@ -173,7 +181,10 @@ def cmd_games(args: argparse.Namespace) -> int:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
-    return EXIT_OK
+    damaged = [info.problem for info in games if info.problem is not None]
+    return _left_out(
+        damaged, _("It is kept in the journal as it is; exports and statistics leave it out.")
+    )
 
 
 def _export_refusal(args: argparse.Namespace) -> str | None:
@@ -196,10 +207,12 @@ def files_text(n: int) -> str:
 
 
 def _said_failures(done: ExportAll) -> int:
-    """Each game not read and each file refused, a line each: exit 2 if there is one."""
-    for err in (*done.skipped, *done.refused):
+    """Each game not read (left out, and kept) and each file refused, a line each: exit 2
+    if there is one."""
+    left_out = _left_out(done.skipped, _("It is left out, and kept in the journal as it is."))
+    for err in done.refused:
         print(printable(err.message), file=sys.stderr)
-    return EXIT_MALFORMED if done.skipped or done.refused else EXIT_OK
+    return EXIT_MALFORMED if left_out or done.refused else EXIT_OK
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -286,8 +299,15 @@ def _average(singular: str, plural: str, value: float) -> str:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    unreadable: list[StoreError] = []
     with _open_store(args, reader=True) as store:
-        games = played_games(store)
+        games = played_games(store, unreadable=unreadable)
+    code = _print_stats(args, games)
+    left_out = _left_out(unreadable, _("It is left out, and kept in the journal as it is."))
+    return code or left_out
+
+
+def _print_stats(args: argparse.Namespace, games: list[PlayedGame]) -> int:
     if args.vs:
         a, b = args.vs
         h = head_to_head(games, a, b)

@@ -145,12 +145,12 @@ def persons(store: Store) -> Callable[[str], str]:
 def played_games(
     store: Store,
     include: Callable[[PlayedGame], bool] | None = None,
-    unreadable: list[int] | None = None,
+    unreadable: list[StoreError] | None = None,
 ) -> list[PlayedGame]:
     """Every finished game, most recent first, names counted as the persons they are.
 
     A game whose journal cannot be read is left out rather than hiding every other
-    game; its id goes to ``unreadable`` when given, so the table can be told.
+    game; why (naming the game) goes to ``unreadable`` when given, so the table can be told.
     """
     person = persons(store)
     lines = []
@@ -158,10 +158,12 @@ def played_games(
         if not info.finished:
             continue
         try:
+            if info.problem is not None:
+                raise info.problem
             line = _played(store, info)
-        except StoreError:
+        except StoreError as err:
             if unreadable is not None:
-                unreadable.append(info.id)
+                unreadable.append(err)
             continue
         # The companion's seats keep the name they were given: a merge of two spellings
         # of a person never turns the companion into that person, nor its win into theirs.

@@ -2,15 +2,22 @@
 
 Each move is committed (WAL, ``synchronous=FULL``) before the app shows it as done, so a
 companion unplugged mid-game loses nothing it acknowledged. Undo and redo are journaled
-too. A damaged or foreign file is never overwritten: it is set aside under a new name and
-a fresh journal is started, with a notice for the table.
+too. A damaged or foreign file is never overwritten: the writer (the app) sets it aside
+under a new name and starts a fresh journal, with a notice for the table; a reader says
+what is wrong and leaves it where it is.
 
 One writer at a time: a :class:`Store` holds an exclusive lock (``flock``) on
-``games.sqlite3.lock`` beside the journal for as long as it is open; a second one is
-refused (``store-busy``) and changes nothing. A reader (``Store(path, reader=True)``: the
-command line's ``games``, ``export``, ``stats``) that finds the journal in use, or its
-folder read-only, reads it without changing anything. And a move is journaled only under
-the number the session expected (``out-of-step`` otherwise).
+``games.sqlite3.lock`` beside the journal, and on the journal file itself (so that a
+deleted lock file lets no second writer in), for as long as it is open; a second one is
+refused (``store-busy``, naming the process that holds it) and changes nothing. A reader
+(``Store(path, reader=True)``: the command line's ``games``, ``export``, ``stats``) that
+finds the journal in use, its folder read-only or its disk full reads it without changing
+anything, games still in the WAL file included. And a move is journaled only under the
+number the session expected (``out-of-step`` otherwise).
+
+One damaged game never hides the others: a game whose row no longer reads (its players,
+setup, a move not JSON) is listed with its :attr:`GameInfo.problem`, and :meth:`Store.record`
+refuses it (``unreadable-game``); it stays in the file as it is.
 
 >>> import tempfile, pathlib
 >>> from companion.simulate import simulate
@@ -30,7 +37,10 @@ import errno
 import fcntl
 import json
 import os
+import shutil
 import sqlite3
+import stat
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -44,7 +54,7 @@ from .errors import RecordError
 from .errors import StoreError as StoreError  # where callers have always found it
 from .files import NotAFile, check_file
 from .game import Game
-from .i18n import os_reason, translate
+from .i18n import N_, Later, os_reason, translate
 from .moves import Move
 from .record import Record, document, move_document, read_document, read_move
 from .setup import Setup
@@ -100,6 +110,64 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 
+FULL_BELOW = 1 << 20
+"""Free bytes under which SQLite's I/O errors are taken for a full disk."""
+
+
+def _full(err: sqlite3.Error, folder: Path) -> bool:
+    """A full disk, however SQLite says it: ``SQLITE_FULL``, or an I/O error (it cannot
+    grow its shared-memory file on a full tmpfs) on a disk with next to no room left."""
+    name = getattr(err, "sqlite_errorname", "")
+    if name == "SQLITE_FULL":
+        return True
+    if not name.startswith("SQLITE_IOERR"):
+        return False
+    try:
+        found = os.statvfs(folder)
+    except OSError:
+        return False
+    return found.f_bavail * found.f_frsize < FULL_BELOW
+
+
+def _reason(err: sqlite3.Error, folder: Path) -> object:
+    """Why SQLite failed, for a person: a full disk said as one."""
+    return Later(N_("the disk is full")) if _full(err, folder) else err
+
+
+def _damaged(err: sqlite3.Error) -> bool:
+    return getattr(err, "sqlite_errorname", "") in ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+
+
+def _names(text: object) -> tuple[str, ...] | None:
+    """A row's list of names (players, winners), or ``None`` when it is damaged."""
+    try:
+        names = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return None
+    return tuple(names)
+
+
+def _unreadable(game_id: int, why: object) -> StoreError:
+    return StoreError(
+        "game {id} in the journal cannot be read: {reason}",
+        code="unreadable-game",
+        id=game_id,
+        reason=why,
+    )
+
+
+def _unreadable_move(game_id: int, seq: int, why: object) -> StoreError:
+    return StoreError(
+        "game {id} has an unreadable move {seq} in the journal: {reason}",
+        code="unreadable-game",
+        id=game_id,
+        seq=seq,
+        reason=why,
+    )
+
+
 def system_clock() -> datetime:
     return datetime.now(UTC)
 
@@ -146,6 +214,9 @@ class GameInfo:
     state: str
     winners: tuple[str, ...]
     moves: int
+    problem: StoreError | None = None
+    """Why the game cannot be read (its row damaged), or ``None``. Such a game is listed,
+    kept as it is, and left out of exports and statistics."""
 
     @property
     def finished(self) -> bool:
@@ -173,8 +244,9 @@ class Store:
         clock: Callable[[], datetime] = system_clock,
     ) -> None:
         """Open the journal to write (locked), or with ``reader`` to read it even while
-        another companion writes it or its folder is read-only (then nothing is changed).
-        ``clock``: what time it is, for the journal's entries (a test sets its own)."""
+        another companion writes it, its folder is read-only or its disk full (then nothing
+        is changed). ``clock``: what time it is, for the journal's entries (a test sets its
+        own)."""
         self.path = Path(path)
         self.clock = clock
         """What time it is, for the journal's entries: a test sets a clock of its own."""
@@ -182,12 +254,33 @@ class Store:
         """Things the table should be told, like a damaged file that was set aside."""
         self.read_only = False
         """True when this store only reads (a reader that found the journal busy)."""
+        self.saved = True
+        """False for :meth:`unsaved`: a journal in memory, gone when the app closes."""
         self._lock: int | None = None
+        self._journal_lock: int | None = None
+        self._copy: Path | None = None  # a private copy read in place of the journal
         try:
             self._db = self._open(reader)
         except BaseException:
             self._unlock()
+            self._drop_copy()
             raise
+
+    @classmethod
+    def unsaved(
+        cls, path: str | os.PathLike[str], clock: Callable[[], datetime] = system_clock
+    ) -> Store:
+        """A journal in memory only, for when no file at all can be had (the data folder
+        and the temporary folder both unusable): the table plays on, and is told its games
+        are not kept. ``path``: the journal that could not be opened, for messages."""
+        store = cls.__new__(cls)
+        store.path, store.clock, store.notices = Path(path), clock, []
+        store.read_only, store.saved = False, False
+        store._lock = store._journal_lock = None
+        store._copy = None
+        store._db = sqlite3.connect(":memory:", isolation_level=None)
+        store._migrate(store._db)
+        return store
 
     # ------------------------------------------------------------------ opening
 
@@ -238,13 +331,49 @@ class Store:
             raise StoreError(
                 "cannot use the games journal {path}: {reason}",
                 path=str(self.path),
-                reason=err.strerror or str(err),
+                reason=os_reason(err),
             ) from None
+        self._lock = fd
+        self._flock(fd)
+        # The journal itself too: a lock file deleted while the app runs (by hand, by a
+        # cleaner) would otherwise let a second writer take a new one.
+        self._journal_lock = self._journal_file()
+        if self._journal_lock is not None:
+            self._flock(self._journal_lock)
+        # Who holds it, for the message of the one refused (not when opened read-only).
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+
+    def _journal_file(self) -> int | None:
+        """The journal file opened to be locked (created empty when absent, as SQLite
+        would), or ``None`` when it is no regular file: SQLite then says what it is."""
+        try:
+            # Non-blocking: a FIFO in the journal's place must not hang the app.
+            flags = os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+            fd = os.open(self.path, flags, 0o644)
+        except OSError:
+            return None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        return fd
+
+    def _flock(self, fd: int) -> None:
+        """An exclusive ``flock`` on ``fd``; ``store-busy`` (all locks let go) when another
+        companion holds it."""
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
-            os.close(fd)
+            holder = self._holder(fd)
+            self._unlock()
+            if holder is None:
+                raise StoreError(
+                    "the games journal {path} is in use by another Splendor Companion: "
+                    "close it first. Nothing was changed.",
+                    code="store-busy",
+                    path=str(self.path),
+                ) from None
             raise StoreError(
                 "the games journal {path} is in use by another Splendor Companion "
                 "(process {pid}): close it first. Nothing was changed.",
@@ -252,58 +381,136 @@ class Store:
                 path=str(self.path),
                 pid=holder,
             ) from None
-        # Who holds it, for the message of the one refused (not when opened read-only).
+
+    def _holder(self, fd: int) -> str | None:
+        """The process holding the lock on ``fd``: the system's table of locks says it
+        (a lock file emptied or deleted says nothing), else the number in the lock file."""
+        found = os.fstat(fd)
+        inode = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
         with contextlib.suppress(OSError):
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._lock = fd
+            for line in Path("/proc/locks").read_text().splitlines():
+                parts = line.split()
+                # "1: FLOCK  ADVISORY  WRITE 8786 fe:00:2146825 0 EOF"
+                if len(parts) > 5 and parts[1] == "FLOCK" and parts[5] == inode:
+                    return parts[4] if parts[4].isdigit() and parts[4] != "0" else None
+        if self._lock is not None:
+            with contextlib.suppress(OSError):
+                text = os.pread(self._lock, 32, 0).decode("ascii", "replace").strip()
+                if text.isdigit():
+                    return text
+        return None
 
     def _unlock(self) -> None:
-        if self._lock is not None:
-            os.close(self._lock)  # closing the descriptor releases the lock
-            self._lock = None
+        # Closing a descriptor releases its lock.
+        for fd in (self._journal_lock, self._lock):
+            if fd is not None:
+                os.close(fd)
+        self._lock = self._journal_lock = None
 
-    def _open(self, reader: bool) -> sqlite3.Connection:
+    def _make_folder(self) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            if reader and self.path.parent.is_dir():
-                return self._open_reading()
+        except (OSError, ValueError) as err:  # ValueError: a NUL in the path
             raise StoreError(
                 "cannot create the folder {folder}: {reason}",
                 folder=str(self.path.parent),
                 reason=os_reason(err),
             ) from None
+
+    def _open(self, reader: bool) -> sqlite3.Connection:
+        try:
+            self._make_folder()
+        except StoreError:
+            if reader and self.path.parent.is_dir():
+                return self._open_reading()
+            raise
         try:
             self._check_files()
             self._take_lock()
         except StoreError as err:
-            if reader and err.code in ("store-busy", "read-only"):
+            if reader and err.code != "not-a-file":
+                # In use, read-only, no room for a lock file: read, changing nothing.
                 return self._open_reading()
             raise
-        problem = self._check_existing()
+        try:
+            problem = self._check_existing()
+        except StoreError:
+            if reader:
+                self._unlock()
+                return self._open_reading()
+            raise
         if problem is not None:
+            if reader:
+                # Only the writer moves a journal aside: a reader says so and leaves it.
+                self._unlock()
+                raise self._refusal(problem)
             try:
                 self._set_aside(problem)
             except OSError as err:
                 raise StoreError(
                     "cannot open the games journal {path}: {reason}",
                     path=str(self.path),
-                    reason=err.strerror or str(err),
+                    reason=os_reason(err),
                 ) from None
+            # The lock on the journal went with the file set aside: take the new one's.
+            if self._journal_lock is not None:
+                os.close(self._journal_lock)
+                self._journal_lock = self._journal_file()
+                if self._journal_lock is not None:
+                    self._flock(self._journal_lock)
         try:
             db = self._connect()
-            self._migrate(db)
         except sqlite3.DatabaseError as err:
-            raise StoreError(
-                "cannot open the games journal {path}: {reason}", path=str(self.path), reason=err
-            ) from None
+            if reader:
+                self._unlock()
+                return self._open_reading()
+            raise self._open_failed(err) from None
+        try:
+            self._migrate(db)
+        except BaseException as err:
+            db.close()
+            if reader and isinstance(err, sqlite3.DatabaseError):
+                self._unlock()
+                return self._open_reading()
+            if isinstance(err, sqlite3.DatabaseError):
+                raise self._open_failed(err) from None
+            raise
         if reader:
             # Kept up to date, the journal is read without holding the lock: an app that
             # starts meanwhile gets its journal.
             self._unlock()
             self.read_only = True
         return db
+
+    def _open_failed(self, err: sqlite3.Error) -> StoreError:
+        if _full(err, self.path.parent):
+            return StoreError(
+                "cannot open the games journal {path}: the disk is full. Nothing was "
+                "changed; free some space on it (or export the games to a stick and delete "
+                "old files), then start again.",
+                code="disk-full",
+                path=str(self.path),
+            )
+        return StoreError(
+            "cannot open the games journal {path}: {reason}", path=str(self.path), reason=err
+        )
+
+    def _refusal(self, problem: str) -> StoreError:
+        """What a reader says of a journal it will not touch."""
+        if problem == "damaged":
+            return StoreError(
+                "the games journal {path} is damaged: it was left as it is and nothing was "
+                "read. Keep a copy of it (sqlite3's .recover may save its games); the app "
+                "sets it aside and starts a new journal when it next starts.",
+                code="damaged-journal",
+                path=str(self.path),
+            )
+        return StoreError(
+            "{path} is not a Splendor Companion journal: it was left as it is and nothing "
+            "was read. Check --data-dir, or move the file away.",
+            code="foreign-journal",
+            path=str(self.path),
+        )
 
     def _uri(self, **options: str) -> str:
         """The journal's SQLite URI: the path percent-encoded (a ``%41``, ``#`` or ``?`` in
@@ -319,20 +526,27 @@ class Store:
             self._migrate(db)  # an empty journal: no games
             return db
         try:
+            db = sqlite3.connect(self._uri(mode="ro"), uri=True, isolation_level=None)
             try:
-                db = sqlite3.connect(self._uri(mode="ro"), uri=True, isolation_level=None)
                 version = db.execute("PRAGMA user_version").fetchone()[0]
             except sqlite3.OperationalError:
-                # A WAL journal in a folder no one may write, with no writer open (no
-                # ``-shm``): nothing can change it, so it is read as it lies.
-                db = sqlite3.connect(
-                    self._uri(mode="ro", immutable="1"), uri=True, isolation_level=None
-                )
+                # A WAL journal whose ``-shm`` cannot be made (a folder no one may write,
+                # a full disk) and no writer open: nothing can change it meanwhile.
+                db.close()
+                db = self._read_as_it_lies()
                 version = db.execute("PRAGMA user_version").fetchone()[0]
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
         except sqlite3.DatabaseError as err:
+            if _damaged(err):
+                raise self._refusal("damaged") from None
             raise StoreError(
-                "cannot read the games journal {path}: {reason}", path=str(self.path), reason=err
+                "cannot read the games journal {path}: {reason}",
+                path=str(self.path),
+                reason=_reason(err, self.path.parent),
             ) from None
+        if check != "ok":
+            db.close()
+            raise self._refusal("damaged")
         if version != SCHEMA_VERSION:
             db.close()
             raise StoreError(
@@ -344,11 +558,57 @@ class Store:
             )
         return db
 
+    @property
+    def _wal(self) -> Path:
+        return self.path.with_name(self.path.name + "-wal")
+
+    def _read_as_it_lies(self) -> sqlite3.Connection:
+        """The journal as it lies, read where its ``-shm`` cannot be made. Games committed
+        but still in the WAL file count: read ``immutable``, SQLite would not see them, so
+        then a private copy of both files is read instead."""
+        try:
+            pending = self._wal.stat().st_size > 0
+        except FileNotFoundError:
+            pending = False
+        if not pending:
+            return sqlite3.connect(
+                self._uri(mode="ro", immutable="1"), uri=True, isolation_level=None
+            )
+        try:
+            self._copy = Path(tempfile.mkdtemp(prefix="splendor-read-"))
+            shutil.copyfile(self.path, self._copy / self.path.name)
+            shutil.copyfile(self._wal, self._copy / self._wal.name)
+        except OSError as err:
+            self._drop_copy()
+            raise StoreError(
+                "the games journal {path} holds games still in {wal}, which can be read "
+                "only where a file can be added beside it, and no copy could be made "
+                "({reason}). Nothing was changed: make the folder writable or free some "
+                "space, or copy the journal and its -wal file to another folder and give "
+                "that folder with --data-dir.",
+                code="read-only",
+                path=str(self.path),
+                wal=self._wal.name,
+                reason=os_reason(err),
+            ) from None
+        # The copy is ours: SQLite reads its WAL as a writer would, and the journal is
+        # not touched.
+        return sqlite3.connect(self._copy / self.path.name, isolation_level=None)
+
+    def _drop_copy(self) -> None:
+        if self._copy is not None:
+            shutil.rmtree(self._copy, ignore_errors=True)
+            self._copy = None
+
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            db.close()
+            raise
         return db
 
     def _check_existing(self) -> str | None:
@@ -364,11 +624,9 @@ class Store:
             finally:
                 db.close()
         except sqlite3.OperationalError as err:
-            # Cannot be opened (a folder or a file we may not write, say): that is not
-            # damage, and nothing is set aside for it.
-            raise StoreError(
-                "cannot open the games journal {path}: {reason}", path=str(self.path), reason=err
-            ) from None
+            # Cannot be opened (a folder or a file we may not write, a full disk): that is
+            # not damage, and nothing is set aside for it.
+            raise self._open_failed(err) from None
         except sqlite3.DatabaseError:
             return "damaged"
         if check != "ok":
@@ -421,12 +679,16 @@ class Store:
                 db.execute(f"PRAGMA user_version={target}")
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                # A full disk rolls the transaction back by itself: a ROLLBACK then
+                # would only hide why ("cannot rollback - no transaction is active").
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
 
     def close(self) -> None:
         self._db.close()
         self._unlock()
+        self._drop_copy()
 
     def __enter__(self) -> Store:
         return self
@@ -461,9 +723,10 @@ class Store:
             raise StoreError(
                 "cannot save {doing} to {path}: {reason}. Nothing was changed; free some "
                 "space or check the storage, then try again.",
+                code="disk-full" if _full(err, self.path.parent) else "store-failed",
                 doing=translate(doing),
                 path=str(self.path),
-                reason=err,
+                reason=_reason(err, self.path.parent),
             ) from None
 
     def create_game(
@@ -598,15 +861,18 @@ class Store:
             (json.dumps(list(record.players)),),
         ).fetchall()
         for game_id, head in rows:
-            if json.loads(head).get("setup") != doc["setup"]:
-                continue
-            stored = self._db.execute(
-                "SELECT move FROM moves WHERE game_id = ? AND active = 1 ORDER BY seq",
-                (game_id,),
-            ).fetchall()
-            if [json.loads(m) for (m,) in stored] == moves:
-                found: int = game_id
-                return found
+            # A damaged game is not this one (and stays as it is).
+            with contextlib.suppress(ValueError, TypeError, AttributeError):
+                if json.loads(head).get("setup") != doc["setup"]:
+                    continue
+                stored = self._db.execute(
+                    "SELECT move FROM moves WHERE game_id = ? AND active = 1 ORDER BY seq",
+                    (game_id,),
+                ).fetchall()
+                same = [json.loads(m) for (m,) in stored] == moves
+                if same:
+                    found: int = game_id
+                    return found
         return None
 
     def import_record(self, record: Record, state: GameState) -> int:
@@ -685,13 +951,22 @@ class Store:
 
     # ------------------------------------------------------------------ reading
 
+    # A game's line, and what of its row still reads as JSON (SQLite's own check): a row
+    # damaged inside a healthy file is found when listed, without replaying anything.
+    _COLUMNS = (
+        "id, started_at, updated_at, ended_at, players, state, winners, {record}, "
+        "(SELECT count(*) FROM moves WHERE game_id = games.id AND active = 1), "
+        "json_valid(record), "
+        "(SELECT min(seq) FROM moves WHERE game_id = games.id AND NOT json_valid(move)), "
+        "(SELECT count(*) FROM events WHERE game_id = games.id "
+        "AND detail IS NOT NULL AND NOT json_valid(detail))"
+    )
+
     def _row(self, game_id: int) -> tuple[Any, ...]:
         if not 0 < game_id < 2**63:  # SQLite's integers: anything else is no game of ours
             raise StoreError("there is no game {id} in the journal", code="no-game", id=game_id)
         row = self._db.execute(
-            "SELECT id, started_at, updated_at, ended_at, players, state, winners, record, "
-            "(SELECT count(*) FROM moves WHERE game_id = games.id AND active = 1) "
-            "FROM games WHERE id = ?",
+            f"SELECT {self._COLUMNS.format(record='record')} FROM games WHERE id = ?",
             (game_id,),
         ).fetchone()
         if row is None:
@@ -700,35 +975,53 @@ class Store:
 
     @staticmethod
     def _info(row: tuple[Any, ...]) -> GameInfo:
+        players, winners = _names(row[4]), _names(row[6])
+        why = None
+        if players is None:
+            why = N_("its list of players is damaged")
+        elif winners is None:
+            why = N_("its list of winners is damaged")
+        elif not row[9]:
+            why = N_("its setup is damaged")
+        elif row[11]:
+            why = N_("an entry of its log is damaged")
+        problem = None if why is None else _unreadable(row[0], Later(why))
+        if row[10] is not None:
+            problem = _unreadable_move(row[0], row[10], Later(N_("it is not JSON")))
         return GameInfo(
             id=row[0],
-            started_at=row[1],
-            updated_at=row[2],
-            ended_at=row[3],
-            players=tuple(json.loads(row[4])),
-            state=row[5],
-            winners=tuple(json.loads(row[6])),
+            started_at=str(row[1]),
+            updated_at=str(row[2]),
+            ended_at=None if row[3] is None else str(row[3]),
+            players=players or (),
+            state=str(row[5]),
+            winners=winners or (),
             moves=row[8],
+            problem=problem,
         )
 
     def info(self, game_id: int) -> GameInfo:
         return self._info(self._row(game_id))
 
     def games(self) -> list[GameInfo]:
-        """Every game, the most recent first."""
+        """Every game, the most recent first; a damaged one too, with its ``problem``."""
         rows = self._db.execute(
-            "SELECT id, started_at, updated_at, ended_at, players, state, winners, NULL, "
-            "(SELECT count(*) FROM moves WHERE game_id = games.id AND active = 1) "
-            "FROM games ORDER BY started_at DESC, id DESC"
+            f"SELECT {self._COLUMNS.format(record='NULL')} FROM games "
+            "ORDER BY started_at DESC, id DESC"
         ).fetchall()
         return [self._info(tuple(r)) for r in rows]
 
     def latest_unfinished(self) -> GameInfo | None:
-        """The game to offer to resume: the last one touched that is still being played."""
-        row = self._db.execute(
+        """The game to offer to resume: the last one touched that is still being played
+        (and can be read: a damaged one is listed with the others, not offered)."""
+        rows = self._db.execute(
             "SELECT id FROM games WHERE state = 'playing' ORDER BY updated_at DESC, id DESC"
-        ).fetchone()
-        return None if row is None else self.info(row[0])
+        )
+        for (game_id,) in rows.fetchall():
+            info = self.info(game_id)
+            if info.problem is None:
+                return info
+        return None
 
     def _moves(self, game_id: int, active: int) -> list[Move]:
         rows = self._db.execute(
@@ -739,13 +1032,8 @@ class Store:
         for seq, text in rows:
             try:
                 moves.append(read_move(json.loads(text), f"moves[{seq - 1}]"))
-            except (ValueError, RecordError) as err:
-                raise StoreError(
-                    "game {id} has an unreadable move {seq} in the journal: {reason}",
-                    id=game_id,
-                    seq=seq,
-                    reason=err,
-                ) from None
+            except (ValueError, TypeError, RecordError) as err:
+                raise _unreadable_move(game_id, seq, err) from None
         return moves
 
     def moves(self, game_id: int) -> list[Move]:
@@ -763,7 +1051,12 @@ class Store:
         undo, redo and bank audit with its time, for the export after play.
         """
         row = self._row(game_id)
+        problem = self._info(row).problem
+        if problem is not None:
+            raise problem
         head = json.loads(row[7])
+        if not isinstance(head, dict):
+            raise _unreadable(game_id, Later(N_("its setup is damaged")))
         head["moves"] = []
         try:
             record = read_document(head)
@@ -805,7 +1098,13 @@ class Store:
         rows = self._db.execute(
             "SELECT at, kind, seq, detail FROM events WHERE game_id = ? ORDER BY id", (game_id,)
         ).fetchall()
-        return [Event(at, kind, seq, json.loads(d) if d else None) for at, kind, seq, d in rows]
+        events = []
+        for at, kind, seq, text in rows:
+            detail = json.loads(text) if text else None
+            if detail is not None and not isinstance(detail, dict):
+                raise _unreadable(game_id, Later(N_("an entry of its log is damaged")))
+            events.append(Event(at, kind, seq, detail))
+        return events
 
     def integrity(self) -> str:
         """``ok``, or what SQLite's integrity check found."""

@@ -135,9 +135,9 @@ def test_a_game_whose_journal_cannot_be_read_is_left_out_and_reported(store: Sto
     broken = store.games()[0].id
     with sqlite3.connect(store.path) as db:
         db.execute("UPDATE moves SET move = 'not json' WHERE game_id = ? AND seq = 3", (broken,))
-    unreadable: list[int] = []
+    unreadable: list[StoreError] = []
     games = played_games(store, unreadable=unreadable)
-    assert unreadable == [broken]
+    assert [err.params["id"] for err in unreadable] == [broken]
     assert len(games) == 2 and broken not in {g.id for g in games}
 
 

@@ -47,7 +47,15 @@ from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .screens.table.words import named, reason
-from .settings import DEFAULTS, SETTINGS_SECTION, from_kiosk, write_settings
+from .settings import (
+    DEFAULTS,
+    SETTINGS_SECTION,
+    complaint,
+    from_kiosk,
+    kiosk_refused,
+    usable,
+    write_settings,
+)
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +78,8 @@ class CompanionApp(App):
         self.demo = 3 if demo is True else int(demo or 0)
         self.clock = clock  # the journal's clock: a test fixes it, for the same pictures
         self.notices: list[str] = []
+        self._settings_unkept = False  # said once: the settings folder cannot be made
+        self._lasting: list[str] = []  # the notices of the start, kept on the start screen
         # The new-game screen's choice until the game starts: levels per seat, suggestions.
         self.companion_plan: tuple[list[str | None], bool] = ([], False)
         self.store: Store
@@ -77,9 +87,22 @@ class CompanionApp(App):
 
     # ------------------------------------------------------------------ settings
 
-    def get_application_config(self, defaultpath: str = "") -> str:
+    def get_application_config(self, defaultpath: str = "") -> str | None:
+        """``settings.ini`` in the data folder; ``None`` (Kivy then keeps the settings in
+        memory) when that folder cannot be made: the app starts all the same."""
         folder = resolve_data_dir(self._data_dir_option)
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except (OSError, ValueError) as err:  # a file in its place, a NUL in its name
+            if not self._settings_unkept:
+                self._settings_unkept = True
+                self.notice(
+                    tr(
+                        "The settings cannot be kept in {folder} ({reason}): the defaults "
+                        "are used, and a change lasts until the app closes."
+                    ).format(folder=folder, reason=os_reason(err))
+                )
+            return None
         return str(folder / "settings.ini")
 
     def build_config(self, config: Any) -> None:
@@ -105,12 +128,39 @@ class CompanionApp(App):
         return True
 
     def setting(self, key: str) -> str:
-        # What the kiosk's installer set (the service's environment) wins at every start.
+        """The value in use: the kiosk's (the service's environment wins at every start),
+        else the settings file's, else (a value that cannot be used) the default."""
         kiosk = from_kiosk(key)
         if kiosk is not None:
             return kiosk
-        value: str = self.config.get(SETTINGS_SECTION, key)
-        return value
+        # Raw: a "%" in a path or a port is a character, not an interpolation.
+        value: str = self.config.get(SETTINGS_SECTION, key, raw=True)
+        return value if usable(key, value) else DEFAULTS[key]
+
+    def notice(self, message: str) -> None:
+        """A line for the start screen, and the log: what the table should know."""
+        self.notices.append(message)
+        self._lasting.append(message)
+        log.warning("%s", message)
+
+    def _check_settings(self) -> None:
+        """Each setting that cannot be used, said once at start (its default is used)."""
+        file = str(self.config.filename or "settings.ini")
+        expected = self.get_application_config()
+        if expected is not None and Path(expected).exists() and not self.config.filename:
+            # Kivy ignores a settings file it cannot parse: say so, rather than nothing.
+            self.notice(
+                tr(
+                    "The settings file {file} cannot be read: the defaults are used. Fix or "
+                    "delete it, then start again."
+                ).format(file=expected)
+            )
+        for key in DEFAULTS:
+            value = self.config.get(SETTINGS_SECTION, key, raw=True)
+            if not usable(key, value):
+                self.notice(complaint(key, value, file))
+        for message in kiosk_refused():
+            self.notice(message)
 
     @property
     def hints(self) -> bool:
@@ -124,8 +174,10 @@ class CompanionApp(App):
     def on_config_change(self, config: Any, section: str, key: str, value: str) -> None:
         if section != SETTINGS_SECTION:
             return
+        if not usable(key, value):
+            self.say(complaint(key, value, str(config.filename)), error=True)
         if key == "language":
-            self.switch_language(value)
+            self.switch_language(self.setting(key))
         elif key == "rotation":
             self.turn_window()
         elif key == "hints":
@@ -160,6 +212,7 @@ class CompanionApp(App):
     def build(self) -> Any:
         language = self._language_option or self.setting("language")
         set_language(language if language in LANGUAGES else "en")
+        self._check_settings()  # in the table's language
         Window.clearcolor = theme.BACKGROUND
         self.turn_window()
         self.store = self._open_store()
@@ -219,19 +272,43 @@ class CompanionApp(App):
         self._dim_check = Clock.schedule_interval(self.dimmer.check, 5)
 
     def _open_store(self) -> Store:
+        """The table's journal; when its folder cannot be used (a file in its place,
+        read-only, a full disk), a temporary one; when not even that can be made, one in
+        memory. The app always starts, and says which it got."""
         if self.demo:
             # The demo never touches the table's own games.
-            folder = tempfile.mkdtemp(prefix="splendor-demo-")
-            return Store(Path(folder) / "games.sqlite3", clock=self.clock)
+            return self._temporary_store("splendor-demo-", said=False)
+        path = self.data_folder() / "games.sqlite3"
         try:
-            store = Store(self.data_folder() / "games.sqlite3", clock=self.clock)
+            store = Store(path, clock=self.clock)
         except StoreError as err:
             # Nothing is overwritten: play on in a temporary journal and say so.
-            self.notices.append(err.message)
-            store = Store(
-                Path(tempfile.mkdtemp(prefix="splendor-")) / "games.sqlite3", clock=self.clock
+            self.notice(err.message)
+            return self._temporary_store("splendor-")
+        for message in store.notices:
+            self.notice(message)
+        return store
+
+    def _temporary_store(self, prefix: str, said: bool = True) -> Store:
+        try:
+            folder = Path(tempfile.mkdtemp(prefix=prefix))
+            store = Store(folder / "games.sqlite3", clock=self.clock)
+        except (OSError, StoreError) as err:
+            reason = err.message if isinstance(err, StoreError) else os_reason(err)
+            self.notice(
+                tr(
+                    "No temporary journal can be made either ({reason}): play goes on, but "
+                    "the games are not saved."
+                ).format(reason=reason)
             )
-        self.notices.extend(store.notices)
+            return Store.unsaved(self.data_folder() / "games.sqlite3", clock=self.clock)
+        if said:
+            self.notice(
+                tr(
+                    "The games are kept in a temporary journal, {path}, until the computer "
+                    "is switched off: export them to a USB stick from Past games."
+                ).format(path=store.path)
+            )
         return store
 
     def data_folder(self) -> Path:
@@ -332,8 +409,9 @@ class CompanionApp(App):
         try:
             done = export_all(self.store, folder)
             refused = list(done.refused)  # names taken by a link, a folder...: left alone
+            left_out = {err.params.get("id") for err in done.skipped}
             for info in self.store.games():
-                if info.finished:
+                if info.finished and info.id not in left_out:
                     record = self.store.record(info.id)
                     chart = PointsChart(
                         rounds=points_by_round(record),
@@ -355,6 +433,9 @@ class CompanionApp(App):
         said = ngettext(
             "{games} game exported to {folder}", "{games} games exported to {folder}", done.games
         ).format(games=done.games, folder=folder)
+        if done.skipped:
+            # One damaged game never hides the others: they are out, it is named.
+            return False, " ".join([f"{said}.", *(f"{reason(err)}." for err in done.skipped)])
         if refused:  # the first one is enough to know what to clear; the others are alike
             return False, f"{said}. {refused[0].message}"
         return True, said
@@ -384,7 +465,8 @@ class CompanionApp(App):
         if said is not None:
             said(message, error)
         else:
-            self.notices[:] = [message]
+            # What the start said (a journal, a setting) stays: the latest line joins it.
+            self.notices[:] = [*self._lasting, message]
             self.start_screen.refresh()
 
     def undo_pressed(self) -> None:

@@ -415,7 +415,7 @@ def test_a_game_whose_journal_cannot_be_read_is_listed_and_said(driver: Driver) 
     d.frames(2)
     d.press(tr("Past games"))
     rows = d.app.history_screen.rows
-    assert row_text(rows[shared])[1:] == ["Zoé, Marc, Lin", "Zoé, Marc", "-", "-"]
+    assert row_text(rows[shared])[1:] == ["Zoé, Marc, Lin", "Damaged: kept as it is", "-", "-"]
     assert row_text(rows[first])[3] == "35"  # the other games are still counted
     assert "left out of the figures" in d.texts()
     d.tap(rows[shared])

@@ -36,6 +36,8 @@ def seat_text(name: str, levels: dict[str, str]) -> str:
 
 
 def winner_text(info: GameInfo, levels: dict[str, str]) -> str:
+    if info.problem is not None:
+        return tr("Damaged: kept as it is")
     if info.state == "playing":
         return tr("In play: tap to go on")
     if not info.winners:
@@ -59,7 +61,7 @@ class HistoryScreen(Screen):
         box.clear_widgets()
         box.add_widget(title(tr("Past games")))
         games = self.app.store.games()
-        unreadable: list[int] = []
+        unreadable: list[StoreError] = []
         played = {g.id: g for g in played_games(self.app.store, unreadable=unreadable)}
         titles = (tr("Date"), tr("Players"), tr("Winner"), tr("Rounds"), tr("Length"))
         box.add_widget(header(list(zip(titles, WIDTHS, strict=True))))
@@ -99,7 +101,7 @@ class HistoryScreen(Screen):
         levels = self._levels(info, game)
         texts = (
             when(info.started_at),
-            ", ".join(seat_text(n, levels) for n in info.players),
+            ", ".join(seat_text(n, levels) for n in info.players) or "?",
             winner_text(info, levels),
             rounds,
             length,
