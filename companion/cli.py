@@ -401,51 +401,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench.main(quick=args.quick)
 
 
-def _app_missing(reason: object) -> Callable[[argparse.Namespace], int]:
-    def missing(args: argparse.Namespace) -> int:
-        return _fail(
-            _(
-                "The touchscreen app cannot start: {reason}. Install it with the first command "
-                "of README.md."
-            ).format(reason=reason)
-        )
-
-    return missing
-
-
-def _register_app(parser: argparse.ArgumentParser) -> None:
-    """The app adds its options to the program (with no command, the app runs)."""
-    try:
-        from ui.app import register
-    except ImportError as err:
-        parser.set_defaults(func=_app_missing(err))
-        return
-    register(parser)
-
-
-def _register_hardware(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The hardware package adds its commands (``rfid``). Without pyserial it cannot: the
-    command is still there, and says what is missing and how to install it."""
-    try:
-        from hardware.cli import register
-    except ImportError as err:
-        reason = err
-        p = command(sub, "rfid", _("an RFID card reader: watch it, or tag the cards"))
-        p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-
-        def missing(args: argparse.Namespace) -> int:
-            return _fail(
-                _(
-                    "The RFID tools cannot start: {reason}. Install them with the first "
-                    "command of README.md."
-                ).format(reason=reason)
-            )
-
-        p.set_defaults(func=missing)
-        return
-    register(sub, command)
-
-
 def command(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, text: str
 ) -> argparse.ArgumentParser:
@@ -455,15 +410,23 @@ def command(
     return p
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line, in the current language. Each package adds its commands."""
+# A part above the core adds its options and commands to the program (the app, the
+# hardware: see ``splendor_companion.program``); the core never imports them.
+Extension = Callable[
+    [argparse.ArgumentParser, "argparse._SubParsersAction[argparse.ArgumentParser]"], None
+]
+
+
+def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParser:
+    """The command line, in the current language: the core's commands, then each
+    extension's. With no command and no extension that takes it, the help."""
     parser = argparse.ArgumentParser(
         prog="splendor-companion",
         description=_("A companion for a physical game of Splendor. With no command: the app."),
         formatter_class=Formatter,
     )
     add_common(parser, top=True)
-    _register_app(parser)
+    parser.set_defaults(func=lambda args: _usage(parser))
     sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), title=_("commands"))
 
     p = command(sub, "replay", _("check a game record and show its result"))
@@ -529,8 +492,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help=_("a short run"))
     p.set_defaults(func=cmd_bench)
 
-    _register_hardware(sub)
+    for extend in extensions:
+        extend(parser, sub)
     return parser
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    """No command, and no app to run: what the program can do."""
+    parser.print_help(sys.stderr)
+    return EXIT_MALFORMED
 
 
 def _output_failed(err: OSError) -> int:
@@ -550,14 +520,14 @@ def _output_failed(err: OSError) -> int:
     return EXIT_MALFORMED
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, extensions: Sequence[Extension] = ()) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # The language first: the parser's help texts are written in it.
     language = language_in(words)
     if language:
         i18n.set_language(language)
     with in_language():
-        args = build_parser().parse_args(words)
+        args = build_parser(extensions).parse_args(words)
     with common_options(args), in_language():
         try:
             code: int = args.func(args)

@@ -52,7 +52,8 @@ Command = Callable[[Any, str, str], argparse.ArgumentParser]
 
 
 def register(sub: Any, command: Command) -> None:
-    """Add ``rfid monitor|enroll`` to the program's commands (``companion.cli`` asks)."""
+    """Add ``rfid monitor|enroll`` to the program's commands (``splendor_companion.program``
+    asks)."""
     kinds = ", ".join(f"{r.name} ({translate(r.tags)})" for r in READERS.values())
     p = command(sub, "rfid", _("an RFID card reader: watch it, or tag the cards"))
     actions = p.add_subparsers(dest="rfid_command", metavar=_("ACTION"), required=True)

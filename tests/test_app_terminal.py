@@ -17,7 +17,7 @@ def test_the_terminal_says_where_the_log_is_and_ctrl_c_stops_cleanly(tmp_path: P
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.pop("KIVY_NO_FILELOG", None)
     env.update(KIVY_HOME=str(tmp_path / "kivy"), SDL_VIDEODRIVER="offscreen", LANGUAGE="en")
-    command = [sys.executable, "-m", "companion", "--data-dir", str(tmp_path / "data")]
+    command = [sys.executable, "-m", "splendor_companion", "--data-dir", str(tmp_path / "data")]
     app = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     assert app.stderr is not None
     said = app.stderr.readline()

@@ -608,7 +608,7 @@ def test_a_serial_console_on_the_port_is_said_and_how_to_turn_it_off(
 
 
 def test_every_reader_kind_is_in_the_command_line_and_the_docs() -> None:
-    from companion.cli import build_parser
+    from splendor_companion.program import build_parser
 
     root = Path(__file__).resolve().parent.parent
     parser = build_parser()

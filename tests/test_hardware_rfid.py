@@ -542,7 +542,7 @@ class Output:
 def _command(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[bytes], Output]:
     env = {**os.environ, "SPLENDOR_DATA_DIR": str(tmp_path), "SPLENDOR_LANG": "en"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "rfid", *args],
+        [sys.executable, "-m", "splendor_companion", "rfid", *args],
         cwd=ROOT,
         env=env,
         stdin=subprocess.PIPE,

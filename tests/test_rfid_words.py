@@ -64,7 +64,7 @@ def test_monitor_of_a_missing_port_says_it_tries_again(
 ) -> None:
     missing = str(tmp_path / "ttyUSB9")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "rfid", "monitor", "--port", missing],
+        [sys.executable, "-m", "splendor_companion", "rfid", "monitor", "--port", missing],
         cwd=ROOT,
         env={**os.environ, "SPLENDOR_DATA_DIR": str(tmp_path), "SPLENDOR_LANG": language},
         stdout=subprocess.PIPE,

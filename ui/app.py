@@ -44,7 +44,7 @@ def prepare_kivy(size: str | None, fullscreen: bool) -> None:
 
 def register(parser: argparse.ArgumentParser) -> None:
     """The app's options on the program itself: with no command, the app runs
-    (``companion.cli`` asks; nothing of Kivy is imported until the app starts)."""
+    (``splendor_companion.program`` asks; nothing of Kivy is imported until the app starts)."""
     from companion.i18n import translate as _
 
     parser.add_argument("--fullscreen", action="store_true", help=_("app: fill the screen"))

@@ -40,7 +40,7 @@ def test_demo_opens_a_three_player_game_in_progress(tmp_path: Path) -> None:
 
 
 def test_demo_4_opens_a_four_player_game_in_progress(tmp_path: Path) -> None:
-    from companion.cli import build_parser
+    from splendor_companion.program import build_parser
 
     assert build_parser().parse_args(["--demo", "4"]).demo == 4
     assert build_parser().parse_args(["--demo"]).demo == 3

@@ -1,0 +1,38 @@
+"""The whole command line: the core's commands (:mod:`companion.cli`), the app's options
+(with no command, the app runs: :mod:`ui.app`) and the RFID commands
+(:mod:`hardware.cli`). Neither adds anything at import: Kivy, pyserial and evdev are
+imported only when what needs them runs, which says what is missing and how to install it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from companion import cli
+
+
+def app(parser: argparse.ArgumentParser, sub: object) -> None:
+    """The app's options on the program itself; with no command, the app."""
+    from ui.app import register
+
+    register(parser)
+
+
+def hardware(parser: argparse.ArgumentParser, sub: object) -> None:
+    """``rfid monitor|enroll``."""
+    from hardware.cli import register
+
+    register(sub, cli.command)
+
+
+EXTENSIONS: tuple[cli.Extension, ...] = (app, hardware)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return cli.main(argv, extensions=EXTENSIONS)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole program's parser (for tests and the help)."""
+    return cli.build_parser(EXTENSIONS)
