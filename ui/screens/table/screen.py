@@ -198,6 +198,15 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         self.board.show(game, affordable)
         self.bank_row.show(self.turn, game.bank, playing)
         self.take_bar.show(self.turn, game.names[seat], playing)
+        # The language may have changed in the settings since the buttons were made.
+        for button, word in (
+            (self.undo_button, tr("Undo")),
+            (self.redo_button, tr("Redo")),
+            (self.log_button, tr("Moves")),
+            (self.menu_button, tr("Menu")),
+            (self.suggest_button, tr("Suggest")),
+        ):
+            button.text = word
         self.undo_button.disabled = not self.session.can_undo
         self.redo_button.disabled = not self.session.can_redo
         assert self.turn is not None
