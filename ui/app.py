@@ -33,7 +33,8 @@ def prepare_kivy(size: str | None, fullscreen: bool) -> None:
         # adding a mouse provider here would make every tap arrive twice.
         Config.set("graphics", "fullscreen", "auto")
         Config.set("graphics", "show_cursor", "0")
-        # No keyboard at the kiosk: a text field in the settings brings up Kivy's own.
+        # No keyboard at the kiosk: a text field in the settings brings up Kivy's own, in
+        # the app's language (ui/keyboard.py).
         Config.set("kivy", "keyboard_mode", "dock")
     else:
         Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots on right-click

@@ -32,7 +32,7 @@ from companion.store import Store, StoreError, system_clock
 from companion.table import NewGame
 from companion.timeline import points_by_round
 
-from . import stick, theme
+from . import keyboard, stick, theme
 from .chart import PointsChart
 from .display import decide, native_size
 from .i18n import set_language, tr
@@ -56,6 +56,7 @@ from .settings import (
     usable,
     write_settings,
 )
+from .settings_screen import SettingsScreen
 
 log = logging.getLogger(__name__)
 
@@ -166,10 +167,19 @@ class CompanionApp(App):
     def hints(self) -> bool:
         return self.setting("hints") == "1"
 
-    def build_settings(self, settings: Any) -> None:
-        from .settings_panel import add_panel
+    # The app's own settings screen (ui/settings_screen.py) in place of Kivy's panel.
+    def open_settings(self, *_: Any) -> bool:
+        if self.manager.current == self.settings_screen.name:
+            return False
+        self.settings_screen.open(self.manager.current)
+        self.manager.current = self.settings_screen.name
+        return True
 
-        add_panel(self, settings)
+    def close_settings(self, *_: Any) -> bool:
+        if self.manager.current != self.settings_screen.name:
+            return False
+        self.manager.current = self.settings_screen.back_to
+        return True
 
     def on_config_change(self, config: Any, section: str, key: str, value: str) -> None:
         if section != SETTINGS_SECTION:
@@ -187,8 +197,6 @@ class CompanionApp(App):
 
     def switch_language(self, language: str) -> None:
         set_language(language)
-        # Settings are built in the language they were opened in: build them anew.
-        self.destroy_settings()
         self.refresh_all()
 
     def turn_window(self) -> None:
@@ -224,6 +232,8 @@ class CompanionApp(App):
         self.end_screen = EndScreen(self)
         self.history_screen = HistoryScreen(self)
         self.enroll_screen = EnrollScreen(self)
+        self.settings_screen = SettingsScreen(self)
+        keyboard.install()  # a text field's keyboard at the kiosk, in the app's language
         for screen in (
             self.start_screen,
             self.new_game_screen,
@@ -232,6 +242,7 @@ class CompanionApp(App):
             self.end_screen,
             self.history_screen,
             self.enroll_screen,
+            self.settings_screen,
             StatsScreen(self),
             ReviewScreen(self),
         ):

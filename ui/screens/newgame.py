@@ -10,6 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
+from companion import i18n
 from companion.ai.players import LEVELS
 from companion.ai.seats import level_word
 from companion.errors import RecordError, Refused
@@ -18,13 +19,12 @@ from companion.text import check_name
 
 from .. import theme
 from ..i18n import tr
+from ..keyboard_layouts import name_rows
 from ..widgets import big_button, text_label
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
 
-# Letters, then the accents of the names of five languages' players.
-KEYS = ["QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-", "ÅÄÖÉÈÇÃÕÜ"]
 MAX_NAME = 14
 
 
@@ -36,6 +36,7 @@ class NewGameScreen(Screen):
         self.levels: list[str | None] = [None, None]  # the companion's level per seat
         self.suggest = False
         self.editing = 0
+        self.accents = False  # the keys show every accent, for one letter
         self.root_box = BoxLayout(orientation="vertical", padding=6, spacing=6)
         self.add_widget(self.root_box)
 
@@ -44,6 +45,7 @@ class NewGameScreen(Screen):
         self.levels = [None, None]
         self.suggest = False
         self.editing = 0
+        self.accents = False
         self.refresh()
 
     def recent_names(self) -> list[str]:
@@ -122,10 +124,19 @@ class NewGameScreen(Screen):
                 grid.add_widget(big_button(name, partial(self.use_name, name)))
             right.add_widget(grid)
         keyboard = BoxLayout(orientation="vertical", spacing=3)
-        for row_keys in KEYS:
+        # The language's keyboard (AZERTY in French), its own accents in the last row,
+        # and a key to every accent of the five languages.
+        rows = name_rows(i18n.language(), self.accents)
+        for n, row_keys in enumerate(rows):
             row = BoxLayout(spacing=3)
             for key in row_keys:
                 row.add_widget(big_button(key, partial(self.type, key)))
+            if n == len(rows) - 1:
+                more = big_button(
+                    "ABC" if self.accents else "ÀÉ…", self.toggle_accents, size_hint_x=2
+                )
+                more.background_color = theme.PANEL_ACTIVE
+                row.add_widget(more)
             keyboard.add_widget(row)
         last = BoxLayout(spacing=3)
         last.add_widget(big_button(tr("Space"), lambda: self.type(" "), size_hint_x=0.6))
@@ -199,12 +210,17 @@ class NewGameScreen(Screen):
             self.editing = len(self.names) - 1
         self.refresh()
 
+    def toggle_accents(self) -> None:
+        self.accents = not self.accents
+        self.refresh()
+
     def type(self, key: str) -> None:
         name = self.names[self.editing]
+        self.accents = False  # one accented letter, then the letters again
         if len(name) < MAX_NAME:
             # Capital first letter, then small ones: the way names are written.
             self.names[self.editing] = name + (key if not name or name[-1] in " -" else key.lower())
-            self.refresh()
+        self.refresh()
 
     def backspace(self) -> None:
         self.names[self.editing] = self.names[self.editing][:-1]
