@@ -23,6 +23,12 @@ from .keyboard_layouts import FOLDER, path
 from .scale import SCALE
 
 
+def _layout_name() -> str:
+    """The app's language's layout (English's, for a language added without one)."""
+    language = i18n.language()
+    return language if path(language).exists() else "en"
+
+
 class LanguageKeyboard(VKeyboard):
     """Kivy's VKeyboard in the app's language, keys a finger can hit, the app's colours.
 
@@ -38,7 +44,7 @@ class LanguageKeyboard(VKeyboard):
 
     def __init__(self, **kw: Any) -> None:
         kw.setdefault("layout_path", str(FOLDER))
-        kw.setdefault("layout", i18n.language())
+        kw.setdefault("layout", _layout_name())
         kw.setdefault("margin_hint", [0.02, 0.01, 0.02, 0.01])
         kw.setdefault("background_color", theme.PANEL)
         kw.setdefault("key_background_color", theme.BUTTON)
@@ -49,10 +55,7 @@ class LanguageKeyboard(VKeyboard):
         changed since the last time)."""
         self.have_shift = self.have_special = self.have_capslock = False
         self.active_keys.clear()
-        language = i18n.language()
-        if self.layout != language and path(language).exists():
-            self.layout = language
-            self._trigger_load_layout()
+        self.layout = _layout_name()
         super().setup_mode(*largs)
 
     def setup_mode_dock(self, *largs: Any) -> None:

@@ -89,7 +89,12 @@ def baud(value: str) -> str:
 
 
 def port(value: str) -> str:
-    return value or tr("No reader")
+    """A port as a person reads it: a ``by-id`` name is the device's own words, its
+    underscores spaces (and never a word too long for the screen)."""
+    if not value:
+        return tr("No reader")
+    path = Path(value)
+    return path.name.replace("_", " ") if path.parent.name == "by-id" else value
 
 
 def language(value: str) -> str:

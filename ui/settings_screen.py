@@ -47,8 +47,8 @@ def _lines_needed(text: str, font: float, bold: bool, width: float) -> int:
     words go whole to the next line, leaving room at the end of each)."""
     if width <= 0:
         return 99
-    lines = math.ceil(text_width(text, font, bold) / width)
-    return lines + 1 if lines > 1 else max(lines, 1)
+    lines = max(1, math.ceil(text_width(text, font, bold) / width))
+    return lines + 1 if lines > 1 else 1
 
 
 class Tile(ButtonBehavior, BoxLayout):
@@ -154,7 +154,14 @@ class SettingsScreen(Screen):
         self.box = BoxLayout(orientation="vertical")
         self.add_widget(self.box)
         self._relayout = Clock.create_trigger(lambda dt: self._follow(), -1)
-        Window.bind(size=self._relayout)  # a rotation, a resize: laid out again
+        app.bind(on_stop=lambda *_: Window.unbind(size=self._relayout))
+
+    # A rotation, a resize while shown: laid out again.
+    def on_pre_enter(self, *_: Any) -> None:
+        Window.bind(size=self._relayout)
+
+    def on_leave(self, *_: Any) -> None:
+        Window.unbind(size=self._relayout)
 
     def _follow(self) -> None:
         if self.get_root_window() is not None:  # shown (an app closed since: not)

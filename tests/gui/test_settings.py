@@ -20,6 +20,7 @@ from companion import i18n
 from companion.record import Record
 from companion.simulate import simulate
 from companion.store import GameState
+from ui import settings_items
 from ui.settings_items import ITEMS, SECTIONS, choices
 from ui.settings_screen import Tile
 
@@ -296,3 +297,29 @@ def test_the_choices_of_each_setting_include_its_value() -> None:
         offered = item.choices()
         assert len(set(offered)) == len(offered), item.key
         assert choices(item, "odd") == [*offered, "odd"]
+
+
+def test_the_ports_found_are_offered_by_the_words_a_person_reads(
+    driver: Driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    d = driver
+    dev = tmp_path / "dev"
+    (dev / "serial" / "by-id").mkdir(parents=True)
+    adapter = dev / "serial" / "by-id" / "usb-Silicon_Labs_CP2102_USB_to_UART_Bridge-if00-port0"
+    adapter.touch()
+    (dev / "ttyUSB0").touch()
+    (dev / "ttyS4").touch()  # not a reader's: not offered
+    monkeypatch.setattr(settings_items, "DEV", dev)
+    monkeypatch.setattr(settings_items, "BY_ID", tmp_path / "no-input")
+    assert settings_items.found_ports() == [str(adapter), str(dev / "ttyUSB0")]
+    open_settings(d)
+    d.tap(setting(d, "rfid_port"))
+    offered = [t.value for t in d.walk() if isinstance(t, Tile) and t.value is not None]
+    assert offered == ["", str(adapter), str(dev / "ttyUSB0")]
+    d.tap(choice(d, str(adapter)))
+    assert saved(d)["rfid_port"] == str(adapter)
+    # The device's own words, whole, on a tile of the 480x320 screen too.
+    assert words(setting(d, "rfid_port"))[1] == (
+        "usb-Silicon Labs CP2102 USB to UART Bridge-if00-port0"
+    )
+    assert d.app.hardware.reader is not None and d.app.hardware.reader.port == str(adapter)
