@@ -8,6 +8,7 @@ language can change while the screen is open.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from companion.i18n import LANGUAGES, N_, ngettext, number
 from hardware.ports import BY_ID, gpio_uart, keyboard_devices
 from hardware.readers import NAMES, READERS
 
+from .display import parse_choice
 from .i18n import LANGUAGE_NAMES, tr
 from .settings import KIOSK, KIOSK_SOURCE, SCREEN_SOURCE, SETTINGS_SECTION, source
 
@@ -97,6 +99,14 @@ def port(value: str) -> str:
     return path.name.replace("_", " ") if path.parent.name == "by-id" else value
 
 
+def rotation(value: str) -> str:
+    if value == "landscape":
+        return tr("Landscape")
+    if value == "portrait":
+        return tr("Portrait")
+    return f"{value}°"
+
+
 def language(value: str) -> str:
     return LANGUAGE_NAMES.get(value, value)
 
@@ -146,8 +156,9 @@ SECTIONS: list[tuple[str, list[Item]]] = [
                 "rotation",
                 N_("Screen rotation"),
                 N_("Turn the picture to match how the screen is mounted"),
-                lambda: ["0", "90", "180", "270"],
-                lambda value: f"{value}°",
+                # Degrees, or a shape (turned a quarter only where the panel is the other).
+                lambda: ["0", "90", "180", "270", "landscape", "portrait"],
+                rotation,
             ),
             Item(
                 "dim_after",
@@ -234,20 +245,41 @@ def choices(item: Item, value: str) -> list[str]:
     return offered if value in offered else [*offered, value]
 
 
+KIOSK_ROTATION = ("SPLENDOR_ROTATION", "--rotation")
+
+
+def kiosk_rotation() -> str | None:
+    """``deploy.sh``'s rotation when it turns something: it then wins over this screen's
+    (``ui.display.decide``); its ``0`` leaves the choice here."""
+    try:
+        choice = parse_choice(os.environ.get(KIOSK_ROTATION[0]))
+    except ValueError:
+        return None
+    return None if choice in (None, 0) else str(choice)
+
+
+def shown(app: CompanionApp, key: str) -> str:
+    """The value the app uses for ``key``: the kiosk's where it wins."""
+    if key == "rotation":
+        return kiosk_rotation() or app.setting(key)
+    return app.setting(key)
+
+
 def origin(app: CompanionApp, key: str) -> str:
     """Where the value of ``key`` comes from, in words."""
-    where = source(key, app.config.get(SETTINGS_SECTION, key))
-    if where == KIOSK_SOURCE:
-        variable, option = KIOSK[key]
+    if kiosk_set(app, key):
+        variable, option = KIOSK.get(key, KIOSK_ROTATION)
         return tr(
             "Set by the kiosk's installer ({variable} in /etc/default/splendor-companion): "
             "change it with ./deploy.sh {option}"
         ).format(variable=variable, option=option)
-    if where == SCREEN_SOURCE:
+    if source(key, app.config.get(SETTINGS_SECTION, key)) == SCREEN_SOURCE:
         return tr("Set on this screen")
     return tr("The default")
 
 
 def kiosk_set(app: CompanionApp, key: str) -> bool:
     """Set by the kiosk's installer: shown, not changed here (the next start would undo it)."""
+    if key == "rotation":
+        return kiosk_rotation() is not None
     return source(key, app.config.get(SETTINGS_SECTION, key)) == KIOSK_SOURCE

@@ -33,7 +33,7 @@ from . import theme
 from .i18n import tr
 from .scale import SCALE
 from .settings import SETTINGS_SECTION
-from .settings_items import ITEMS, SECTIONS, Item, choices, kiosk_set, origin
+from .settings_items import ITEMS, SECTIONS, Item, choices, kiosk_set, origin, shown
 from .widgets import big_button, text_width, widest_word, wrapping_label
 
 if TYPE_CHECKING:
@@ -199,7 +199,7 @@ class SettingsScreen(Screen):
     # ------------------------------------------------------------------ changing
 
     def value(self, key: str) -> str:
-        return self.app.setting(key)
+        return shown(self.app, key)
 
     def choose(self, key: str, value: str) -> None:
         """Keep ``value`` in ``settings.ini`` and apply it at once."""

@@ -79,11 +79,18 @@ def game_in_progress(d: Driver) -> int:
 
 
 def tap_turned(d: Driver, widget: Widget) -> None:
-    """A tap on a screen turned 90 degrees: the panel reports where the finger is on the
-    glass (its own axes), Kivy turns it into the picture's."""
+    """A tap on a turned screen: the panel reports where the finger is on the glass (its
+    own axes, as fractions), Kivy turns it into the picture's (``to_absolute_pos``)."""
     x, y = widget.to_window(*widget.center)
     width, height = Window.size
-    touch = UnitTestTouch((1 - y / (height - 1)) * (width - 1), x / (width - 1) * (height - 1))
+    across, up = x / (width - 1), y / (height - 1)
+    glass = {
+        0: (across, up),
+        90: (1 - up, across),
+        180: (1 - across, 1 - up),
+        270: (up, 1 - across),
+    }[Window.rotation]
+    touch = UnitTestTouch(glass[0] * (width - 1), glass[1] * (height - 1))
     touch.touch_down()
     d.frames(1)
     touch.touch_up()
@@ -323,3 +330,34 @@ def test_the_ports_found_are_offered_by_the_words_a_person_reads(
         "usb-Silicon Labs CP2102 USB to UART Bridge-if00-port0"
     )
     assert d.app.hardware.reader is not None and d.app.hardware.reader.port == str(adapter)
+
+
+def test_the_kiosks_rotation_wins_and_is_shown_with_where_to_change_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rotation: None
+) -> None:
+    monkeypatch.setenv("SPLENDOR_ROTATION", "180")  # ./deploy.sh --rotation 180
+    d = Driver(tmp_path / "data")
+    try:
+        assert Window.rotation == 180
+        tap_turned(d, d.button("Settings"))
+        tap_turned(d, d.button("General"))
+        tile = d.find(Tile, lambda t: t.key == "rotation")
+        assert words(tile)[1].startswith("180°")
+        tap_turned(d, tile)
+        said = d.texts()
+        assert "SPLENDOR_ROTATION" in said and "./deploy.sh --rotation" in said
+        assert all(t.disabled for t in d.walk() if isinstance(t, Tile))
+    finally:
+        d.close()
+
+
+def test_a_shape_is_offered_as_well_as_degrees(tmp_path: Path, rotation: None) -> None:
+    d = Driver(tmp_path / "data", language="fr")
+    try:
+        open_settings(d)
+        choose(d, "rotation", "portrait")  # the 7-inch panel stood up
+        assert saved(d)["rotation"] == "portrait"
+        assert Window.rotation == 90 and Window.size[1] > Window.size[0]
+        assert words(d.find(Tile, lambda t: t.key == "rotation"))[1] == "Portrait"
+    finally:
+        d.close()
