@@ -20,7 +20,7 @@ from hardware.readers import NAMES, READERS
 
 from .display import parse_choice
 from .i18n import LANGUAGE_NAMES, tr
-from .settings import KIOSK, KIOSK_SOURCE, SCREEN_SOURCE, SETTINGS_SECTION, source
+from .settings import KIOSK, KIOSK_SOURCE, SCREEN_SOURCE, source
 
 if TYPE_CHECKING:
     from .application import CompanionApp
@@ -79,7 +79,10 @@ def seconds(value: str) -> str:
 
 
 def pin(value: str) -> str:
-    return tr("GPIO {pin}").format(pin=value) if value else tr("None")
+    """A pin by its BCM number (``GPIO 17``), or by the name it was given (``BOARD11``)."""
+    if not value:
+        return tr("None")
+    return tr("GPIO {pin}").format(pin=value) if value.isdigit() else value
 
 
 def pin_label(value: str) -> str:
@@ -273,7 +276,7 @@ def origin(app: CompanionApp, key: str) -> str:
             "Set by the kiosk's installer ({variable} in /etc/default/splendor-companion): "
             "change it with ./deploy.sh {option}"
         ).format(variable=variable, option=option)
-    if source(key, app.config.get(SETTINGS_SECTION, key)) == SCREEN_SOURCE:
+    if source(key, app.setting(key)) == SCREEN_SOURCE:
         return tr("Set on this screen")
     return tr("The default")
 
@@ -282,4 +285,4 @@ def kiosk_set(app: CompanionApp, key: str) -> bool:
     """Set by the kiosk's installer: shown, not changed here (the next start would undo it)."""
     if key == "rotation":
         return kiosk_rotation() is not None
-    return source(key, app.config.get(SETTINGS_SECTION, key)) == KIOSK_SOURCE
+    return source(key, app.setting(key)) == KIOSK_SOURCE

@@ -205,7 +205,7 @@ class SettingsScreen(Screen):
         """Keep ``value`` in ``settings.ini`` and apply it at once."""
         self.editing = None
         config = self.app.config
-        if config.get(SETTINGS_SECTION, key) != value:
+        if config.get(SETTINGS_SECTION, key, raw=True) != value:
             told = len(self.app.notices)
             config.set(SETTINGS_SECTION, key, value)
             config.write()

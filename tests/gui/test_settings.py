@@ -361,3 +361,22 @@ def test_a_shape_is_offered_as_well_as_degrees(tmp_path: Path, rotation: None) -
         assert words(d.find(Tile, lambda t: t.key == "rotation"))[1] == "Portrait"
     finally:
         d.close()
+
+
+def test_a_value_that_cannot_be_used_shows_its_default_and_is_mended_here(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.ini").write_text("[companion]\ndim_after = soon\n", encoding="utf-8")
+    d = Driver(data)
+    try:
+        assert "dim_after = soon" in d.texts()  # said at start: change it in Settings
+        open_settings(d)
+        assert words(setting(d, "dim_after"))[1] == "after 5 minutes"  # the default, used
+        d.tap(setting(d, "dim_after"))
+        assert "Now: after 5 minutes. The default" in d.texts()
+        d.tap(choice(d, "10"))
+        assert saved(d)["dim_after"] == "10"
+    finally:
+        d.close()
