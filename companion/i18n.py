@@ -391,11 +391,39 @@ def counted_colour(key: str, n: int) -> str:
     return ngettext(message, message, n)
 
 
+LONGEST_NUMBER = 30
+"""The most digits a message shows of a whole number; a longer one is cut (see
+:func:`short_number`)."""
+
+
+def short_number(n: int) -> str:
+    """A whole number as a message may show it: whole up to :data:`LONGEST_NUMBER` digits,
+    else its first digits and an ellipsis. A record may hold a number of 4,300 digits
+    (Python refuses to write one longer) and the engine may add one to it: no message
+    writes it whole, nor fails on it.
+
+    >>> short_number(-1234), short_number(7 * 10**5000)
+    ('-1234', '700000000000000000000000000000…')
+    """
+    size = abs(n)
+    if size < 10**LONGEST_NUMBER:
+        return str(n)
+    # The number of digits from the bits (at most one too many), then the first
+    # LONGEST_NUMBER of them: no conversion of the whole number to text.
+    digits = int(size.bit_length() * 0.30103) + 1
+    if size < 10 ** (digits - 1):
+        digits -= 1
+    head = size // 10 ** (digits - LONGEST_NUMBER)
+    return ("-" if n < 0 else "") + str(head) + "…"
+
+
 def localise(value: Any) -> str:
     """A message parameter as text: a colour by its translated name, token counts with
     their colours agreeing, numbers as the reader writes them, lists joined."""
     from .tokens import Colour, Tokens  # late: tokens does not depend on translations
 
+    if isinstance(value, int) and not isinstance(value, bool | Colour):
+        return short_number(value)
     if isinstance(value, Colour):
         return ColourName(value.key)
     if isinstance(value, Tokens):

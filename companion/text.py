@@ -20,10 +20,12 @@ companion.errors.RecordError: a name cannot hold control characters (U+001B at p
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 
 from .errors import RecordError
+from .i18n import short_number
 
 MAX_NAME_LENGTH = 40
 """Room for a first name and a surname; the new-game keyboard stops sooner."""
@@ -51,6 +53,36 @@ def _unwanted(char: str) -> str | None:
     if category in ("Cc", "Zl", "Zp") or char in _BIDI_CONTROLS:
         return "control"
     return None
+
+
+def normal_name(name: str) -> str:
+    """A name as it is stored and compared: Unicode's composed form (NFC), without spaces
+    around it. ``Zoé`` typed on the kiosk (one character é) and ``Zoé`` from a file written
+    on a Mac (e and a combining accent) look the same and are the same name: two seats of
+    one game cannot hold them both, and they count as one player.
+
+    >>> normal_name(" Zoe\u0301 ") == "Zo\u00e9"
+    True
+    """
+    return unicodedata.normalize("NFC", name).strip()
+
+
+def quoted(value: object, limit: int = 32) -> str:
+    """A value from a stranger as a message quotes it: as JSON writes it, at most ``limit``
+    characters (then an ellipsis), never failing (a number of 4,300 digits, a list nested
+    a thousand deep). A message stays one short line whatever the file held.
+
+    >>> quoted("x" * 100, 10), quoted(-(10**5000))[:6], quoted([1, "a"]), quoted(True)
+    ('"xxxxxxxx…', '-10000', '[1, "a"]', 'true')
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return short_number(value)
+    try:
+        text = json.dumps(value)
+    except (ValueError, TypeError, RecursionError):
+        # A huge number or a deep nesting inside a list or an object: its shape only.
+        text = "[…]" if isinstance(value, list) else "{…}" if isinstance(value, dict) else "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def check_name(name: object, path: str = "") -> None:
