@@ -28,13 +28,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from .ai.seats import companion_levels, companion_title
 from .playtime import played_minutes
-from .record import Record, replay
+from .record import Record, moment, replay
 from .stats import persons, spelling
 from .store import Store
 
@@ -54,22 +53,16 @@ def bgstats_time(text: str | None) -> str | None:
     """An ISO 8601 time as BG Stats wants it, in UTC: ``YYYY-MM-DD HH:MM:SS``.
 
     A time without a zone is taken as UTC (the journal writes UTC); text that is not a
-    time gives ``None`` (BG Stats then uses the day the play is saved).
+    time, or a date out of :func:`companion.record.moment`'s range, gives ``None`` (BG
+    Stats then uses the day the play is saved).
 
     >>> bgstats_time("2026-11-21T21:15:00+01:00")
     '2026-11-21 20:15:00'
     >>> bgstats_time("yesterday") is None
     True
     """
-    if not text:
-        return None
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+    at = moment(text)  # None too for a date beyond what can be written (an old journal's)
+    return None if at is None else at.strftime("%Y-%m-%d %H:%M:%S")
 
 
 def player_id(name: str) -> str:
@@ -171,7 +164,7 @@ def stored_play(store: Store, game_id: int) -> dict[str, Any]:
 
 def link(data: dict[str, Any]) -> str:
     """The "push a play" link: what the QR code holds."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return CREATE_PLAY + quote(text, safe=_SAFE)
 
 
@@ -186,4 +179,4 @@ def read_link(url: str) -> dict[str, Any]:
 
 def document(data: dict[str, Any]) -> str:
     """The play as a JSON file (``export --format bgstats``): the link's JSON, indented."""
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n"

@@ -22,11 +22,11 @@ when it is a plausible evening.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from itertools import pairwise
 from typing import Any
 
-from .record import Record
+from .record import Record, moment
 
 BREAK = timedelta(minutes=20)
 LONGEST = timedelta(hours=12)  # start to end without a log: longer is not one sitting
@@ -34,13 +34,8 @@ _PLAY_EVENTS = {"start", "move", "undo", "redo", "audit"}
 
 
 def _moment(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    # In UTC; None for a date no part of the program can write (an older journal's).
+    return moment(value)
 
 
 def minutes(times: list[datetime]) -> int | None:

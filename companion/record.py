@@ -15,11 +15,12 @@ companion.errors.RecordError: version: this reader knows version 1, not 2
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +29,28 @@ from .errors import IllegalMove, RecordError, json_reason
 from .game import Game
 from .i18n import os_reason
 from .moves import Buy, Move, Pass, Reserve, Take, action_name
+from .rules import BASE
 from .setup import Setup
+from .text import quoted
 from .tokens import Colour, Tokens
 
 FORMAT = "splendor-game-record"
 VERSION = 1
 EXTRA_KEYS = ("started_at", "ended_at", "app", "annotations")
 _TOP_KEYS = {"format", "version", "players", "setup", "moves", *EXTRA_KEYS}
+
+# What a record's numbers and times may be: anything beyond is refused where it enters,
+# so that no part of the program (the engine, a message, an export) meets it.
+MOST_TOKENS = (*(max(BASE.gems_per_colour.values()),) * 5, BASE.gold)
+"""The most tokens of each colour a table holds (7 of a gem with 4 players, 5 gold): no
+count in a move can be more."""
+LAST_SEAT = BASE.players[-1] - 1
+"""The last seat of the largest table (seats count from 0)."""
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 12, 31, 23, 59, 59, tzinfo=UTC)
+"""A record's times lie between these two, once in UTC: a day either side in any time
+zone is still a date every part of the program can write (Python's end at the year 9999,
+and a clock of a Pi that has not set its time starts at 1970)."""
 
 
 @dataclass
@@ -72,32 +88,44 @@ def _tokens(value: Any, path: str) -> Tokens:
             raise _fail(
                 path,
                 "{key} is not a colour (white, blue, green, red, black, gold)",
-                key=json.dumps(key),
+                key=quoted(key),
             ) from None
-        if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+        most = MOST_TOKENS[colour]
+        # bool is an int to Python, and 2.0 == 2: neither is a count in a record.
+        if type(n) is not int or not 1 <= n <= most:
             raise _fail(
-                f"{path}.{key}", "a count is a whole number above 0, not {n}", n=json.dumps(n)
+                f"{path}.{key}",
+                "a count is a whole number from 1 to {most}, not {n}",
+                most=most,
+                n=quoted(n),
             )
         counts[colour] = n
     return Tokens._make(counts)
 
 
+def _short(key: str) -> str:
+    """A name from the file as a place in a message: as JSON escapes it (no line end, no
+    control character), at most 32 characters."""
+    text = json.dumps(key[:40], ensure_ascii=False)[1:-1]
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate
+    return text if len(text) <= 32 else text[:31] + "…"
+
+
 def _card_id(value: Any, path: str) -> str:
     if not isinstance(value, str) or value not in CARDS:
-        raise _fail(path, "{id} is not a card id (like 2R3)", id=json.dumps(value))
+        raise _fail(path, "{id} is not a card id (like 2R3)", id=quoted(value))
     return value
 
 
 def _noble_id(value: Any, path: str) -> str:
     if not isinstance(value, str) or value not in NOBLES:
-        raise _fail(path, "{id} is not a noble id (N1 to N10)", id=json.dumps(value))
+        raise _fail(path, "{id} is not a noble id (N1 to N10)", id=quoted(value))
     return value
 
 
 def _level(value: Any, path: str) -> int:
-    if isinstance(value, bool) or value not in LEVELS:
-        raise _fail(path, "{level} is not a level (1, 2 or 3)", level=json.dumps(value))
-    assert isinstance(value, int)
+    if type(value) is not int or value not in LEVELS:
+        raise _fail(path, "{level} is not a level (1, 2 or 3)", level=quoted(value))
     return value
 
 
@@ -119,19 +147,23 @@ def read_move(data: Any, path: str = "move") -> Move:
         raise _fail(
             f"{path}.action",
             "{action} is not an action (take, reserve, buy or pass)",
-            action=json.dumps(action),
+            action=quoted(action),
         )
     for key in data:
         if key not in _COMMON_FIELDS and key not in _ACTION_FIELDS[action]:
             raise _fail(
-                f"{path}.{key}", "a {action} has no field {key}", action=action, key=json.dumps(key)
+                f"{path}.{_short(str(key))}",
+                "a {action} has no field {key}",
+                action=action,
+                key=quoted(key),
             )
     player = data.get("player")
-    if isinstance(player, bool) or not isinstance(player, int) or player < 0:
+    if type(player) is not int or not 0 <= player <= LAST_SEAT:
         raise _fail(
             f"{path}.player",
-            "the seat that plays is a number from 0, not {p}",
-            p=json.dumps(player),
+            "the seat that plays is a number from 0 to {last}, not {p}",
+            last=LAST_SEAT,
+            p=quoted(player),
         )
     reveal = data.get("reveal")
     returned = data.get("returned")
@@ -176,13 +208,12 @@ def read_document(doc: Any) -> Record:
             "this is not a Splendor game record (format must be {f})",
             f=json.dumps(FORMAT),
         )
-    if doc.get("version") != VERSION:
-        raise _fail(
-            "version", "this reader knows version 1, not {v}", v=json.dumps(doc.get("version"))
-        )
+    version = doc.get("version")
+    if type(version) is not int or version != VERSION:
+        raise _fail("version", "this reader knows version 1, not {v}", v=quoted(version))
     for key in doc:
         if key not in _TOP_KEYS:
-            raise _fail(key, "unknown key {key}", key=json.dumps(key))
+            raise _fail(_short(key), "unknown key {key}", key=quoted(key))
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise _fail("players", "players is a list of 2 to 4 names")
@@ -191,9 +222,9 @@ def read_document(doc: Any) -> Record:
         raise _fail("setup", "setup is an object with nobles and market")
     for key in setup:
         if key not in ("nobles", "market"):
-            raise _fail(f"setup.{key}", "unknown key {key}", key=json.dumps(key))
+            raise _fail(f"setup.{_short(key)}", "unknown key {key}", key=quoted(key))
     nobles = setup.get("nobles")
-    if not isinstance(nobles, list):
+    if not isinstance(nobles, list) or not all(isinstance(n, str) for n in nobles):
         raise _fail("setup.nobles", "nobles is a list of noble ids")
     market = setup.get("market")
     if not isinstance(market, dict) or sorted(market) != ["1", "2", "3"]:
@@ -204,7 +235,7 @@ def read_document(doc: Any) -> Record:
         if not isinstance(row, list) or not all(isinstance(c, str) for c in row):
             raise _fail(f"setup.market.{level}", "a level's face-up cards are a list of ids")
         rows.append(row)
-    parsed_setup = Setup.of(players, [str(n) for n in nobles], rows)
+    parsed_setup = Setup.of(players, nobles, rows)
     moves = doc.get("moves", [])
     if not isinstance(moves, list):
         raise _fail("moves", "moves is a list")
@@ -229,10 +260,87 @@ def _is_time(value: Any) -> bool:
     return True
 
 
-def read(text: str) -> Record:
-    """A record from JSON text. Raises :class:`RecordError` (never a traceback of json)."""
+def moment(value: object) -> datetime | None:
+    """A record's time in UTC (a time with no zone is taken as UTC), or ``None`` when it is
+    not a time between :data:`EARLIEST` and :data:`LATEST`. Whatever the journal holds
+    (an older companion let any date in), this never fails: what writes a date goes
+    through it, and leaves out a date it cannot write rather than the game.
+
+    >>> moment("2026-11-21T21:15:00+01:00")
+    datetime.datetime(2026, 11, 21, 20, 15, tzinfo=datetime.timezone.utc)
+    >>> moment("9999-12-31T23:59:59-14:00") is None, moment("yesterday") is None
+    (True, True)
+    """
+    if not _is_time(value):
+        return None
+    assert isinstance(value, str)
     try:
-        doc = json.loads(text)
+        parsed = datetime.fromisoformat(value)
+        at = (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None  # beyond the year 9999 once in UTC
+    return at if EARLIEST <= at <= LATEST else None
+
+
+def check_times(record: Record) -> None:
+    """Refuse a record whose times are beyond what the program writes (see :data:`EARLIEST`).
+
+    It is checked where a record comes in from outside (:func:`read`), not when the
+    journal is read back: a game stored by an older companion stays readable, and its
+    exports leave such a date out.
+    """
+    for key in ("started_at", "ended_at"):
+        if key in record.extra and moment(record.extra[key]) is None:
+            raise _fail(
+                key,
+                "a time between {earliest} and {latest} (UTC) is expected, not {value}",
+                earliest="1970-01-01T00:00:00Z",
+                latest="9000-12-31T23:59:59Z",
+                value=quoted(record.extra[key]),
+            )
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused when a name appears twice in it (json would keep the last
+    silently: what the writer meant is not known)."""
+    doc: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in doc:
+            raise _fail(
+                "", "the name {key} appears twice in one object: keep only one", key=quoted(key)
+            )
+        doc[key] = value
+    return doc
+
+
+def _constant(name: str) -> float:
+    """NaN and Infinity: Python's json reads them, the standard does not have them."""
+    raise _fail("", "{value} is not a JSON number: write a number or null", value=name)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):  # 1e400: beyond any float, read as infinity
+        raise _fail("", "{value} is not a JSON number: write a number or null", value=quoted(text))
+    return value
+
+
+BOM = "\ufeff"
+"""The byte-order mark the CSV export writes first (for spreadsheets); a record that
+starts with one is read all the same."""
+
+
+def read(text: str) -> Record:
+    """A record from JSON text. Raises :class:`RecordError` (never a traceback of json).
+
+    Stricter than json: a name twice in one object, ``NaN``, ``Infinity`` and numbers
+    beyond a float are refused, and the times are checked (:func:`check_times`).
+    """
+    text = text.removeprefix(BOM)
+    try:
+        doc = json.loads(
+            text, object_pairs_hook=_object, parse_constant=_constant, parse_float=_float
+        )
     except json.JSONDecodeError as err:
         raise _fail(
             "",
@@ -247,9 +355,11 @@ def read(text: str) -> Record:
         # Python refuses integers of more than 4,300 digits (a guard against slow parsing).
         raise _fail("", "it holds a number of more than 4,300 digits") from None
     try:
-        return read_document(doc)
+        record = read_document(doc)
     except RecursionError:
         raise _fail("", "its JSON is nested too deeply for a game record") from None
+    check_times(record)
+    return record
 
 
 MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -338,12 +448,17 @@ def document(record: Record) -> dict[str, Any]:
     return doc
 
 
+def _json(value: Any) -> str:
+    # allow_nan=False: NaN and Infinity are not JSON; a record never holds them.
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
 def write(record: Record) -> str:
     """The record as JSON text: a key per line and a move per line, so that a diff reads well."""
     doc = document(record)
     moves = doc.pop("moves")
-    parts = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items()]
-    lines = ",\n".join("    " + json.dumps(m, ensure_ascii=False) for m in moves)
+    parts = [f"  {json.dumps(k)}: {_json(v)}" for k, v in doc.items()]
+    lines = ",\n".join("    " + _json(m) for m in moves)
     parts.append(f'  "moves": [\n{lines}\n  ]' if moves else '  "moves": []')
     return "{\n" + ",\n".join(parts) + "\n}\n"
 

@@ -750,7 +750,12 @@ class Store:
         del head["moves"]
         cursor = db.execute(
             "INSERT INTO games (started_at, updated_at, players, record) VALUES (?, ?, ?, ?)",
-            (at, at, json.dumps(list(record.players)), json.dumps(head)),
+            (
+                at,
+                at,
+                json.dumps(list(record.players), allow_nan=False),
+                json.dumps(head, allow_nan=False),
+            ),
         )
         game_id = cursor.lastrowid
         assert game_id is not None
@@ -762,7 +767,7 @@ class Store:
             (
                 at,
                 state.state,
-                json.dumps(list(state.winners)),
+                json.dumps(list(state.winners), allow_nan=False),
                 at if state.state != "playing" else None,
                 game_id,
             ),
@@ -798,7 +803,7 @@ class Store:
             db.execute("DELETE FROM moves WHERE game_id = ? AND active = 0", (game_id,))
             db.execute(
                 "INSERT INTO moves (game_id, seq, move) VALUES (?, ?, ?)",
-                (game_id, seq, json.dumps(move_document(move))),
+                (game_id, seq, json.dumps(move_document(move), allow_nan=False)),
             )
             db.execute(
                 "INSERT INTO events (game_id, at, kind, seq) VALUES (?, ?, 'move', ?)",
@@ -847,7 +852,7 @@ class Store:
         with self._transaction("the journal entry") as db:
             db.execute(
                 "INSERT INTO events (game_id, at, kind, detail) VALUES (?, ?, ?, ?)",
-                (game_id, now(self.clock), kind, json.dumps(detail)),
+                (game_id, now(self.clock), kind, json.dumps(detail, allow_nan=False)),
             )
 
     def same_game(self, record: Record) -> int | None:
@@ -891,13 +896,17 @@ class Store:
             db.executemany(
                 "INSERT INTO moves (game_id, seq, move) VALUES (?, ?, ?)",
                 [
-                    (game_id, i, json.dumps(move_document(m)))
+                    (game_id, i, json.dumps(move_document(m), allow_nan=False))
                     for i, m in enumerate(record.moves, start=1)
                 ],
             )
             db.execute(
                 "INSERT INTO events (game_id, at, kind, detail) VALUES (?, ?, 'import', ?)",
-                (game_id, now(self.clock), json.dumps({"moves": len(record.moves)})),
+                (
+                    game_id,
+                    now(self.clock),
+                    json.dumps({"moves": len(record.moves)}, allow_nan=False),
+                ),
             )
             self._set_state(db, game_id, record.extra.get("ended_at") or at, state)
         return game_id

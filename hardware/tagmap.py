@@ -209,7 +209,10 @@ class TagMap:
             return
         ordered = dict(sorted(self._tags.items(), key=lambda pair: _ORDER[pair[1]]))
         text = json.dumps(
-            {"format": FORMAT, "version": VERSION, "tags": ordered}, indent=2, ensure_ascii=False
+            {"format": FORMAT, "version": VERSION, "tags": ordered},
+            indent=2,
+            ensure_ascii=False,
+            allow_nan=False,
         )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -47,10 +47,12 @@ def when(moment: str) -> str:
     """
     try:
         parsed = datetime.fromisoformat(moment)
-    except ValueError:
+        if parsed.tzinfo is not None:
+            parsed = parsed.astimezone()
+    except (ValueError, OverflowError, OSError):
+        # Not a time, or one the kiosk's clock cannot turn local (an older companion let
+        # the year 9999 in): shown as it is, and the game listed all the same.
         return moment
-    if parsed.tzinfo is not None:
-        parsed = parsed.astimezone()
     return parsed.strftime("%Y-%m-%d %H:%M")
 
 
