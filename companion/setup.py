@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .errors import RecordError
 from .rules import BASE, Rules
-from .text import check_name
+from .text import check_name, normal_name, quoted
 from .tokens import Tokens
 
 # The base game's figures under their old names; a variant reads its own Rules instead.
@@ -37,6 +37,9 @@ class Setup:
 
     Constructing one checks it against the base game; a bad setup raises
     :class:`RecordError` naming the field. :meth:`check` checks it against a variant.
+    Names are kept in their normal form (:func:`~companion.text.normal_name`): every way
+    into a game (a record, the new-game screen, a position, a simulation) passes here, so
+    two spellings of one name are one name before they are compared or stored.
     """
 
     players: tuple[str, ...]
@@ -54,6 +57,8 @@ class Setup:
         return cls(tuple(players), tuple(nobles), (rows[0], rows[1], rows[2]))
 
     def __post_init__(self) -> None:
+        names = tuple(normal_name(p) if isinstance(p, str) else p for p in self.players)
+        object.__setattr__(self, "players", names)
         self.check(BASE)
 
     def check(self, rules: Rules) -> None:
@@ -77,7 +82,7 @@ class Setup:
         for i, noble in enumerate(self.nobles):
             if noble not in rules.nobles:
                 raise RecordError(
-                    f"setup.nobles[{i}]", "{id!r} is not a noble (N1 to N10)", id=noble
+                    f"setup.nobles[{i}]", "{id} is not a noble (N1 to N10)", id=quoted(noble)
                 )
         if len(set(self.nobles)) != len(self.nobles):
             raise RecordError("setup.nobles", "a noble is revealed twice")
@@ -89,7 +94,7 @@ class Setup:
                 )
             for i, card in enumerate(row):
                 if card not in rules.cards:
-                    raise RecordError(f"{where}[{i}]", "{id!r} is not a card id", id=card)
+                    raise RecordError(f"{where}[{i}]", "{id} is not a card id", id=quoted(card))
                 if rules.cards[card].level != level:
                     raise RecordError(
                         f"{where}[{i}]", "{id} is not a level {level} card", id=card, level=level

@@ -14,7 +14,6 @@ without the companion in a seat.
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -26,6 +25,7 @@ from .i18n import translate as _
 from .playtime import played_minutes
 from .record import replay
 from .store import GameInfo, Store, StoreError, resolve
+from .text import normal_name
 from .tokens import GEMS, Colour
 
 
@@ -132,8 +132,9 @@ def _played(store: Store, info: GameInfo) -> PlayedGame:
 
 def spelling(name: str) -> str:
     """A name as the key of a player: ``Zoé`` typed here and ``Zoé`` from a file written
-    elsewhere (composed or not, a stray space) are the same spelling."""
-    return unicodedata.normalize("NFC", name).strip()
+    elsewhere (composed or not, a stray space) are the same spelling. Names are stored so
+    since they are normalised on the way in; an older journal's may not be."""
+    return normal_name(name)
 
 
 def persons(store: Store) -> Callable[[str], str]:

@@ -27,6 +27,7 @@ from .i18n import Counted
 from .moves import Buy, Move, Pass, Reserve, Take, with_parts
 from .session import Session
 from .setup import MARKET_SLOTS, MAX_PLAYERS, MIN_PLAYERS, Setup
+from .text import normal_name
 from .tokens import GEMS, NO_TOKENS, Colour, Tokens
 
 
@@ -34,7 +35,7 @@ class NewGame:
     """A game being set up: player names, then the nobles and the 12 face-up cards."""
 
     def __init__(self, players: Sequence[str]) -> None:
-        names = [p.strip() for p in players]
+        names = [normal_name(p) for p in players]
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise Refused("players", "a game has 2 to 4 players, not {n}", n=len(names))
         if any(not n for n in names):
