@@ -29,7 +29,15 @@ The text form, like chess's FEN, is nine fields separated by single spaces::
 Names are not part of a position (give them to ``from_text``). The cards seen are the
 face-up, purchased and known reserved ones: they never leave the table. A position is read
 as written, not checked for being reachable (tests build corner cases with it): its ids,
-counts and shape are checked, not that its tokens add up to a starting bank.
+counts and shape are checked, not that its tokens add up to a starting bank. Each count is
+bounded by what a game allows, so that the engine never meets one it was not built for:
+the bank holds at most its starting supply of each colour; a hand at most the largest
+supply of a colour (7 gems, 5 gold) and 10 tokens in all (T1), 3 reserved cards (A4); a
+card is in one place only, a noble too, and no more nobles than the table revealed (S2);
+a deck holds at most the cards of its level found nowhere else; points are at most every
+card's and noble's together; passes at most one per seat; rounds at most
+:data:`MAX_ROUND`. Anything else is a :class:`~companion.errors.RecordError` naming the
+field, never an error from inside the engine.
 
 >>> start = Position.parse(
 ...     "W4U4G4R4K4*5 -:-:-:-:0/-:-:-:-:0 1W1,1W2,1W3,1W4/2W1,2W2,2W3,2W4/3W1,3W2,3W3,3W4"
@@ -38,7 +46,7 @@ counts and shape are checked, not that its tokens add up to a starting bank.
 (25, (36, 26, 16), 0)
 >>> later = Position.parse(
 ...     "U3G4R4K4*4 W:1W1,1U2:L2?:-:1/-:-:-:-:0 1R1,-,1W3,1W4/2W1,2W2,2W3,2W4/3W1,3W2,3W3,3W4"
-...     " 36,25,16 N1,N2,N3 1 0 1 playing")
+...     " 35,25,16 N1,N2,N3 1 0 1 playing")
 >>> later.seats[0].bonuses, later.seats[0].reserved
 ((1, 1, 0, 0, 0), (Hidden(level=2),))
 >>> Position.parse(later.text()) == later
@@ -55,7 +63,12 @@ from typing import NamedTuple
 from .cards import Card, Noble
 from .errors import RecordError
 from .rules import BASE, Rules
-from .tokens import LETTERS, Tokens
+from .text import quoted
+from .tokens import LETTERS, Colour, Tokens
+
+MAX_ROUND = 9999
+"""The last round a position may name: a game of Splendor lasts some 30 rounds, and a
+simulated one stops after 2,000 moves."""
 
 
 class Status(StrEnum):
@@ -229,7 +242,7 @@ def _tokens_text(tokens: Tokens) -> str:
     return "".join(parts) or "-"
 
 
-_TOKENS = re.compile(r"([WUGRK*])(\d*)")
+_TOKENS = re.compile(r"([WUGRK*])(\d{0,3})")
 _FIELDS = ("bank", "seats", "market", "decks", "nobles", "to-act", "passes", "round", "status")
 
 
@@ -251,21 +264,26 @@ class _Reader:
             )
         bank_text, seats_text, market_text, decks, nobles, to_act, passes, round_, status = fields
         rules = self.rules
-        seats = tuple(
-            self.seat(f"position.seats[{i}]", part) for i, part in enumerate(seats_text.split("/"))
-        )
-        if len(seats) not in rules.players:
-            raise RecordError("position.seats", "a game has 2 to 4 players, not {n}", n=len(seats))
+        seat_texts = seats_text.split("/")
+        if len(seat_texts) not in rules.players:
+            raise RecordError(
+                "position.seats", "a game has 2 to 4 players, not {n}", n=len(seat_texts)
+            )
+        seats = tuple(self.seat(f"position.seats[{i}]", part) for i, part in enumerate(seat_texts))
         rows = market_text.split("/")
         if len(rows) != len(rules.levels):
             raise RecordError("position.market", "give the face-up cards of levels 1, 2 and 3")
         market = tuple(self.row(level, row) for level, row in zip(rules.levels, rows, strict=True))
-        deck_sizes = tuple(self.number("position.decks", n) for n in decks.split(","))
-        if len(deck_sizes) != len(rules.levels):
+        deck_texts = decks.split(",")
+        if len(deck_texts) != len(rules.levels):
             raise RecordError(
                 "position.decks", "give the cards left in the decks of levels 1, 2 and 3"
             )
-        seat = self.number("position.to-act", to_act)
+        deck_sizes = tuple(
+            self.number("position.decks", n, rules.deck_size(level))
+            for level, n in zip(rules.levels, deck_texts, strict=True)
+        )
+        seat = self.number("position.to-act", to_act, MAX_ROUND)
         if seat >= len(seats):
             raise RecordError(
                 "position.to-act",
@@ -276,25 +294,26 @@ class _Reader:
         if status not in set(Status):
             raise RecordError(
                 "position.status",
-                "{text!r} is not a game status (playing, over or stalled)",
-                text=status,
+                "{text} is not a game status (playing, over or stalled)",
+                text=quoted(status),
             )
         position = Position.build(
-            bank=self.tokens("position.bank", bank_text),
+            bank=self.tokens("position.bank", bank_text, rules.starting_bank(len(seats))),
             seats=seats,
             market=market,
             deck_sizes=deck_sizes,
             nobles=tuple(self.noble("position.nobles", x) for x in self.items(nobles)),
             to_act=seat,
-            passes=self.number("position.passes", passes),
-            round=max(1, self.number("position.round", round_)),
+            passes=self.number("position.passes", passes, len(seats)),
+            round=max(1, self.number("position.round", round_, MAX_ROUND)),
             over=status == Status.OVER,
         )
+        self.check_places(position)
         if position.status != status:
             raise RecordError(
                 "position.status",
-                "{text!r} does not match {passes} passes in a row by {n} players",
-                text=status,
+                "{text} does not match {passes} passes in a row by {n} players",
+                text=quoted(status),
                 passes=position.passes,
                 n=len(seats),
             )
@@ -310,13 +329,93 @@ class _Reader:
                 n=len(parts),
             )
         tokens, cards, reserved, nobles, points = parts
+        rules = self.rules
+        held = self.tokens(f"{where}.tokens", tokens, self.most_tokens)
+        if held.total > rules.token_limit:
+            raise RecordError(
+                f"{where}.tokens",
+                "a player holds at most {limit} tokens between turns, not {n}",
+                limit=rules.token_limit,
+                n=held.total,
+            )
+        kept = tuple(self.reserved(f"{where}.reserved", x) for x in self.items(reserved))
+        if len(kept) > rules.reserve_limit:
+            raise RecordError(
+                f"{where}.reserved",
+                "a player holds at most {limit} reserved cards, not {n}",
+                limit=rules.reserve_limit,
+                n=len(kept),
+            )
         return seat_state(
-            self.tokens(f"{where}.tokens", tokens),
+            held,
             tuple(self.card(f"{where}.cards", x) for x in self.items(cards)),
-            tuple(self.reserved(f"{where}.reserved", x) for x in self.items(reserved)),
+            kept,
             tuple(self.noble(f"{where}.nobles", x) for x in self.items(nobles)),
-            self.number(f"{where}.points", points),
+            self.number(f"{where}.points", points, self.most_points),
         )
+
+    @property
+    def most_tokens(self) -> Tokens:
+        """The most of each colour a hand may hold: the largest supply of any table."""
+        rules = self.rules
+        gems = max(rules.gems_per_colour.values())
+        return Tokens(gems, gems, gems, gems, gems, rules.gold)
+
+    @property
+    def most_points(self) -> int:
+        """Every card's points and every noble's together: no player can have more."""
+        rules = self.rules
+        return sum(c.points for c in rules.cards.values()) + sum(
+            n.points for n in rules.nobles.values()
+        )
+
+    def check_places(self, position: Position) -> None:
+        """A card in one place, a noble too; no more nobles than revealed (S2); no deck
+        holding more cards than its level has left (the engine deals from what is left)."""
+        cards: set[str] = set()
+        nobles: set[str] = set()
+        hidden = [0] * len(self.rules.levels)
+        things: list[tuple[str, Card | Hidden | Noble]] = [
+            (f"position.market.{level}", c)
+            for level, row in zip(self.rules.levels, position.market, strict=True)
+            for c in row
+            if c is not None
+        ]
+        things += [("position.nobles", n) for n in position.nobles]
+        for i, seat in enumerate(position.seats):
+            place = f"position.seats[{i}]"
+            things += [(f"{place}.cards", c) for c in seat.cards]
+            things += [(f"{place}.reserved", c) for c in seat.reserved]
+            things += [(f"{place}.nobles", n) for n in seat.nobles]
+        for where, thing in things:
+            if isinstance(thing, Hidden):
+                hidden[thing.level - 1] += 1
+                continue
+            seen = nobles if isinstance(thing, Noble) else cards
+            if thing.id in seen:
+                raise RecordError(where, "{id} is in two places", id=thing.id)
+            seen.add(thing.id)
+        n = len(position.seats)
+        if len(nobles) > self.rules.nobles_revealed(n):
+            raise RecordError(
+                "position.nobles",
+                "{players} players reveal {want} nobles, not {n}",
+                players=n,
+                want=self.rules.nobles_revealed(n),
+                n=len(nobles),
+            )
+        for i, level in enumerate(self.rules.levels):
+            level_cards = self.rules.cards_by_level[level]
+            left = len(level_cards) - hidden[i] - sum(1 for c in level_cards if c.id in cards)
+            if position.deck_sizes[i] > left:
+                raise RecordError(
+                    "position.decks",
+                    "the deck of level {level} cannot hold {n} cards: {left} are left once "
+                    "the cards on the table and in hands are counted",
+                    level=level,
+                    n=position.deck_sizes[i],
+                    left=max(left, 0),
+                )
 
     def row(self, level: int, text: str) -> tuple[Card | None, ...]:
         where = f"position.market.{level}"
@@ -338,7 +437,8 @@ class _Reader:
         return [] if text in ("", "-") else text.split(",")
 
     @staticmethod
-    def tokens(where: str, text: str) -> Tokens:
+    def tokens(where: str, text: str, most: Tokens) -> Tokens:
+        """Tokens in letters and counts, each colour at most ``most`` of it."""
         counts = [0] * 6
         if text not in ("", "-"):
             end = 0
@@ -350,22 +450,40 @@ class _Reader:
             if end != len(text):
                 raise RecordError(
                     where,
-                    "{text!r} is not a token count: colour letters W U G R K and * for gold, "
+                    "{text} is not a token count: colour letters W U G R K and * for gold, "
                     "each followed by its count when above 1 (W4U4*5)",
-                    text=text,
+                    text=quoted(text),
+                )
+        for colour, (n, limit) in enumerate(zip(counts, most, strict=True)):
+            if n > limit:
+                raise RecordError(
+                    where,
+                    "{n} {colour:many} tokens: the game has {most} of them",
+                    n=n,
+                    colour=Colour(colour),
+                    most=limit,
                 )
         return Tokens._make(counts)
 
     @staticmethod
-    def number(where: str, text: str) -> int:
-        if not text.isascii() or not text.isdigit():
-            raise RecordError(where, "{text!r} is not a whole number", text=text)
-        return int(text)
+    def number(where: str, text: str, most: int) -> int:
+        """A whole number from 0 to ``most`` (its digits counted before it is read: Python
+        refuses to read one of more than 4,300)."""
+        if not text.isascii() or not text.isdigit() or len(text) > len(str(most)) + 2:
+            raise RecordError(
+                where, "{text} is not a whole number from 0 to {most}", text=quoted(text), most=most
+            )
+        value = int(text)
+        if value > most:
+            raise RecordError(
+                where, "{text} is not a whole number from 0 to {most}", text=quoted(text), most=most
+            )
+        return value
 
     def card(self, where: str, card_id: str) -> Card:
         card = self.rules.cards.get(card_id)
         if card is None:
-            raise RecordError(where, "{id!r} is not a card id", id=card_id)
+            raise RecordError(where, "{id} is not a card id", id=quoted(card_id))
         return card
 
     def reserved(self, where: str, text: str) -> Card | Hidden:
@@ -378,5 +496,5 @@ class _Reader:
     def noble(self, where: str, noble_id: str) -> Noble:
         noble = self.rules.nobles.get(noble_id)
         if noble is None:
-            raise RecordError(where, "{id!r} is not a noble (N1 to N10)", id=noble_id)
+            raise RecordError(where, "{id} is not a noble (N1 to N10)", id=quoted(noble_id))
         return noble

@@ -267,7 +267,7 @@ def test_A3_fewer_colours_only_when_fewer_than_three_available() -> None:
 
 
 def test_A3_one_colour_left() -> None:
-    game = position(Hand(), Hand(), bank=Tokens(red=5, gold=5))
+    game = position(Hand(), Hand(), bank=Tokens(red=4, gold=5))  # all a 2-player bank has
     assert takes(game) == {"take R", "take RR"}
     assert_illegal(game, "take RK", E.BANK_SHORT)
     assert_legal(game, "take R")
