@@ -9,6 +9,7 @@ so "usage:", "options" and its errors read in the language of ``--lang``.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -93,6 +94,38 @@ def language_in(argv: Sequence[str]) -> str | None:
         if value in i18n.LANGUAGES:
             found = value
     return found
+
+
+THINK_RANGE = (0.01, 60.0)
+"""``simulate --think``: seconds of a Raspberry Pi 4 per decision. From 0.015 s down, the
+hard level searches its fewest playouts (6) all the same; above a minute a decision, a
+simulated game takes hours."""
+
+
+def think_seconds(text: str) -> float:
+    """The ``--think`` of ``simulate``: a number of seconds within :data:`THINK_RANGE` (not
+    ``nan``, ``inf``, 0 or below, which would end in a traceback, a record that cannot be
+    played again, or a game that never ends).
+
+    >>> think_seconds("0.5")
+    0.5
+    >>> think_seconds("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: give a number of seconds from 0.01 to 60, not 'nan'
+    """
+    low, high = THINK_RANGE
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not low <= value <= high:  # false for nan too
+        raise argparse.ArgumentTypeError(
+            _("give a number of seconds from {low} to {high}, not {text}").format(
+                low=i18n.number(low, 2), high=i18n.number(high), text=repr(text[:20])
+            )
+        )
+    return value
 
 
 def add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:

@@ -12,7 +12,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import i18n
-from .arguments import Formatter, add_common, common_options, in_language, language_in
+from .arguments import (
+    THINK_RANGE,
+    Formatter,
+    add_common,
+    common_options,
+    in_language,
+    language_in,
+    think_seconds,
+)
 from .errors import CompanionError, RecordError
 from .export import FORMATS, ExportAll, export_all, export_file, export_game, render, verdict
 from .files import OUT_ELSEWHERE, write_atomic
@@ -30,7 +38,7 @@ from .stats import (
     stats_of,
 )
 from .store import GameState, Store, StoreError, resolve
-from .text import printable
+from .text import normal_name, printable
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 
@@ -67,7 +75,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         record = load(args.file)
     except RecordError as err:
         if args.json:
-            print(json.dumps(malformed_summary(err), ensure_ascii=False))
+            print(json.dumps(malformed_summary(err), ensure_ascii=False, allow_nan=False))
         else:
             print(
                 _("{file} is not a valid game record: {reason}").format(
@@ -78,7 +86,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return EXIT_MALFORMED
     result = replay(record)
     if args.json:
-        print(json.dumps(summary(result), ensure_ascii=False))
+        print(json.dumps(summary(result), ensure_ascii=False, allow_nan=False))
     else:
         print(replay_text(result))
     return EXIT_OK if result.valid else EXIT_ILLEGAL
@@ -309,7 +317,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def _print_stats(args: argparse.Namespace, games: list[PlayedGame]) -> int:
     if args.vs:
-        a, b = args.vs
+        a, b = (normal_name(n) for n in args.vs)
         h = head_to_head(games, a, b)
         print(
             _(
@@ -382,13 +390,15 @@ def fastest_text(game: PlayedGame) -> str:
 
 def cmd_names(args: argparse.Namespace) -> int:
     with _open_store(args) as store:
+        # Typed names, compared with the stored ones: in the form names are stored in.
         if args.merge:
-            name, person = args.merge
+            name, person = (normal_name(n) for n in args.merge)
             store.merge_name(name, person)
             print(_("{name} now counts as {person}.").format(name=name, person=person))
         elif args.unmerge:
-            store.unmerge_name(args.unmerge)
-            print(_("{name} counts as itself again.").format(name=args.unmerge))
+            name = normal_name(args.unmerge)
+            store.unmerge_name(name)
+            print(_("{name} counts as itself again.").format(name=name))
         aliases = store.aliases()
     for name, person in aliases.items():
         print(printable(_("{name} counts as {person}").format(name=name, person=person)))
@@ -443,11 +453,15 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
     )
     p.add_argument(
         "--think",
-        type=float,
+        type=think_seconds,
         default=1.0,
         help=_(
             "with --seats: the hard level's budget per decision, in seconds on a Raspberry Pi 4 "
             "(a number of playouts: the same seed gives the same game on any machine)"
+        )
+        + "; "
+        + _("from {low} to {high} seconds").format(
+            low=number(THINK_RANGE[0], 2), high=number(THINK_RANGE[1])
         ),
     )
     p.add_argument(
