@@ -27,7 +27,7 @@ from plays import LOWER_CASE_ZOE, SHARED_VICTORY, TWO_PLAYER_WIN, Known, import_
 from companion import bgstats, i18n
 from companion.i18n import ngettext, number, percent
 from companion.movelog import tell
-from companion.record import Record, replay
+from companion.record import Record, document, read_document, replay
 from companion.setup import Setup
 from companion.simulate import simulate
 from companion.stats import player_stats
@@ -423,3 +423,28 @@ def test_a_game_whose_journal_cannot_be_read_is_listed_and_said(driver: Driver) 
     assert "unreadable move 5" in d.texts()
     d.press(tr("Statistics"))
     assert set(d.app.manager.get_screen("stats").rows) == {"Zoé", "Marc"}
+
+
+@pytest.mark.parametrize("started", ["9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00"])
+def test_a_game_an_older_companion_dated_beyond_any_clock_is_listed_and_opens(
+    driver: Driver, started: str
+) -> None:
+    """Import now refuses such a date; a journal written before keeps it. The list shows it
+    as written, the game opens with its BG Stats code, and the others are listed too."""
+    d = driver
+    (first,) = import_known(d.app.store, (TWO_PLAYER_WIN,))
+    game = simulate(players=2, seed=7)
+    # read_document: the checks of an older companion (no range for its times).
+    record = read_document({**document(Record.of(game)), "started_at": started})
+    old = d.app.store.import_record(record, GameState.of(replay(record).game))
+    d.app.show_start()
+    d.frames(2)
+    d.press(tr("Past games"))
+    rows = d.app.history_screen.rows
+    assert set(rows) == {first, old}
+    assert row_text(rows[old])[0] == started
+    d.tap(rows[old])
+    assert d.app.manager.current == "end"
+    assert d.app.end_screen.qr.fits
+    play = bgstats.read_link(d.app.end_screen.link)
+    assert "playDate" not in play  # BG Stats takes the day the play is saved
