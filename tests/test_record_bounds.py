@@ -389,3 +389,14 @@ def test_simulate_writes_a_think_time_within_range(tmp_path: Path) -> None:
     out = tmp_path / "game.json"
     assert main(["simulate", "--seats", "easy,easy", "--think", "0.01", "--out", str(out)]) == 0
     assert read(out.read_text(encoding="utf-8")).extra["app"]["think"] == 0.01
+
+
+def test_the_companions_benchmark_takes_the_same_think_range(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from companion.ai import bench
+
+    with pytest.raises(SystemExit) as info, alarm(30):
+        bench.main(["--think", "nan", "--games", "1"])
+    assert info.value.code == 2
+    assert "from 0.01 to 60" in capsys.readouterr().err

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from ..arguments import Formatter, in_language
+from ..arguments import Formatter, in_language, think_seconds
 from ..i18n import _, ngettext, number, percent
 from .play import make, play
 from .players import DEFAULT_THINK
@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--games", type=int, default=200, help=_("games per match"))
         parser.add_argument(
             "--think",
-            type=float,
+            type=think_seconds,  # as simulate's: no nan, inf, nor a week a decision
             default=0.25,
             help=_(
                 "the hard level's budget, in seconds on a Raspberry Pi 4 (the benchmark's "
