@@ -28,6 +28,7 @@ def _is_blind(move: Move) -> bool:
     return isinstance(move, Reserve) and move.deck is not None
 
 
+@pytest.mark.long
 def test_the_companion_plays_legal_moves_in_1000_games_of_every_level_and_size() -> None:
     blind_reserves = 0
     for number in range(GAMES):

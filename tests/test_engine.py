@@ -157,6 +157,7 @@ def test_a_bad_position_text_names_the_field_to_fix(text: str, where: str) -> No
     assert info.value.message.startswith("position")
 
 
+@pytest.mark.long
 def test_memory_stays_flat_over_ten_thousand_games() -> None:
     """No cache grows with the games played (the engine once kept every move it built).
 

@@ -137,6 +137,7 @@ def test_a_build_missing_a_file_or_its_record_is_passed_over_not_a_crash(tmp_pat
         assert "python -m companion.build" in broken.stderr
 
 
+@pytest.mark.long
 def test_a_failed_build_leaves_the_pure_engine_running(tmp_path: Path) -> None:
     tree = tmp_path / "tree"
     shutil.copytree(
@@ -169,6 +170,7 @@ def test_a_failed_build_leaves_the_pure_engine_running(tmp_path: Path) -> None:
     assert play.stdout.strip() == "False", play.stderr
 
 
+@pytest.mark.long
 def test_the_engine_builds_where_it_is_installed(tmp_path: Path) -> None:
     """As deploy.sh does on the Pi: the package sits in site-packages among other
     packages' files (mypy's own ``mypy_extensions.py``, once taken for ours and refused)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -78,6 +79,7 @@ def test_random_games_keep_invariants_and_undo_restores_exactly(seed: int, playe
         assert game.winners()
 
 
+@pytest.mark.long
 def test_thousands_of_random_games_keep_invariants() -> None:
     for seed in range(1500):
         play_checked(seed, 2 + seed % 3, check_undo=False)
