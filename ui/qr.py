@@ -7,6 +7,8 @@ is the same size and edges stay sharp: what a phone's camera needs to read it fr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import segno
@@ -20,17 +22,21 @@ from kivy.uix.widget import Widget
 QUIET_ZONE = 4  # modules of white around the code, as the QR standard asks
 
 
-def modules(text: str) -> list[list[bool]]:
+@lru_cache(maxsize=16)
+def modules(text: str) -> tuple[tuple[bool, ...], ...]:
     """The code's dark (``True``) and light modules, quiet zone included, top row first.
 
     The lowest error correction that fits keeps the code small; segno raises it for free
-    when the data leaves room in the same version.
+    when the data leaves room in the same version. Kept for the texts last drawn: the
+    end screen draws its code again whenever the window changes.
     """
     code = segno.make(text, error="l", micro=False, boost_error=True)
-    return [[bool(m) for m in row] for row in code.matrix_iter(scale=1, border=QUIET_ZONE)]
+    return tuple(
+        tuple(bool(m) for m in row) for row in code.matrix_iter(scale=1, border=QUIET_ZONE)
+    )
 
 
-def texture_of(rows: list[list[bool]]) -> Texture:
+def texture_of(rows: Sequence[Sequence[bool]]) -> Texture:
     size = len(rows)
     texture = Texture.create(size=(size, size), colorfmt="rgba")
     texture.mag_filter = "nearest"
