@@ -11,17 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.graphics import Color, RoundedRectangle
+from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
 from kivy.properties import NumericProperty, ObjectProperty
 
 from companion.cards import Card
 from companion.tokens import GEMS, Colour
 
 from . import theme
+from .scale import SCALE
 from .widgets import (
     ROMAN,
     NobleView,
     Tappable,
+    TokenButton,
     draw_back,
     draw_body,
     draw_noble,
@@ -31,6 +33,7 @@ from .widgets import (
 from .widgets import draw_gem as table_gem
 
 SMALLEST_TEXT = 14.0  # px: nothing a player reads is drawn smaller (issue 9)
+CARD_RATIO = 1.4  # a card's height over its width, as on the table
 DARK = (0.12, 0.12, 0.12, 1.0)
 
 
@@ -132,3 +135,45 @@ class NobleFace(NobleView):
             return
         side = min(w, h * 1.25)
         draw_noble(c, self.noble, x + (w - side) / 2, y, side, h)
+
+
+class ColourCard(TokenButton):
+    """A bonus colour to choose in a picker: a card of that colour (its band, its gem's
+    shape and letter) and, as a badge on its corner, how many of its cards can be chosen.
+    Drawn a card's shape whatever the box; a colour with no card left is faded."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(disabled=self.redraw_soon)
+
+    def redraw(self, *_: Any) -> None:
+        c = self.canvas
+        c.clear()
+        h = min(self.height, self.width * CARD_RATIO) * 0.92
+        w = h / CARD_RATIO
+        x, y = self.center_x - w / 2, self.center_y - h / 2
+        r = w * 0.1
+        alpha = 0.35 if self.dimmed or self.disabled else 1.0
+        c.add(Color(*theme.CARD_BODY[:3], alpha))
+        c.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[r]))
+        band = h * 0.3
+        c.add(Color(*theme.BAND[self.colour][:3], alpha))
+        c.add(RoundedRectangle(pos=(x, y + h - band), size=(w, band), radius=[r, r, 0, 0]))
+        gem = min(w * 0.7, h * 0.5)
+        gx, gy = x + (w - gem) / 2, y + (h - band - gem) / 2
+        table_gem(c, self.colour, gx, gy, gem, alpha=alpha)
+        ink = theme.TOKEN_TEXT[self.colour]
+        letter = max(SCALE.min_text, gem * 0.5)
+        draw_text(c, self.colour.letter, gx, gy, gem, gem, (*ink[:3], alpha), letter)
+        # The count, on a badge over the card's top corner: what is left of this colour.
+        # Its digit 18 px at 800x480 at the least, as the costs: a count read from a chair.
+        badge = max(SCALE.font(18) / 0.58, min(w * 0.55, h * 0.36))
+        bx = min(x + w - badge * 0.7, self.right - badge)
+        by = min(y + h - badge * 0.7, self.top - badge)
+        c.add(Color(*theme.ACCENT[:3], alpha))
+        c.add(Ellipse(pos=(bx, by), size=(badge, badge)))
+        digit = badge * 0.58
+        draw_text(c, str(self.count), bx, by, badge, badge, theme.BANNER_TEXT, digit)
+        if self.selected:  # the colour shown: framed, and its cards below
+            c.add(Color(*theme.ACCENT))
+            c.add(Line(rounded_rectangle=(x - 3, y - 3, w + 6, h + 6, r), width=2.5))

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from kivy.core.window import Window
 from kivy.graphics import Color, Rectangle, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -13,23 +12,18 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion.cards import Card, Noble
-from companion.tokens import GEMS, Colour, Tokens
+from companion.tokens import Colour, Tokens
 
 from . import theme
+from .colourpick import ColourFirst
 from .i18n import tr
-from .widgets import (
-    CardView,
-    NobleView,
-    TokenButton,
-    big_button,
-    text_label,
-    then,
-    wrapping_label,
-)
+from .layout import FollowsWindow, TileGrid, button, gap, grow_label, refit, row_height
+from .widgets import NobleView, TokenButton, then
 
 
-class Dialog(ModalView):
-    """A modal panel with a title, a body and a row of buttons."""
+class Dialog(FollowsWindow, ModalView):
+    """A modal panel with a title, a body and a row of buttons; its sizes follow the
+    window (:data:`ui.scale.SCALE`), again when the window changes while it shows."""
 
     def __init__(self, title: str, **kw: Any) -> None:
         super().__init__(
@@ -40,14 +34,13 @@ class Dialog(ModalView):
             **kw,
         )
         self._anim_duration = 0  # at the table a dialog is there or gone, at once
-        self.box = BoxLayout(orientation="vertical", padding=8, spacing=6)
-        unit = Window.height / 480  # 1 on the 7-inch screen
-        self.title = wrapping_label(title, font=22 * unit, bold=True, color=theme.ACCENT)
-        self.body = BoxLayout(orientation="vertical", spacing=6)
+        self.box = BoxLayout(orientation="vertical")
+        self.title = grow_label(title, font=22, bold=True, color=theme.ACCENT)
+        self.body = BoxLayout(orientation="vertical")
         # A refusal is said in full, wrapped, never cut: the label grows with its text.
-        self.message = wrapping_label("", font=19 * unit, color=theme.ERROR)
+        self.message = grow_label("", font=19, color=theme.ERROR)
         # Buttons a finger can hit: 56 px at 800x480, growing with the window.
-        self.buttons = BoxLayout(size_hint_y=None, height=max(56, Window.height * 0.12), spacing=8)
+        self.buttons = BoxLayout(size_hint_y=None)
         with self.box.canvas.before:  # an opaque panel: the table must not show through
             Color(*theme.PANEL)
             self._panel = RoundedRectangle(radius=[10])
@@ -57,6 +50,20 @@ class Dialog(ModalView):
         self.box.add_widget(self.message)
         self.box.add_widget(self.buttons)
         self.add_widget(self.box)
+        self._sizes()
+        self.follow_window()
+
+    def _sizes(self) -> None:
+        self.box.padding = gap(8)
+        self.box.spacing = gap(6)
+        self.body.spacing = gap(6)
+        self.buttons.spacing = gap(8)
+        self.buttons.height = row_height(56)
+
+    def lay_out(self) -> None:
+        """The window changed while the dialog shows: its sizes follow."""
+        self._sizes()
+        refit(self)
 
     def _place(self, *_: Any) -> None:
         self._panel.pos = self.box.pos
@@ -64,8 +71,7 @@ class Dialog(ModalView):
 
     def ribbon(self, text: str) -> None:
         """A line kept in sight above the dialog's title (the final round's banner)."""
-        unit = Window.height / 480
-        label = wrapping_label(text, font=18 * unit, bold=True, color=theme.BANNER_TEXT)
+        label = grow_label(text, font=18, bold=True, color=theme.BANNER_TEXT)
         with label.canvas.before:
             Color(*theme.BANNER)
             band = Rectangle()
@@ -77,13 +83,17 @@ class Dialog(ModalView):
         self.box.add_widget(label, index=len(self.box.children))
 
     def button(self, text: str, action: Callable[[], object], **kw: Any) -> Any:
-        b = big_button(text, action, **kw)
+        b = button(text, action, **kw)
         self.buttons.add_widget(b)
         return b
 
 
 class CardPicker(Dialog):
-    """Choose a card among ``cards``: first its bonus colour, then the card (two taps)."""
+    """Choose a card among ``cards``: first its bonus colour, then the card (two taps).
+
+    The colours fill the panel as cards, each with the number of its cards on a badge;
+    a colour tapped, its cards fill the panel as the table draws them
+    (:class:`ui.colourpick.ColourFirst`). A single colour shows its cards at once."""
 
     def __init__(
         self,
@@ -97,19 +107,23 @@ class CardPicker(Dialog):
         self.cards = list(cards)
         self.dimmed = set(dimmed)  # cards shown but not possible now (say, too dear)
         self.on_pick = on_pick
-        self.colours = BoxLayout(size_hint_y=None, height=max(60, Window.height * 0.13), spacing=8)
-        self.grid = GridLayout(rows=1, spacing=6)
-        self.body.add_widget(self.colours)
-        self.body.add_widget(self.grid)
-        for colour in GEMS:
-            count = sum(1 for c in self.cards if c.bonus == colour)
-            token = TokenButton(colour=colour, count=count, dimmed=count == 0)
-            token.bind(on_release=lambda t, col=colour: self.show_colour(col))
-            self.colours.add_widget(token)
+        hint = tr("Tap the card's bonus colour, then the card.")
+        self.chooser = ColourFirst(self.cards, self.pick, hint, dimmed=self.dimmed)
+        self.body.add_widget(self.chooser)
         self.button(tr("Cancel"), lambda: self._cancel(on_cancel))
         first = next((c.bonus for c in self.cards), None)
         if first is not None and len({c.bonus for c in self.cards}) == 1:
             self.show_colour(first)
+
+    @property
+    def colours(self) -> GridLayout:
+        """The colours to tap, each a :class:`ui.widgets.TokenButton`."""
+        return self.chooser.colours
+
+    @property
+    def grid(self) -> GridLayout:
+        """The cards of the colour shown."""
+        return self.chooser.grid
 
     def _cancel(self, on_cancel: Callable[[], None] | None) -> None:
         self.dismiss()
@@ -117,17 +131,7 @@ class CardPicker(Dialog):
             on_cancel()
 
     def show_colour(self, colour: Colour) -> None:
-        for token in self.colours.children:
-            token.selected = token.colour == colour
-        self.grid.clear_widgets()
-        chosen = [c for c in self.cards if c.bonus == colour]
-        self.grid.cols = max(4, len(chosen))
-        for card in chosen:
-            view = CardView(card=card, dimmed=card.id in self.dimmed)
-            view.bind(on_release=lambda v, c=card: self.pick(c))
-            self.grid.add_widget(view)
-        for _ in range(4 - len(chosen)):
-            self.grid.add_widget(Widget())
+        self.chooser.show_colour(colour)
 
     def pick(self, card: Card) -> None:
         self.dismiss()
@@ -135,6 +139,8 @@ class CardPicker(Dialog):
 
 
 class NoblePicker(Dialog):
+    """Choose a noble among ``nobles``: tiles as large as the panel allows, one tap."""
+
     def __init__(
         self,
         title: str,
@@ -143,19 +149,13 @@ class NoblePicker(Dialog):
         on_cancel: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(title)
-        grid = GridLayout(cols=5, spacing=10, padding=[20, 0], size_hint_y=None)
-        grid.bind(minimum_height=grid.setter("height"))
+        tiles: list[Widget] = []
         for noble in nobles:
-            # Tiles keep a tile's shape (a little wider than tall), centred in the body.
-            view = NobleView(noble=noble, size_hint_y=None, pos_hint={"center_y": 0.5})
-            view.bind(width=lambda v, w: setattr(v, "height", w * 0.8))
+            view = NobleView(noble=noble)
             view.bind(on_release=lambda v, n=noble: self.pick(n, on_pick))
-            grid.add_widget(view)
-        for _ in range((-len(nobles)) % 5):
-            grid.add_widget(Widget())
-        self.body.add_widget(Widget())
-        self.body.add_widget(grid)
-        self.body.add_widget(Widget())
+            tiles.append(view)
+        # Tiles keep a tile's shape (a little wider than tall), in the middle of the body.
+        self.body.add_widget(TileGrid(tiles, aspect=0.8, spacing=12))
         if on_cancel is not None:
             self.button(tr("Cancel"), then(self.dismiss, on_cancel))
 
@@ -179,7 +179,8 @@ class ReturnPicker(Dialog):
         self.hand = hand
         self.count = count
         self.chosen = [0] * 6
-        row = BoxLayout(spacing=8, size_hint_y=0.5)
+        self.row = BoxLayout(size_hint_y=None)
+        row = self.row
         self.tokens: list[TokenButton] = []
         for colour in Colour:
             token = TokenButton(
@@ -188,9 +189,12 @@ class ReturnPicker(Dialog):
             token.bind(on_release=lambda t, col=colour: self.tap(col))
             self.tokens.append(token)
             row.add_widget(token)
+        self.body.add_widget(Widget())
         self.body.add_widget(row)
-        self.status = text_label("", scale=0.45, size_hint_y=0.2)
+        self._sizes()
+        self.status = grow_label("", font=22, halign="center")
         self.body.add_widget(self.status)
+        self.body.add_widget(Widget())
         if on_cancel is not None:
             self.button(tr("Cancel"), then(self.dismiss, on_cancel))
         self.button(tr("Start again"), self.clear)
@@ -198,6 +202,12 @@ class ReturnPicker(Dialog):
             tr("Give back"), lambda: self.finish(on_done), background_color=theme.BUTTON_GO
         )
         self.update()
+
+    def _sizes(self) -> None:
+        super()._sizes()
+        if hasattr(self, "row"):  # the tokens, as large as the bank's piles
+            self.row.spacing = gap(8)
+            self.row.height = row_height(84)
 
     def tap(self, colour: Colour) -> None:
         if self.chosen[colour] < self.hand[colour] and sum(self.chosen) < self.count:

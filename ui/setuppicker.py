@@ -1,10 +1,12 @@
 """The setup's pickers: every card still to come of a level, found by its bonus colour.
 
-The cards are grouped by bonus colour, a row per colour (each card shows its bonus gem
-and letter), so the card lying on the table is found by its colour, then its cost and points,
-and picked with a single tap, where the screen has room to draw them legibly; where it has
-not (level 1 on the 7-inch screen), the colour is a tap of its own and its cards are drawn
-large. Nobles: all of them, one tap.
+The cards are grouped by bonus colour, a row per colour (a column in portrait; each card
+shows its bonus gem and letter), so the card lying on the table is found by its colour,
+then its cost and points, and picked with a single tap, where the screen has room to draw
+them legibly; where it has not (level 1 on the 7-inch screen), the colour is a tap of its
+own and its cards are drawn large. Nobles: all of them, one tap.
+
+A picker covers the whole window and is laid out again when the window changes.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from kivy.core.window import Window
 from kivy.graphics import Color, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
@@ -25,11 +26,15 @@ from companion.tokens import GEMS, Colour
 
 from . import theme
 from .cardface import CardFace, NobleFace, cost_digit
+from .colourpick import ColourFirst
 from .i18n import tr
-from .widgets import CardView, TokenButton, big_button, text_label
+from .layout import FollowsWindow, best_grid, button, fit_label, gap, refit, row_height
+from .scale import SCALE
+
+NOBLE_RATIO = 0.8  # a noble tile's height over its width
 
 
-class PlacePicker(ModalView):
+class PlacePicker(FollowsWindow, ModalView):
     """The whole screen: a title, the choices, a line for a refusal, Cancel."""
 
     def __init__(self, title: str, on_cancel: Callable[[], None]) -> None:
@@ -40,30 +45,50 @@ class PlacePicker(ModalView):
             background_color=(0, 0, 0, 0),
         )
         self._anim_duration = 0
-        unit = max(44.0, Window.height * 0.1)  # a row of text or buttons, 48 px at 480
-        self.box = BoxLayout(orientation="vertical", padding=6, spacing=4)
+        self.box = BoxLayout(orientation="vertical")
         with self.box.canvas.before:
             Color(*theme.PANEL)
             self._panel = RoundedRectangle(radius=[8])
         self.box.bind(pos=self._place, size=self._place)
         # The title and Cancel share the top row: the rest of the screen is the choices.
-        head = BoxLayout(size_hint_y=None, height=unit, spacing=8)
-        self.title = text_label(
-            title, scale=0.38, bold=True, halign="left", valign="middle", color=theme.ACCENT
-        )
-        head.add_widget(self.title)
-        self.cancel = big_button(tr("Cancel"), self._cancel, size_hint_x=0.22)
-        head.add_widget(self.cancel)
-        self.body = BoxLayout(orientation="vertical", spacing=4)
+        self.head = BoxLayout(size_hint_y=None)
+        self.title = fit_label(title, font=19, bold=True, color=theme.ACCENT)
+        self.head.add_widget(self.title)
+        self.cancel = button(tr("Cancel"), self._cancel, size_hint_x=0.24)
+        self.head.add_widget(self.cancel)
+        self.body = BoxLayout(orientation="vertical")
         # A refusal (a card scanned twice) shows between the title and the choices.
-        self.message = text_label(
-            "", size_hint_y=None, height=0, halign="left", valign="middle", color=theme.ERROR
-        )
-        self.message.bind(text=lambda w, t: setattr(w, "height", unit * 0.6 if t else 0))
+        self.message = fit_label("", font=17, size_hint_y=None, height=0, color=theme.ERROR)
+        self.message.bind(text=lambda *_: self._sizes())
         self.on_cancel = on_cancel
-        for part in (head, self.message, self.body):
+        for part in (self.head, self.message, self.body):
             self.box.add_widget(part)
         self.add_widget(self.box)
+        self._sizes()
+        self.follow_window()
+
+    def _sizes(self) -> None:
+        self.box.padding = gap(6)
+        self.box.spacing = gap(4)
+        self.body.spacing = gap(4)
+        self.head.spacing = gap(8)
+        self.head.height = row_height(48 if not SCALE.portrait else 56)
+        self.message.height = row_height(30) if self.message.text else 0
+
+    def lay_out(self) -> None:
+        self._sizes()
+        refit(self.head)
+        self.body.clear_widgets()
+        self.fill()
+
+    def fill(self) -> None:
+        """The choices, in the body: laid out anew for the window's size."""
+
+    def body_size(self) -> tuple[float, float]:
+        """The choices' room before it is laid out: the window but the top row."""
+        width = Window.width - 2 * gap(6)
+        height = Window.height - 2 * gap(6) - self.head.height - gap(4) - self.message.height
+        return width, height
 
     def _place(self, *_: Any) -> None:
         self._panel.pos = self.box.pos
@@ -74,15 +99,16 @@ class PlacePicker(ModalView):
         self.on_cancel()
 
 
-LEGIBLE = 18.0  # px: a card's cost read at arm's length on the 7-inch screen
+LEGIBLE = 18.0  # px at 800x480: a card's cost read at arm's length on the 7-inch screen
 
 
 class LevelPicker(PlacePicker):
     """The cards of a level not yet on the table.
 
-    All at once, a row per bonus colour (one tap), where the cost on every card can be
-    drawn at :data:`LEGIBLE` size; else (the 40 cards of level 1 on the 800x480 screen)
-    the bonus colour first, then that colour's cards as large as the table draws them.
+    All at once, a row per bonus colour (a column in portrait) (one tap), where the cost
+    on every card can be drawn at :data:`LEGIBLE` size; else (the 40 cards of level 1 on
+    the 800x480 screen) the bonus colour first, then that colour's cards as large as the
+    table draws them.
     """
 
     def __init__(
@@ -96,70 +122,66 @@ class LevelPicker(PlacePicker):
         self.cards = list(cards)
         self.on_pick = on_pick
         self.by_colour = {c: [card for card in self.cards if card.bonus == c] for c in GEMS}
-        cols = max(4, *(len(v) for v in self.by_colour.values()))
-        self.colours: BoxLayout | None = None
-        if self._legible(cols):
-            self._all_at_once(cols)
-        else:
-            self._colour_first()
+        self.chooser: ColourFirst | None = None
+        self.at_once = False
+        self.fill()
 
-    def _legible(self, cols: int) -> bool:
-        """Whether every card's cost is legible with ``cols`` cards a row, a row a colour
-        (the body's size is known before it is laid out: the whole window but the top row)."""
-        unit = max(44.0, Window.height * 0.1)
-        width = (Window.width - 12 - 4 * (cols - 1)) / cols
-        height = (Window.height - 12 - unit - 8 - 4 * (len(GEMS) - 1)) / len(GEMS)
-        return all(cost_digit(card, width, height) >= LEGIBLE for card in self.cards)
+    def _arrangement(self) -> tuple[int, int, bool] | None:
+        """All the cards at once: (columns, rows, a column a colour), the arrangement
+        that draws every cost largest, if that is legible; else ``None``."""
+        longest = max(4, *(len(v) for v in self.by_colour.values()))
+        width, height = self.body_size()
+        best: tuple[float, tuple[int, int, bool]] | None = None
+        for by_column in (False, True):
+            cols, rows = (len(GEMS), longest) if by_column else (longest, len(GEMS))
+            w = (width - gap(4) * (cols - 1)) / cols
+            h = (height - gap(4) * (rows - 1)) / rows
+            digit = min(cost_digit(card, w, h) for card in self.cards)
+            if best is None or digit > best[0]:
+                best = (digit, (cols, rows, by_column))
+        assert best is not None
+        return best[1] if best[0] >= SCALE.font(LEGIBLE) else None
 
-    def _all_at_once(self, cols: int) -> None:
-        for row_cards in self.by_colour.values():
-            # Each card shows its bonus gem and letter: no heading needed for the row.
-            grid = GridLayout(rows=1, cols=cols, spacing=4)
-            for card in row_cards:
+    def fill(self) -> None:
+        if not hasattr(self, "by_colour"):
+            return  # the base class's first layout, before the cards are known
+        arrangement = self._arrangement()
+        self.at_once = arrangement is not None
+        if arrangement is not None:
+            self._all_at_once(*arrangement)
+            return
+        self.body.add_widget(self._chooser())
+
+    def _chooser(self) -> ColourFirst:
+        """Kept from one layout to the next: the colour shown stays."""
+        if self.chooser is None:
+            hint = tr("Tap the card's bonus colour, then the card.")
+            self.chooser = ColourFirst(self.cards, self._pick, hint)
+        return self.chooser
+
+    @property
+    def colours(self) -> GridLayout | None:
+        """The colours to tap first, where the cards are too many to show at once."""
+        return self.chooser.colours if self.chooser is not None and not self.at_once else None
+
+    def _all_at_once(self, cols: int, rows: int, by_column: bool) -> None:
+        # Each card shows its bonus gem and letter: no heading needed for a colour.
+        grid = GridLayout(cols=cols, rows=rows, spacing=gap(4))
+        if by_column:
+            grid.orientation = "tb-lr"
+        for cards in self.by_colour.values():
+            line = cards[: rows if by_column else cols]
+            for card in line:
                 face = CardFace(card=card)
                 face.bind(on_release=lambda v, c=card: self._pick(c))
                 grid.add_widget(face)
-            for _ in range(cols - len(row_cards)):
+            for _ in range((rows if by_column else cols) - len(line)):
                 grid.add_widget(Widget())
-            self.body.add_widget(grid)
-
-    def _colour_first(self) -> None:
-        unit = max(44.0, Window.height * 0.1)
-        self.colours = BoxLayout(size_hint_y=None, height=unit * 1.3, spacing=8)
-        for colour, chosen in self.by_colour.items():
-            # The bank's piles: each colour's shape, and how many of its cards are left.
-            token = TokenButton(colour=colour, count=len(chosen), disabled=not chosen)
-            token.bind(on_release=lambda t, col=colour: self.show_colour(col))
-            self.colours.add_widget(token)
-        self.grid = GridLayout(cols=4, spacing=8)
-        self.hint = Label(
-            text=tr("Tap the card's bonus colour, then the card."),
-            font_size=max(18.0, Window.height * 0.045),
-            halign="center",
-            valign="middle",
-            color=theme.TEXT_DIM,
-        )
-        self.hint.bind(size=lambda w, s: setattr(w, "text_size", s))
-        self.body.add_widget(self.colours)
-        self.body.add_widget(self.hint)
+        self.body.add_widget(grid)
 
     def show_colour(self, colour: Colour) -> None:
         """The cards of ``colour``, drawn as on the table, a tap picks."""
-        assert self.colours is not None
-        for token in self.colours.children:
-            token.selected = token.colour == colour
-        if self.hint.parent is not None:
-            self.body.remove_widget(self.hint)
-            self.body.add_widget(self.grid)
-        self.grid.clear_widgets()
-        chosen = self.by_colour[colour]
-        for card in chosen:
-            view = CardView(card=card)
-            view.bind(on_release=lambda v, c=card: self._pick(c))
-            self.grid.add_widget(view)
-        # Two rows at the least: a colour with few cards left keeps a card's shape.
-        for _ in range((-len(chosen)) % 4 + (4 if len(chosen) <= 4 else 0)):
-            self.grid.add_widget(Widget())
+        self._chooser().show_colour(colour)
 
     def _pick(self, card: Card) -> None:
         self.dismiss(animation=False)
@@ -177,15 +199,24 @@ class NobleGrid(PlacePicker):
         on_cancel: Callable[[], None],
     ) -> None:
         super().__init__(title, on_cancel)
-        grid = GridLayout(cols=5, spacing=12, padding=[24, 8])
-        for noble in nobles:
+        self.nobles = list(nobles)
+        self.on_pick = on_pick
+        self.fill()
+
+    def fill(self) -> None:
+        if not hasattr(self, "nobles"):
+            return
+        width, height = self.body_size()
+        cols, rows = best_grid(len(self.nobles), width, height, NOBLE_RATIO, gap(12))
+        grid = GridLayout(cols=cols, rows=rows, spacing=gap(12), padding=[gap(12), gap(4)])
+        for noble in self.nobles:
             view = NobleFace(noble=noble)
-            view.bind(on_release=lambda v, n=noble: self._pick(n, on_pick))
+            view.bind(on_release=lambda v, n=noble: self._pick(n))
             grid.add_widget(view)
-        for _ in range((-len(nobles)) % 5):
+        for _ in range(cols * rows - len(self.nobles)):
             grid.add_widget(Widget())
         self.body.add_widget(grid)
 
-    def _pick(self, noble: Noble, on_pick: Callable[[Noble], None]) -> None:
+    def _pick(self, noble: Noble) -> None:
         self.dismiss(animation=False)
-        on_pick(noble)
+        self.on_pick(noble)
