@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion import i18n
 from companion.ai.players import LEVELS
@@ -20,7 +20,9 @@ from companion.text import check_name
 from .. import theme
 from ..i18n import tr
 from ..keyboard_layouts import name_rows
-from ..widgets import big_button, text_label
+from ..layout import Shaped, button, fit_label, gap, grow_label, row_height, show_name
+from ..scale import SCALE
+from ..widgets import big_button
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
@@ -28,7 +30,12 @@ if TYPE_CHECKING:
 MAX_NAME = 14
 
 
-class NewGameScreen(Screen):
+class NewGameScreen(Shaped):
+    """Landscape: the seats on the left, recent names and the keyboard on the right.
+    Portrait: the seats above, the keyboard below, each the whole width. On a 3.5-inch
+    screen the keyboard's keys do not fit beside the seats: the keyboard takes the screen
+    while a name is typed (a seat's name or "Type a name" opens it, "Done" closes it)."""
+
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="newgame", **kw)
         self.app = app
@@ -36,15 +43,19 @@ class NewGameScreen(Screen):
         self.levels: list[str | None] = [None, None]  # the companion's level per seat
         self.suggest = False
         self.editing = 0
-        self.accents = False  # the keys show every accent, for one letter
-        self.root_box = BoxLayout(orientation="vertical", padding=6, spacing=6)
+        self.typing = False  # the 3.5-inch screen's keyboard is showing
+        self.root_box = BoxLayout(orientation="vertical", padding=gap(6), spacing=gap(6))
         self.add_widget(self.root_box)
+        self.message = grow_label("", font=16, color=theme.ERROR)
+        self.accents = False  # the keys show every accent, for one letter
+        self._keys: tuple[tuple[str, bool], BoxLayout] | None = None
 
     def on_pre_enter(self, *_: Any) -> None:
         self.names = ["", ""]
         self.levels = [None, None]
         self.suggest = False
         self.editing = 0
+        self.typing = False
         self.accents = False
         self.refresh()
 
@@ -55,40 +66,87 @@ class NewGameScreen(Screen):
                 seen.setdefault(name, None)
         return [n for n in seen if n not in self.names][:6]  # two rows of three
 
-    def refresh(self) -> None:
+    @property
+    def cramped(self) -> bool:
+        """A 3.5-inch screen in landscape: keys a finger can hit leave no room beside."""
+        return SCALE.small and not SCALE.portrait
+
+    def lay_out(self) -> None:
+        self.refresh(keep_message=True)  # the window changed: what was said stays
+
+    def refresh(self, keep_message: bool = False) -> None:
         box = self.root_box
         box.clear_widgets()
-        # At 800x480 every button is at least 44 px high, every text at least 14 px.
-        unit = max(44.0, Window.height * 0.096)
-        top = BoxLayout(spacing=10)
-        slots = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.38)
+        box.padding = gap(6)
+        box.spacing = gap(6)
+        said = self.message.text if keep_message else ""
+        self.message = grow_label(said, font=16, color=theme.ERROR)
+        if self.cramped and self.typing:
+            box.add_widget(self._typing_bar())
+            box.add_widget(self._keyboard())
+            return
+        if SCALE.portrait:
+            box.add_widget(self._seats(size_hint_y=None))
+            box.add_widget(self._recent())
+            box.add_widget(Widget())
+            box.add_widget(self._keyboard())
+        else:
+            top = BoxLayout(spacing=gap(10))
+            inner = Window.width - 2 * gap(6) - gap(10)
+            # The keyboard's ten keys a row at a finger's width at the least.
+            keys = 10 * SCALE.target(44) + 9 * gap(3) + 2
+            right_w = inner * 0.45 if self.cramped else max(inner * 0.58, keys)
+            top.add_widget(self._seats(size_hint_x=None, width=inner - right_w))
+            right = BoxLayout(
+                orientation="vertical", spacing=gap(4), size_hint_x=None, width=right_w
+            )
+            right.add_widget(self._recent())
+            if self.cramped:
+                right.add_widget(Widget())
+                right.add_widget(
+                    button(
+                        tr("Type a name"),
+                        self.start_typing,
+                        size_hint_y=None,
+                        height=row_height(),
+                    )
+                )
+            else:
+                right.add_widget(self._keyboard())
+            top.add_widget(right)
+            box.add_widget(top)
+        box.add_widget(self._bar())
+
+    def _seats(self, **kw: Any) -> BoxLayout:
+        """The seats in the order of play: each its name, who plays it, up, remove."""
+        unit = row_height(46)
+        slots = BoxLayout(orientation="vertical", spacing=gap(4), **kw)
+        if kw.get("size_hint_y", 1) is None:
+            slots.bind(minimum_height=slots.setter("height"))
         slots.add_widget(
-            text_label(
+            grow_label(
                 tr("Players, in the order of play (the youngest starts)"),
-                scale=0.28,
-                size_hint_y=None,
-                height=unit * 1.3,
-                halign="left",
-                valign="middle",
+                font=17,
                 color=theme.ACCENT,
             )
         )
         for i in range(4):
-            row = BoxLayout(spacing=4, size_hint_y=None, height=unit)
+            row = BoxLayout(spacing=gap(4), size_hint_y=None, height=unit)
             if i < len(self.names):
-                label = f"{i + 1}. {self.names[i] or '…'}"
-                slot = big_button(label, partial(self.edit, i))
-                if i == self.editing:
-                    slot.background_color = (0.95, 0.75, 0.2, 1)
+                slot = big_button("", partial(self.edit, i))
+                show_name(slot, self.names[i] or "…", font=18, before=f"{i + 1}. ")
+                if i == self.editing:  # framed in the accent colour, and a mark in words
+                    slot.background_color = theme.ACCENT
+                    slot.color = theme.BANNER_TEXT
                 row.add_widget(slot)
                 level = self.levels[i]
                 who = tr("Person") if level is None else level_word(level)
                 # Who plays this seat: a person, or the companion at a level (a tap cycles).
-                row.add_widget(big_button(who, partial(self.cycle_level, i), size_hint_x=0.8))
-                up = big_button(
+                row.add_widget(button(who, partial(self.cycle_level, i), size_hint_x=0.7))
+                up = button(
                     "^", partial(self.move_up, i), size_hint_x=None, width=unit, disabled=i == 0
                 )
-                remove = big_button(
+                remove = button(
                     "X",
                     partial(self.remove, i),
                     size_hint_x=None,
@@ -98,66 +156,115 @@ class NewGameScreen(Screen):
                 row.add_widget(up)
                 row.add_widget(remove)
             elif i == len(self.names):
-                row.add_widget(big_button(tr("+ Add a player"), self.add_player))
+                row.add_widget(button(tr("+ Add a player"), self.add_player))
+            else:
+                row.add_widget(Widget())
             slots.add_widget(row)
-        self.message = text_label("", scale=0.3, halign="left", valign="top", color=theme.ERROR)
         slots.add_widget(self.message)
-        top.add_widget(slots)
-        right = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.62)
+        if kw.get("size_hint_y", 1) is not None:
+            slots.add_widget(Widget())
+        return slots
+
+    def _recent(self) -> BoxLayout:
+        """The names played before: one tap each."""
         recent = self.recent_names()
-        if recent:
-            right.add_widget(
-                text_label(
-                    tr("Recent players: one tap"),
-                    scale=0.55,
-                    size_hint_y=None,
-                    height=unit * 0.62,
-                    halign="left",
-                    valign="middle",
-                    color=theme.TEXT_DIM,
-                )
-            )
-            grid = GridLayout(
-                cols=3, spacing=4, size_hint_y=None, height=unit * 2 + 4, row_force_default=False
-            )
-            for name in recent:
-                grid.add_widget(big_button(name, partial(self.use_name, name)))
-            right.add_widget(grid)
-        keyboard = BoxLayout(orientation="vertical", spacing=3)
-        # The language's keyboard (AZERTY in French), its own accents in the last row,
-        # and a key to every accent of the five languages.
+        part = BoxLayout(orientation="vertical", spacing=gap(4), size_hint_y=None)
+        part.bind(minimum_height=part.setter("height"))
+        if not recent:
+            return part
+        part.add_widget(grow_label(tr("Recent players: one tap"), font=17, color=theme.TEXT_DIM))
+        cols = 2 if self.cramped else 3
+        unit = row_height(44)
+        rows = -(-len(recent) // cols)
+        grid = GridLayout(
+            cols=cols, spacing=gap(4), size_hint_y=None, height=rows * unit + (rows - 1) * gap(4)
+        )
+        for name in recent:
+            b = big_button("", partial(self.use_name, name))
+            show_name(b, name, font=18)
+            grid.add_widget(b)
+        part.add_widget(grid)
+        return part
+
+    def _keyboard(self) -> BoxLayout:
+        """The language's keyboard (AZERTY in French), its own accents in the last row and
+        a key to every accent of the five languages, space and rub-out: keys as large as
+        the room left allows, never under a finger's width. Made once a language and
+        layer (the keys follow the window by themselves): a letter tapped redraws the
+        seats, not fifty keys."""
+        shape = (i18n.language(), self.accents)
+        if self._keys is None or self._keys[0] != shape:
+            self._keys = (shape, self._make_keyboard())
+        keyboard = self._keys[1]
+        if keyboard.parent is not None:
+            keyboard.parent.remove_widget(keyboard)
+        keyboard.spacing = gap(3)
+        for row in keyboard.children:
+            row.spacing = gap(3)
+        if SCALE.portrait:  # not a wall of keys: a keyboard's height, the rest above
+            keyboard.size_hint_y = None
+            keyboard.height = 5 * row_height(56) + 4 * gap(3)
+        else:
+            keyboard.size_hint_y = 1
+        return keyboard
+
+    def _make_keyboard(self) -> BoxLayout:
+        keyboard = BoxLayout(orientation="vertical")
         rows = name_rows(i18n.language(), self.accents)
         for n, row_keys in enumerate(rows):
-            row = BoxLayout(spacing=3)
+            row = BoxLayout()
             for key in row_keys:
-                row.add_widget(big_button(key, partial(self.type, key)))
-            if n == len(rows) - 1:
-                more = big_button(
-                    "ABC" if self.accents else "ÀÉ…", self.toggle_accents, size_hint_x=2
-                )
+                row.add_widget(button(key, partial(self.type, key), font=24))
+            if n == len(rows) - 1:  # every accent, for one letter
+                more = button("ABC" if self.accents else "ÀÉ…", self.toggle_accents, size_hint_x=2)
                 more.background_color = theme.PANEL_ACTIVE
                 row.add_widget(more)
             keyboard.add_widget(row)
-        last = BoxLayout(spacing=3)
-        last.add_widget(big_button(tr("Space"), lambda: self.type(" "), size_hint_x=0.6))
-        last.add_widget(big_button("<-", self.backspace, size_hint_x=0.4))
+        last = BoxLayout()
+        last.add_widget(button(tr("Space"), lambda: self.type(" "), size_hint_x=0.6))
+        last.add_widget(button("<-", self.backspace, size_hint_x=0.4))
         keyboard.add_widget(last)
-        right.add_widget(keyboard)
-        top.add_widget(right)
-        box.add_widget(top)
-        bar = BoxLayout(size_hint_y=None, height=unit, spacing=8)
-        bar.add_widget(big_button(tr("Back"), self.app.show_start, size_hint_x=0.25))
-        suggest = tr("Suggest a move: on") if self.suggest else tr("Suggest a move: off")
-        bar.add_widget(big_button(suggest, self.toggle_suggest, size_hint_x=0.35))
+        return keyboard
+
+    def _typing_bar(self) -> BoxLayout:
+        """Over the 3.5-inch screen's keyboard: the name being typed, and Done."""
+        bar = BoxLayout(size_hint_y=None, height=row_height(), spacing=gap(8))
+        name = fit_label(
+            f"{self.editing + 1}. {self.names[self.editing] or '…'}", font=20, bold=True
+        )
+        bar.add_widget(name)
         bar.add_widget(
-            big_button(
+            button(
+                tr("Done"),
+                self.stop_typing,
+                size_hint_x=0.3,
+                background_color=theme.BUTTON_GO,
+            )
+        )
+        return bar
+
+    def _bar(self) -> BoxLayout:
+        bar = BoxLayout(size_hint_y=None, height=row_height(), spacing=gap(8))
+        bar.add_widget(button(tr("Back"), self.app.show_start, size_hint_x=0.25))
+        suggest = tr("Suggest a move: on") if self.suggest else tr("Suggest a move: off")
+        bar.add_widget(button(suggest, self.toggle_suggest, size_hint_x=0.35))
+        bar.add_widget(
+            button(
                 tr("Next: lay out the table"),
                 self.next,
                 size_hint_x=0.4,
-                background_color=(0.3, 0.7, 0.4, 1),
+                background_color=theme.BUTTON_GO,
             )
         )
-        box.add_widget(bar)
+        return bar
+
+    def start_typing(self) -> None:
+        self.typing = True
+        self.refresh()
+
+    def stop_typing(self) -> None:
+        self.typing = False
+        self.refresh()
 
     def cycle_level(self, i: int) -> None:
         """A person, then the companion at each level, then a person again."""
@@ -177,6 +284,8 @@ class NewGameScreen(Screen):
         self.refresh()
 
     def edit(self, i: int) -> None:
+        # On the 3.5-inch screen a tap on the seat being edited opens the keyboard.
+        self.typing = self.cramped and i == self.editing
         self.editing = i
         self.refresh()
 

@@ -12,9 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
-from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.cards import CARDS, CARDS_BY_LEVEL, NOBLES, Card, Noble
@@ -26,8 +24,10 @@ from companion.table import NewGame
 from .. import theme
 from ..cardface import CardFace, NobleFace
 from ..i18n import tr
+from ..layout import Shaped, button, fit_label, gap, grow_label, row_height
+from ..scale import SCALE
 from ..setuppicker import LevelPicker, NobleGrid, PlacePicker
-from ..widgets import big_button, text_label
+from ..widgets import ROMAN
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
@@ -36,14 +36,15 @@ NOBLE = 0  # a place is (NOBLE, 0) or (a card's level, its index in the row)
 ORDER = (NOBLE, 3, 2, 1)  # as the places lie on the table, top to bottom
 
 
-class SetupScreen(Screen):
+class SetupScreen(Shaped):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="setup", **kw)
         self.app = app
         self.draft: NewGame | None = None
         self.picker: PlacePicker | None = None
-        self.box = BoxLayout(orientation="vertical", padding=6, spacing=4)
+        self.box = BoxLayout(orientation="vertical")
         self.add_widget(self.box)
+        self.message = grow_label("")
 
     def start(self, draft: NewGame) -> None:
         self.draft = draft
@@ -53,12 +54,19 @@ class SetupScreen(Screen):
 
     # ------------------------------------------------------------------ drawing
 
+    def lay_out(self) -> None:
+        if self.draft is not None:
+            self.refresh(self.message.text)  # the window changed: what was said stays
+
     def refresh(self, message: str = "") -> None:
+        """The table as declared so far: the nobles' row on top, then levels 3, 2 and 1,
+        as they lie on the table; the same in portrait, where the card rows are taller."""
         draft = self.draft
         assert draft is not None
         box = self.box
         box.clear_widgets()
-        unit = max(44.0, Window.height * 0.1)
+        box.padding = gap(6)
+        box.spacing = gap(4)
         left = sum(draft.cards_needed(lv) for lv in (1, 2, 3)) + draft.nobles_needed
         title = (
             ngettext(
@@ -69,18 +77,12 @@ class SetupScreen(Screen):
             if left
             else tr("The table is laid out.")
         )
-        box.add_widget(
-            text_label(
-                title,
-                scale=0.4,
-                size_hint_y=None,
-                height=unit * 0.85,
-                halign="left",
-                valign="middle",
-                color=theme.ACCENT,
-            )
-        )
-        nobles = BoxLayout(spacing=10, padding=[unit * 1.1, 0])
+        box.add_widget(grow_label(title, font=20, color=theme.ACCENT))
+        mark = row_height(44)  # the level's column, and the nobles' row's indent
+        # In portrait the nobles take the whole width: five abreast, each wide enough.
+        indent = 0 if SCALE.portrait else mark + gap(8)
+        nobles = BoxLayout(spacing=gap(6), padding=[indent, 0, 0, 0])
+        nobles.size_hint_y = 0.6 if SCALE.portrait else 1
         for i in range(len(draft.players) + 1):
             noble = NOBLES[draft.nobles[i]] if i < len(draft.nobles) else None
             view = NobleFace(noble=noble)
@@ -90,9 +92,16 @@ class SetupScreen(Screen):
             nobles.add_widget(Widget())
         box.add_widget(nobles)
         for level in (3, 2, 1):
-            row = BoxLayout(spacing=8)
+            row = BoxLayout(spacing=gap(8))
             row.add_widget(
-                text_label("I" * level, scale=0.4, size_hint_x=None, width=unit, bold=True)
+                fit_label(
+                    ROMAN[level],
+                    font=22,
+                    size_hint_x=None,
+                    width=mark,
+                    bold=True,
+                    halign="center",
+                )
             )
             cards = draft.market[level]
             for i in range(MARKET_SLOTS):
@@ -101,19 +110,19 @@ class SetupScreen(Screen):
                 face.bind(on_release=lambda v, c=card, lv=level: self.tap_card(lv, c))
                 row.add_widget(face)
             box.add_widget(row)
-        bar = BoxLayout(size_hint_y=None, height=unit, spacing=8)
-        self.message = text_label(
-            message, scale=0.34, halign="left", valign="middle", color=theme.ERROR
-        )
-        bar.add_widget(big_button(tr("Back"), self.back, size_hint_x=0.22))
-        bar.add_widget(self.message)
+        # A refusal (a card scanned twice) in full, above the buttons; no room when none.
+        self.message = grow_label(message, font=17, color=theme.ERROR)
+        box.add_widget(self.message)
+        bar = BoxLayout(size_hint_y=None, height=row_height(), spacing=gap(8))
+        bar.add_widget(button(tr("Back"), self.back, size_hint_x=0.3))
+        bar.add_widget(Widget(size_hint_x=0.2))
         bar.add_widget(
-            big_button(
+            button(
                 tr("Start the game"),
                 self.begin,
                 disabled=not draft.complete,
-                size_hint_x=0.34,
-                background_color=(0.3, 0.7, 0.4, 1),
+                size_hint_x=0.5,
+                background_color=theme.BUTTON_GO,
             )
         )
         box.add_widget(bar)

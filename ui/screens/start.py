@@ -1,63 +1,92 @@
-"""The first screen: resume the unfinished game, start a new one, past games, settings."""
+"""The first screen: resume the unfinished game, start a new one, past games, settings.
+
+A column of large buttons in the middle of the window, as wide as a hand's reach in
+landscape and the whole width in portrait; laid out again when the window changes.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kivy.core.window import Window
+from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 
 from .. import theme
 from ..i18n import tr
-from ..widgets import big_button, text_label
+from ..layout import Shaped, button, fit_label, gap, grow_label, row_height
+from ..scale import SCALE
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
 
+COLUMN = 640  # px at 800x480: the column's width in landscape
 
-class StartScreen(Screen):
+
+class StartScreen(Shaped):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="start", **kw)
         self.app = app
-        self.box = BoxLayout(orientation="vertical", padding=[40, 20], spacing=12)
-        self.add_widget(self.box)
+        self.frame = AnchorLayout(anchor_x="center", anchor_y="center")
+        self.add_widget(self.frame)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
 
     def refresh(self) -> None:
-        box = self.box
-        box.clear_widgets()
+        self.frame.clear_widgets()
+        pad = gap(16)
+        width = Window.width - 2 * pad
+        if not SCALE.portrait:
+            width = min(width, SCALE.px(COLUMN))
+        box = BoxLayout(
+            orientation="vertical", size_hint=(None, None), width=width, spacing=gap(12)
+        )
+        box.bind(minimum_height=box.setter("height"))
         box.add_widget(
-            text_label(
-                "Splendor Companion", scale=0.55, size_hint_y=0.16, bold=True, color=theme.ACCENT
+            fit_label(
+                "Splendor Companion",
+                font=40,
+                size_hint_y=None,
+                height=row_height(64),
+                bold=True,
+                color=theme.ACCENT,
+                halign="center",
             )
         )
         for notice in self.app.notices:
-            box.add_widget(
-                text_label(notice, scale=0.3, size_hint_y=0.1, color=theme.ERROR, halign="center")
-            )
+            box.add_widget(grow_label(notice, font=18, color=theme.ERROR, halign="center"))
+        tall = row_height(64)
         info = self.app.store.latest_unfinished()
         if info is not None:
             text = tr("Resume: {players}, move {n}").format(
                 players=", ".join(info.players), n=info.moves + 1
             )
             box.add_widget(
-                big_button(
+                button(
                     text,
                     lambda: self.app.resume(info.id),
-                    size_hint_y=0.16,
-                    background_color=(0.3, 0.7, 0.4, 1),
+                    font=22,
+                    size_hint_y=None,
+                    height=tall,
+                    background_color=theme.BUTTON_GO,
                 )
             )
-        box.add_widget(big_button(tr("New game"), self.app.show_new_game, size_hint_y=0.16))
-        row = BoxLayout(spacing=12, size_hint_y=0.16)
-        row.add_widget(big_button(tr("Past games"), self.app.show_history))
-        row.add_widget(big_button(tr("Settings"), self.app.open_settings))
+        box.add_widget(
+            button(tr("New game"), self.app.show_new_game, font=24, size_hint_y=None, height=tall)
+        )
+        row = BoxLayout(spacing=gap(12), size_hint_y=None, height=row_height(56))
+        row.add_widget(button(tr("Past games"), self.app.show_history))
+        row.add_widget(button(tr("Settings"), self.app.open_settings))
         box.add_widget(row)
         devices = self.app.hardware
         if devices is not None and devices.reader is not None:
             box.add_widget(
-                big_button(tr("RFID cards: tag them"), self.app.show_enroll, size_hint_y=0.12)
+                button(
+                    tr("RFID cards: tag them"),
+                    self.app.show_enroll,
+                    size_hint_y=None,
+                    height=row_height(48),
+                )
             )
-        box.add_widget(BoxLayout(size_hint_y=0.1))
+        self.frame.add_widget(box)
