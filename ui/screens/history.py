@@ -8,22 +8,25 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
+from companion import i18n
 from companion.ai.seats import companion_levels, seat_title
 from companion.stats import PlayedGame, played_games
 from companion.store import GameInfo, StoreError
 
 from .. import theme
 from ..i18n import tr
-from ..widgets import big_button
-from .listing import Row, cell, header, line_height, rows_view, title, when
+from ..layout import Shaped, button, gap, refit
+from .listing import Layout, Row, cell, fits, header, line_height, one_line, rows_view, title, when
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
 
-# Column widths, shared by the titles and the rows.
+# Column widths, shared by the titles and the rows: date, players, winner, rounds, length.
 WIDTHS = (0.2, 0.34, 0.24, 0.1, 0.12)
+# Where they do not fit side by side (portrait, a 3.5-inch screen): two lines a game.
+NARROW: Layout = [[(0, 0.5), (3, 0.2), (4, 0.3)], [(1, 0.6), (2, 0.4)]]
 
 
 def minutes_text(minutes: int | None) -> str:
@@ -45,52 +48,74 @@ def winner_text(info: GameInfo, levels: dict[str, str]) -> str:
     return ", ".join(seat_text(n, levels) for n in info.winners)
 
 
-class HistoryScreen(Screen):
+class HistoryScreen(Shaped):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="history", **kw)
         self.app = app
-        self.box = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        self.box = BoxLayout(orientation="vertical")
         self.add_widget(self.box)
         self.rows: dict[int, Row] = {}
+        self.said = ("", True)  # the line said under the list, and whether it is good news
+        self.listed: dict[int, list[tuple[str, float]]] | None = None  # a game's columns
+        self.made: tuple[tuple[Any, ...], list[Widget]] | None = None  # the list last made
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
 
+    def lay_out(self) -> None:
+        """The window changed: the same games and line, arranged for it (not read again)."""
+        if self.listed is not None:
+            self._draw(*self.said)
+
     def refresh(self, message: str = "", ok: bool = True) -> None:
-        box = self.box
-        box.clear_widgets()
-        box.add_widget(title(tr("Past games")))
+        """The games read from the journal afresh, and ``message`` said below them."""
         games = self.app.store.games()
         unreadable: list[StoreError] = []
         played = {g.id: g for g in played_games(self.app.store, unreadable=unreadable)}
-        titles = (tr("Date"), tr("Players"), tr("Winner"), tr("Rounds"), tr("Length"))
-        box.add_widget(header(list(zip(titles, WIDTHS, strict=True))))
-        self.rows = {
-            info.id: Row(
-                self._columns(info, played.get(info.id)),
-                partial(self.app.show_past_game, info.id),
-                lines=2,
-            )
-            for info in games
-        }
-        box.add_widget(rows_view(list(self.rows.values()), tr("No games yet.")))
+        self.listed = {info.id: self._columns(info, played.get(info.id)) for info in games}
         if unreadable and not message:
             message, ok = (
                 tr("A game whose journal cannot be read is left out of the figures."),
                 False,
             )
-        note = cell(
-            message,
-            1,
-            size_hint_y=None,
-            height=line_height(),
-            color=theme.OK if ok else theme.ERROR,
-        )
-        box.add_widget(note)
-        bar = BoxLayout(size_hint_y=None, height=line_height() * 1.2, spacing=8)
-        bar.add_widget(big_button(tr("Back"), self.app.show_start))
-        bar.add_widget(big_button(tr("Statistics"), self.show_stats))
-        bar.add_widget(big_button(tr("Export all to a USB stick"), self.export))
+        self._draw(message, ok)
+
+    def _draw(self, message: str, ok: bool) -> None:
+        assert self.listed is not None
+        columns = self.listed
+        box = self.box
+        box.clear_widgets()
+        box.padding = gap(8)
+        box.spacing = gap(6)
+        box.add_widget(title(tr("Past games")))
+        titles = (tr("Date"), tr("Players"), tr("Winner"), tr("Rounds"), tr("Length"))
+        texts = [titles, *([text for text, _ in c] for c in columns.values())]
+        layout = one_line(WIDTHS)
+        if not fits(layout, texts, bold=[True]):
+            layout = NARROW
+        # Made again only when the games or their arrangement change; else the same rows,
+        # fitted to the window again (a list is many labels, slow to make).
+        key = (id(columns), len(layout), i18n.language())
+        if self.made is None or self.made[0] != key:
+            self.rows = {
+                game: Row(c, partial(self.app.show_past_game, game), lines=2, layout=layout)
+                for game, c in columns.items()
+            }
+            titled = header(list(zip(titles, WIDTHS, strict=True)), layout)
+            self.made = (key, [titled, rows_view(list(self.rows.values()), tr("No games yet."))])
+        else:
+            for part in self.made[1]:
+                refit(part)
+        for part in self.made[1]:
+            if part.parent is not None:
+                part.parent.remove_widget(part)
+            box.add_widget(part)
+        self.said = (message, ok)
+        box.add_widget(cell(message, 1, color=theme.OK if ok else theme.ERROR))
+        bar = BoxLayout(size_hint_y=None, height=line_height() * 1.2, spacing=gap(8))
+        bar.add_widget(button(tr("Back"), self.app.show_start))
+        bar.add_widget(button(tr("Statistics"), self.show_stats))
+        bar.add_widget(button(tr("Export all to a USB stick"), self.export))
         box.add_widget(bar)
 
     def _columns(self, info: GameInfo, game: PlayedGame | None) -> list[tuple[str, float]]:

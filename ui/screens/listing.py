@@ -1,8 +1,9 @@
 """What the history and statistics screens share: a tappable line of columns, a plain
 panel over the screen, and dates as players read them.
 
-Sizes follow the window, with floors for the 7-inch 800x480 screen: no text under
-:data:`MIN_FONT` pixels and no tap target under :data:`MIN_TAP` pixels a side.
+Sizes follow the window (:data:`ui.scale.SCALE`): 17 px text and rows a finger's height
+on the 7-inch 800x480 screen, scaled, never under the floors. A list's columns are side
+by side where their words fit, else arranged on several lines (:data:`Layout`).
 """
 
 from __future__ import annotations
@@ -23,20 +24,54 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from .. import theme
-from ..widgets import big_button, text_label
+from ..layout import (
+    LINE,
+    FollowsWindow,
+    button,
+    fit_label,
+    fit_row,
+    gap,
+    grow_label,
+    refit,
+    words_fit,
+)
+from ..scale import SCALE
 
-MIN_FONT = 15.0
-MIN_TAP = 48.0
+Layout = list[list[tuple[int, float]]]
+"""How a list's columns are arranged: lines of (column, share of the width). One line of
+every column in landscape; several lines where the columns would not fit side by side."""
 
 
 def font() -> float:
-    """The size of a table's text: legible from a chair, at least :data:`MIN_FONT`."""
-    return max(MIN_FONT, float(Window.height) * 0.035)
+    """The size of a list's text: 17 px at 800x480, scaled, never under the floor."""
+    return SCALE.font(17)
 
 
 def line_height(lines: int = 1) -> float:
     """A row tall enough for ``lines`` of text and a finger."""
-    return max(MIN_TAP, font() * (1.25 * lines + 0.9))
+    return max(float(SCALE.min_target), font() * (LINE * lines + 0.6))
+
+
+def one_line(widths: Sequence[float]) -> Layout:
+    """Every column on one line, at ``widths``."""
+    return [[(i, w) for i, w in enumerate(widths)]]
+
+
+def fits(layout: Layout, rows: Sequence[Sequence[str]], bold: Sequence[bool] = ()) -> bool:
+    """Whether every word of every row (the column titles are a row too) fits its
+    column, arranged so in the window, at a list's font or a little smaller: else the
+    words would be broken, and another arrangement is wanted."""
+    size = max(SCALE.min_text, font() * 0.85)
+    for line in layout:
+        inner = Window.width - 2 * gap(8) - 2 * gap(8) - gap(6) * (len(line) - 1)
+        total = sum(share for _, share in line)
+        for i, share in line:
+            width = inner * share / total - 4
+            for n, texts in enumerate(rows):
+                heavy = bool(bold[n]) if n < len(bold) else False
+                if not words_fit(texts[i], size, width, heavy):
+                    return False
+    return True
 
 
 def when(moment: str) -> str:
@@ -58,44 +93,34 @@ def when(moment: str) -> str:
 
 def title(text: str) -> Label:
     """A screen's title, top left."""
-    return text_label(
+    return fit_label(
         text,
-        scale=0.55,
+        font=26,
         size_hint_y=None,
         height=line_height(),
         bold=True,
         color=theme.ACCENT,
-        halign="left",
-        valign="middle",
     )
 
 
 def rows_view(rows: Sequence[Widget], empty: str) -> ScrollView:
     """Rows one under the other, scrolled when they outgrow the screen; ``empty`` if none."""
-    scroll = ScrollView(do_scroll_x=False)
-    grid = GridLayout(cols=1, spacing=4, size_hint_y=None)
+    scroll = ScrollView(do_scroll_x=False, bar_width=gap(6))
+    grid = GridLayout(cols=1, spacing=gap(4), size_hint_y=None)
     grid.bind(minimum_height=grid.setter("height"))
     for row in rows:
         grid.add_widget(row)
     if not rows:
-        grid.add_widget(cell(empty, 1, size_hint_y=None, height=line_height()))
+        grid.add_widget(cell(empty, 1))
     scroll.add_widget(grid)
     return scroll
 
 
 def cell(text: str, width: float, bold: bool = False, **kw: Any) -> Label:
-    """A column of a row: wraps to the row's height rather than spilling out."""
-    label = Label(
-        text=text,
-        size_hint_x=width,
-        font_size=font(),
-        bold=bold,
-        halign=kw.pop("halign", "left"),
-        valign="middle",
-        **kw,
-    )
-    label.bind(size=lambda w, s: setattr(w, "text_size", (s[0], s[1])))
-    return label
+    """A column of a row: as tall as its text, wrapped between words; a word too wide
+    for the column makes the font smaller (never under the floor), never breaks."""
+    kw.setdefault("pos_hint", {"center_y": 0.5})
+    return grow_label(text, font=17, size_hint_x=width, bold=bold, **kw)
 
 
 def draw_panel(widget: Widget, framed: bool, radius: float = 8) -> None:
@@ -110,8 +135,55 @@ def draw_panel(widget: Widget, framed: bool, radius: float = 8) -> None:
             Line(rounded_rectangle=(x + 1, y + 1, w - 2, h - 2, radius), width=2)
 
 
-class Row(ButtonBehavior, BoxLayout):
-    """A line of a list: columns of text on a panel; a tap does ``on_tap``.
+class Lines(BoxLayout):
+    """Labels arranged by a :data:`Layout`: a line of them under another, each line as
+    tall as its tallest label; as tall as all its lines, and ``least`` lines of text (a
+    finger's height) at the least. ``pad``: across, and above and below (px at 800x480)."""
+
+    def __init__(
+        self,
+        labels: Sequence[Label],
+        layout: Layout,
+        least: int = 0,
+        pad: tuple[float, float] = (0, 0),
+        **kw: Any,
+    ) -> None:
+        super().__init__(orientation="vertical", size_hint_y=None, **kw)
+        self.least = least
+        self.pad = pad
+        self.lines: list[BoxLayout] = []
+        for arranged in layout:
+            line = BoxLayout(size_hint_y=None)
+            members = [labels[i] for i, _ in arranged]
+            for label, (_, share) in zip(members, arranged, strict=True):
+                label.size_hint_x = share
+                line.add_widget(label)
+            fit_row(line, *members)
+            line.bind(height=self._fit)
+            self.lines.append(line)
+            self.add_widget(line)
+        self.refit()
+
+    def refit(self) -> None:
+        """Sizes for the window's scale (again after a resize: :func:`ui.layout.refit`)."""
+        self.spacing = gap(2)
+        for line in self.lines:
+            line.spacing = gap(6)
+        self._fit()
+
+    def _fit(self, *_: Any) -> None:
+        """As tall as the lines, or ``least`` lines: then the lines in the middle."""
+        across, along = gap(self.pad[0]), gap(self.pad[1]) if self.pad[1] else 0
+        inside = sum(line.height for line in self.lines) + self.spacing * (len(self.lines) - 1)
+        least = line_height(self.least) if self.least else 0
+        self.height = max(least, inside + 2 * along)
+        extra = (self.height - inside) / 2
+        self.padding = [across, extra, across, extra]
+
+
+class Row(ButtonBehavior, Lines):
+    """A line of a list: columns of text on a panel; a tap does ``on_tap``. ``layout``:
+    how the columns are arranged (one line, at each column's width, by default).
 
     ``selected`` draws a frame and the caller puts a mark in the text as well: colour is
     never the only sign.
@@ -124,14 +196,17 @@ class Row(ButtonBehavior, BoxLayout):
         columns: Sequence[tuple[str, float]],
         on_tap: Callable[[], object] | None = None,
         lines: int = 1,
+        layout: Layout | None = None,
         **kw: Any,
     ) -> None:
-        super().__init__(
-            size_hint_y=None, height=line_height(lines), padding=[8, 2], spacing=6, **kw
-        )
         self.cells = [cell(text, width) for text, width in columns]
-        for label in self.cells:
-            self.add_widget(label)
+        super().__init__(
+            labels=self.cells,
+            layout=layout or one_line([width for _, width in columns]),
+            least=lines,
+            pad=(8, 4),
+            **kw,
+        )
         if on_tap is not None:
             self.bind(on_release=lambda *_: on_tap())
         self.bind(pos=self._draw, size=self._draw, selected=self._draw)
@@ -140,15 +215,17 @@ class Row(ButtonBehavior, BoxLayout):
         draw_panel(self, self.selected, radius=6)
 
 
-def header(columns: Sequence[tuple[str, float]]) -> BoxLayout:
-    """The titles of a list's columns, dimmed, two lines at most."""
-    box = BoxLayout(size_hint_y=None, height=font() * 2.6, padding=[8, 0], spacing=6)
-    for text, width in columns:
-        box.add_widget(cell(text, width, bold=True, color=theme.TEXT_DIM))
-    return box
+def header(columns: Sequence[tuple[str, float]], layout: Layout | None = None) -> BoxLayout:
+    """The titles of a list's columns, dimmed, arranged as the rows are."""
+    labels = [cell(text, width, bold=True, color=theme.TEXT_DIM) for text, width in columns]
+    return Lines(
+        labels,
+        layout or one_line([width for _, width in columns]),
+        pad=(8, 0),
+    )
 
 
-class Panel(ModalView):
+class Panel(FollowsWindow, ModalView):
     """An opaque panel over the screen: a title, lines of text or rows, buttons."""
 
     def __init__(self, title: str, height: float = 0.9, **kw: Any) -> None:
@@ -160,41 +237,42 @@ class Panel(ModalView):
             **kw,
         )
         self._anim_duration = 0
-        self.box = BoxLayout(orientation="vertical", padding=10, spacing=6)
+        self.box = BoxLayout(orientation="vertical")
         with self.box.canvas.before:
             Color(*theme.PANEL)
             self._back = RoundedRectangle(radius=[10])
         self.box.bind(pos=self._place, size=self._place)
-        self.box.add_widget(
-            text_label(
-                title,
-                scale=0.5,
-                size_hint_y=None,
-                height=line_height(),
-                bold=True,
-                halign="left",
-                valign="middle",
-                color=theme.ACCENT,
-            )
-        )
-        self.body = BoxLayout(orientation="vertical", spacing=6)
+        self.box.add_widget(grow_label(title, font=24, bold=True, color=theme.ACCENT))
+        self.body = BoxLayout(orientation="vertical")
         self.box.add_widget(self.body)
-        self.message = cell("", 1, color=theme.ERROR, size_hint_y=None, height=line_height(2))
+        self.message = grow_label("", font=17, color=theme.ERROR)
         self.box.add_widget(self.message)
-        self.buttons = BoxLayout(size_hint_y=None, height=line_height(), spacing=8)
+        self.buttons = BoxLayout(size_hint_y=None)
         self.box.add_widget(self.buttons)
         self.add_widget(self.box)
+        self.lay_out()
+        self.follow_window()
+
+    def lay_out(self) -> None:
+        """Its sizes, from the window's (again when it changes while the panel shows)."""
+        self.size_hint_x = 0.96 if SCALE.portrait else 0.92
+        self.box.padding = gap(10)
+        self.box.spacing = gap(6)
+        self.body.spacing = gap(6)
+        self.buttons.spacing = gap(8)
+        self.buttons.height = line_height() * 1.2
+        refit(self)
 
     def _place(self, *_: Any) -> None:
         self._back.pos = self.box.pos
         self._back.size = self.box.size
 
     def text(self, line: str, **kw: Any) -> Label:
-        label = cell(line, 1, size_hint_y=None, height=line_height(), **kw)
+        label = cell(line, 1, **kw)
         self.body.add_widget(label)
         return label
 
     def button(self, text: str, action: Callable[[], object]) -> Any:
-        button = big_button(text, action)
-        self.buttons.add_widget(button)
-        return button
+        b = button(text, action)
+        self.buttons.add_widget(b)
+        return b

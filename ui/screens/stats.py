@@ -17,8 +17,8 @@ from kivy.graphics import Color, Ellipse, Line
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
-from kivy.uix.screenmanager import Screen
 
+from companion import i18n
 from companion.i18n import N_, ngettext, number, percent
 from companion.stats import (
     CompanionLevel,
@@ -35,8 +35,21 @@ from companion.tokens import Colour
 
 from .. import theme
 from ..i18n import tr
-from ..widgets import big_button
-from .listing import Panel, Row, cell, header, line_height, rows_view, title, when
+from ..layout import Shaped, button, fit_row, gap, refit
+from ..scale import SCALE
+from .listing import (
+    Layout,
+    Panel,
+    Row,
+    cell,
+    fits,
+    header,
+    line_height,
+    one_line,
+    rows_view,
+    title,
+    when,
+)
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
@@ -55,14 +68,31 @@ PEOPLE_TITLES = (
 WIDTHS = (0.19, 0.08, 0.1, 0.09, 0.1, 0.1, 0.13, 0.21)
 COMPANION_TITLES = tuple(t for t in PEOPLE_TITLES if t not in ("Average rounds", "Favourite bonus"))
 COMPANION_WIDTHS = (0.27, 0.1, 0.1, 0.13, 0.15, 0.25)
+# Where the columns do not fit side by side (portrait, a 3.5-inch screen): the name on a
+# line of its own, the figures on two lines below it.
+PEOPLE_NARROW: Layout = [
+    [(0, 1.0)],
+    [(1, 0.25), (2, 0.25), (3, 0.25), (4, 0.25)],
+    [(5, 0.3), (6, 0.35), (7, 0.35)],
+]
+COMPANION_NARROW: Layout = [[(0, 0.4), (1, 0.3), (2, 0.3)], [(3, 0.3), (4, 0.3), (5, 0.4)]]
 PEOPLE, COMPANION = "people", "companion"  # the two views
 
 
-def _table(titles: tuple[str, ...], widths: tuple[float, ...]) -> BoxLayout:
+def _table(titles: tuple[str, ...], widths: tuple[float, ...], layout: Layout) -> BoxLayout:
     """A list's part of the screen, its column titles on top; the rows go below."""
-    part = BoxLayout(orientation="vertical", spacing=6)
-    part.add_widget(header(list(zip((tr(t) for t in titles), widths, strict=True))))
+    said = tuple(tr(t) for t in titles)
+    part = BoxLayout(orientation="vertical", spacing=gap(6))
+    part.add_widget(header(list(zip(said, widths, strict=True)), layout))
     return part
+
+
+def _arranged(
+    titles: tuple[str, ...], widths: tuple[float, ...], narrow: Layout, rows: list[Any]
+) -> Layout:
+    """Side by side where every word of the titles and ``rows`` fits, else ``narrow``."""
+    layout = one_line(widths)
+    return layout if fits(layout, [tuple(tr(t) for t in titles), *rows], bold=[True]) else narrow
 
 
 def fastest_text(game: PlayedGame | None) -> str:
@@ -87,7 +117,7 @@ def pip(label: Label, colour: Colour | None) -> None:
 
     def draw(*_: Any) -> None:
         label.canvas.before.clear()
-        d = min(label.height * 0.5, 24)
+        d = SCALE.font(16)  # not from the label's size: its padding changes that
         x, y = label.x, label.center_y - d / 2
         with label.canvas.before:
             Color(*theme.TOKEN_FILL[colour])
@@ -99,7 +129,7 @@ def pip(label: Label, colour: Colour | None) -> None:
     label.bind(pos=draw, size=draw)
 
 
-class StatsScreen(Screen):
+class StatsScreen(Shaped):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="stats", **kw)
         self.app = app
@@ -113,8 +143,17 @@ class StatsScreen(Screen):
         self.level_rows: dict[tuple[str, str], Row] = {}
         self.level_lines: dict[str, Label] = {}
         self.panel: Panel | None = None
-        self.box = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        self.said = ("", False)  # the line under the list, and whether it is a refusal
+        self.loaded = False
+        self.made: tuple[tuple[Any, ...], BoxLayout] | None = None  # the list last made
+        self.box = BoxLayout(orientation="vertical")
         self.add_widget(self.box)
+
+    def lay_out(self) -> None:
+        """The window changed: the same figures and line, arranged for it (the games are
+        not replayed again)."""
+        if self.loaded:
+            self._draw(self.said[0], not self.said[1])
 
     def show(self, message: str = "", ok: bool = True) -> None:
         self.chosen = []
@@ -127,84 +166,124 @@ class StatsScreen(Screen):
         self.refresh()
 
     def refresh(self, message: str = "", ok: bool = True) -> None:
+        """The figures computed afresh from the journal, and ``message`` said."""
         store = self.app.store
         # Every game, for head to head and for the refusal to merge two people who met:
         # the companion at the table does not change who finished ahead of whom.
         self.games = played_games(store)
         self.lines = stats_of(g for g in self.games if not g.against_companion)
         self.levels = against_companion(g for g in self.games if g.against_companion)
-        aliases = store.aliases()
         people = {s.name for s in self.lines} | {
             s.name for level in self.levels for s in level.players
         }
         self.chosen = [n for n in self.chosen if n in people]
+        self.loaded = True
+        self._draw(message, ok)
+
+    def _draw(self, message: str, ok: bool) -> None:
+        aliases = self.app.store.aliases()
         box = self.box
         box.clear_widgets()
-        top = BoxLayout(size_hint_y=None, height=line_height(), spacing=8)
+        box.padding = gap(8)
+        box.spacing = gap(6)
+        top = BoxLayout(size_hint_y=None, height=line_height(), spacing=gap(8))
         if self.view == PEOPLE:
             top.add_widget(title(tr("Statistics: between people")))
-            top.add_widget(big_button(tr("Against the companion"), self.switch, size_hint_x=0.4))
+            top.add_widget(button(tr("Against the companion"), self.switch, size_hint_x=0.4))
         else:
             top.add_widget(title(tr("Statistics: against the companion")))
-            top.add_widget(big_button(tr("Between people"), self.switch, size_hint_x=0.4))
+            top.add_widget(button(tr("Between people"), self.switch, size_hint_x=0.4))
         box.add_widget(top)
-        self.rows, self.level_rows, self.level_lines = {}, {}, {}
-        if self.view == PEOPLE:
-            box.add_widget(self._people(aliases))
-        else:
-            box.add_widget(self._companion())
-        self.note = cell("", 1, size_hint_y=None, height=line_height())
+        box.add_widget(self._list(aliases))
+        self.note = cell("", 1)
         box.add_widget(self.note)
-        bar = BoxLayout(size_hint_y=None, height=line_height() * 1.2, spacing=8)
-        bar.add_widget(big_button(tr("Back"), self.back))
-        self.versus_button = big_button(tr("Head to head"), self.versus)
-        self.merge_button = big_button(tr("Same person"), self.ask_merge)
-        self.names_button = big_button(tr("Merged names"), self.show_names)
-        for button in (self.versus_button, self.merge_button, self.names_button):
-            bar.add_widget(button)
+        bar = BoxLayout(size_hint_y=None, height=line_height() * 1.2, spacing=gap(8))
+        bar.add_widget(button(tr("Back"), self.back))
+        self.versus_button = button(tr("Head to head"), self.versus)
+        self.merge_button = button(tr("Same person"), self.ask_merge)
+        self.names_button = button(tr("Merged names"), self.show_names)
+        for choice in (self.versus_button, self.merge_button, self.names_button):
+            bar.add_widget(choice)
         box.add_widget(bar)
         self._mark()
         self.say(message, error=not ok)
 
-    def _people(self, aliases: dict[str, str]) -> BoxLayout:
-        """The people's games between themselves: a line a person, as before the companion."""
-        part = _table(PEOPLE_TITLES, WIDTHS)
+    def _list(self, aliases: dict[str, str]) -> BoxLayout:
+        """The view's list. Made again only when its figures or its arrangement change;
+        after a resize that keeps the arrangement, the same rows fitted again (a list is
+        many labels, slow to make)."""
+        if self.view == PEOPLE:
+            people = self._people_columns(aliases)
+            texts = [tuple(t for t, _ in c) for c in people.values()]
+            layout = _arranged(PEOPLE_TITLES, WIDTHS, PEOPLE_NARROW, texts)
+        else:
+            figures = self._companion_figures()
+            layout = _arranged(
+                COMPANION_TITLES, COMPANION_WIDTHS, COMPANION_NARROW, list(figures.values())
+            )
+        key = (self.view, id(self.games), len(layout), i18n.language())
+        if self.made is not None and self.made[0] == key:
+            part = self.made[1]
+            if part.parent is not None:
+                part.parent.remove_widget(part)
+            refit(part)
+            return part
+        self.rows, self.level_rows, self.level_lines = {}, {}, {}
+        if self.view == PEOPLE:
+            part = self._people(people, layout)
+        else:
+            part = self._companion(figures, layout)
+        self.made = (key, part)
+        return part
+
+    def _people_columns(self, aliases: dict[str, str]) -> dict[str, list[tuple[str, float]]]:
+        columns = {}
         for line in self.lines:
             spellings = sorted(n for n in aliases if resolve(aliases, n) == line.name)
-            row = Row(self._columns(line, spellings), partial(self.choose, line.name), lines=2)
+            columns[line.name] = self._columns(line, spellings)
+        return columns
+
+    def _people(self, columns: dict[str, list[tuple[str, float]]], layout: Layout) -> BoxLayout:
+        """The people's games between themselves: a line a person, as before the companion."""
+        part = _table(PEOPLE_TITLES, WIDTHS, layout)
+        for line in self.lines:
+            choose = partial(self.choose, line.name)
+            row = Row(columns[line.name], choose, lines=2, layout=layout)
             pip(row.cells[6], line.favourite_bonus)
             self.rows[line.name] = row
         part.add_widget(rows_view(list(self.rows.values()), tr("No games between people yet.")))
         return part
 
-    def _companion(self) -> BoxLayout:
+    def _companion_figures(self) -> dict[tuple[str, str], tuple[str, ...]]:
+        return {
+            (level.level, s.name): (
+                s.name,
+                number(s.games),
+                number(s.wins),
+                percent(s.win_rate),
+                number(s.average_points, 1),
+                fastest_text(s.fastest_win),
+            )
+            for level in self.levels
+            for s in level.players
+        }
+
+    def _companion(
+        self, figures: dict[tuple[str, str], tuple[str, ...]], layout: Layout
+    ) -> BoxLayout:
         """Level by level: the games, how many the people won, then each person's line."""
-        part = _table(COMPANION_TITLES, COMPANION_WIDTHS)
+        part = _table(COMPANION_TITLES, COMPANION_WIDTHS, layout)
         lines: list[Any] = []
         for level in self.levels:
-            heading = cell(
-                level_words(level),
-                1,
-                bold=True,
-                color=theme.ACCENT,
-                size_hint_y=None,
-                height=line_height(),
-            )
+            heading = cell(level_words(level), 1, bold=True, color=theme.ACCENT)
             self.level_lines[level.level] = heading
             lines.append(heading)
             for s in level.players:
-                texts = (
-                    s.name,
-                    number(s.games),
-                    number(s.wins),
-                    percent(s.win_rate),
-                    number(s.average_points, 1),
-                    fastest_text(s.fastest_win),
-                )
                 row = Row(
-                    list(zip(texts, COMPANION_WIDTHS, strict=True)),
+                    list(zip(figures[(level.level, s.name)], COMPANION_WIDTHS, strict=True)),
                     partial(self.choose, s.name),
                     lines=2,
+                    layout=layout,
                 )
                 self.level_rows[(level.level, s.name)] = row
                 lines.append(row)
@@ -260,6 +339,7 @@ class StatsScreen(Screen):
                 message = tr("Tap two players to compare them, or to count two names as one.")
         self.note.text = message
         self.note.color = theme.ERROR if error else theme.TEXT
+        self.said = (message, error)
 
     def back(self) -> None:
         self.manager.current = "history"
@@ -288,7 +368,7 @@ class StatsScreen(Screen):
         panel.text(
             tr("Games together: {games}, tied: {level}").format(games=h.games, level=h.level)
         )
-        grid = GridLayout(cols=3, spacing=4)
+        grid = GridLayout(cols=3, spacing=gap(4))
         lines = [
             ("", a, b),
             (tr("Finished ahead"), str(h.a_ahead), str(h.b_ahead)),
@@ -322,7 +402,7 @@ class StatsScreen(Screen):
                 "Are {a} and {b} two spellings of one person? Their games then count as one "
                 "player's. The records keep the names as typed; this can be undone."
             ).format(a=a, b=b)
-        ).height = line_height(3)
+        )
         panel.body.add_widget(BoxLayout())
         panel.button(tr("Count {a} as {b}").format(a=a, b=b), lambda: self.merge(a, b))
         panel.button(tr("Count {a} as {b}").format(a=b, b=a), lambda: self.merge(b, a))
@@ -346,12 +426,12 @@ class StatsScreen(Screen):
         aliases = self.app.store.aliases()
         lines = []
         for name in aliases:
-            line = BoxLayout(size_hint_y=None, height=line_height(), spacing=8)
+            line = BoxLayout(size_hint_y=None, spacing=gap(8))
             said = tr("{name} counts as {person}").format(name=name, person=resolve(aliases, name))
-            line.add_widget(cell(said, 0.7))
-            line.add_widget(
-                big_button(tr("Separate"), partial(self.separate, name), size_hint_x=0.3)
-            )
+            words = cell(said, 0.7)
+            line.add_widget(words)
+            line.add_widget(button(tr("Separate"), partial(self.separate, name), size_hint_x=0.3))
+            fit_row(line, words, least=line_height())
             lines.append(line)
         panel.body.add_widget(rows_view(lines, tr("No names merged yet.")))
         panel.button(tr("Close"), self.close_panel)
