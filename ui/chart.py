@@ -6,6 +6,7 @@ apart without its colour; the axes say what they count (rounds, points).
 
 from __future__ import annotations
 
+import math
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ from companion.setup import WINNING_POINTS
 
 from . import theme
 from .i18n import tr
+from .layout import short_name
+from .scale import SCALE
 from .widgets import draw_text, text_width
 
 # One colour per seat, distinct from each other and readable on the dark background.
@@ -31,8 +34,22 @@ SEAT_COLOURS = [
 ]
 
 
+def marked_rounds(seat: int, seats: int, rounds: int, width: float, marker: float) -> range:
+    """The rounds whose point carries ``seat``'s number: every few rounds, the seats in
+    turn, so that two markers are never closer than a marker and a bit."""
+    apart = max(1, math.ceil(marker * 1.2 * rounds / max(width, 1.0)))
+    return range(seat * apart, rounds, apart * max(1, seats))
+
+
 class PointsChart(Widget):
-    """``rounds[i][seat]``: points at the end of round i+1; ``names`` in seat order."""
+    """``rounds[i][seat]``: points at the end of round i+1; ``names`` in seat order.
+
+    Its text is 18 px at 800x480, scaled with the window (:data:`ui.scale.SCALE`): the
+    chart is read by the whole table at the end. Off screen (a PNG for the USB stick) it
+    follows its own height. The legend says each seat's number and name above the plot,
+    on one or two rows, or beside it, one seat a line, when the names are long; a name
+    too long even so is shortened by whole words, never cut inside one.
+    """
 
     rounds = ListProperty([])
     names = ListProperty([])
@@ -42,48 +59,103 @@ class PointsChart(Widget):
         trigger = Clock.create_trigger(lambda dt: self.redraw(), -1)
         self.bind(pos=trigger, size=trigger, rounds=trigger, names=trigger)
 
+    @property
+    def text(self) -> float:
+        """The font of the chart's words and numbers."""
+        if self.get_root_window() is None:  # drawn for a file: as large as it is
+            return max(18.0, float(self.height) * 0.05)
+        return SCALE.font(18)
+
     def _label(self, text: str, x: float, y: float, w: float, h: float, colour: Any) -> None:
-        draw_text(self.canvas, text, x, y, w, h, colour, max(14.0, self.height * 0.05), bold=False)
+        draw_text(self.canvas, text, x, y, w, h, colour, self.text, bold=False)
 
     def _marker(self, seat: int, x: float, y: float, d: float) -> None:
         """The seat's number in a disc of its colour: the line's name without colour."""
         c = self.canvas
         c.add(Color(*SEAT_COLOURS[seat % len(SEAT_COLOURS)]))
         c.add(Ellipse(pos=(x - d / 2, y - d / 2), size=(d, d)))
-        draw_text(
-            c, str(seat + 1), x - d / 2, y - d / 2, d, d, (0.08, 0.08, 0.1, 1), max(14.0, d * 0.8)
-        )
+        digit = max(SCALE.min_text, d * 0.8)
+        draw_text(c, str(seat + 1), x - d / 2, y - d / 2, d, d, (0.08, 0.08, 0.1, 1), digit)
 
-    def _legend(self, text: float, w: float) -> list[list[tuple[int, str, float]]]:
-        """The legend's rows: each seat's number, its words (``Companion (hard) (15)``) and
-        the width they need; in one row if they fit in ``w``, else in two (names are long
-        with the companion's level, or in four seats)."""
+    def _entries(self, text: float) -> list[tuple[int, str, float]]:
+        """Each seat's number, its words (``Companion (hard) (15)``) and their width."""
         rounds = self.rounds
-        seats = [
-            (seat, said, text * 1.6 + text_width(said, text) + text * 0.6)
+        return [
+            (seat, said, text * 2.2 + text_width(said, text))
             for seat, name in enumerate(self.names)
             for said in [f"{name} ({rounds[-1][seat] if rounds else 0})"]
         ]
-        if len(seats) < 2 or sum(width for *_, width in seats) <= w:
-            return [seats] if seats else []
+
+    def _legend(self, text: float, w: float) -> list[list[tuple[int, str, float]]] | None:
+        """The legend's rows above the plot: one if the seats fit in ``w``, else two;
+        ``None`` if even two rows are too narrow (long names, four seats): the legend
+        then goes beside the plot."""
+        seats = self._entries(text)
+        if not seats:
+            return []
+        if sum(width for *_, width in seats) <= w:
+            return [seats]
         half = (len(seats) + 1) // 2
-        return [seats[:half], seats[half:]]
+        rows = [seats[:half], seats[half:]]
+        if all(sum(width for *_, width in row) <= w for row in rows):
+            return rows
+        return None
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas
         c.clear()
-        text = max(14.0, self.height * 0.05)
-        x0, y0 = self.x + max(self.width * 0.08, text * 4), self.y + text * 2.6
-        w = self.x + self.width * 0.97 - x0
-        legend = self._legend(text, w)
-        # A second row of legend, when one is too narrow for the names, lowers the plot.
-        h = self.y + self.height - text * (2.4 + 1.4 * (len(legend) - 1)) - y0
+        text = self.text
         c.add(Color(*theme.PANEL))
         c.add(Rectangle(pos=self.pos, size=self.size))
+        x0 = self.x + max(self.width * 0.08, text * 3.6)
+        right = self.x + self.width - text * 0.8
+        legend = self._legend(text, right - x0)
+        side: list[tuple[int, str, float]] = []
+        if legend is None:  # beside the plot, one seat a line, at most 40% of the width
+            side = self._entries(text)
+            column = min(max(width for *_, width in side), self.width * 0.4)
+            right -= column + text
+            legend = []
+        y0 = self.y + text * 2.8
+        w = right - x0
+        top_room = text * (1.8 + 1.5 * len(legend)) if legend else text * 1.8
+        h = self.y + self.height - top_room - y0
+        self._plot(x0, y0, w, h, text)
+        for row, seats in enumerate(legend):
+            ly = self.y + self.height - text * (1.6 + 1.5 * row)
+            lx = x0
+            spare = (w - sum(width for _, _, width in seats)) / len(seats)
+            for seat, said, width in seats:
+                self._marker(seat, lx + text * 0.6, ly + text * 0.6, text * 1.2)
+                # Its own width, so it sits beside its marker (draw_text centres).
+                self._label(said, lx + text * 1.6, ly, width - text * 2.2, text * 1.2, theme.TEXT)
+                lx += width + max(0.0, spare)
+        for i, (seat, said, _width) in enumerate(side):
+            lx = right + text
+            ly = self.y + self.height - text * (1.8 + 1.6 * i)
+            self._marker(seat, lx + text * 0.6, ly + text * 0.6, text * 1.2)
+            room = self.x + self.width - (lx + text * 1.6) - text * 0.3
+            name = self.names[seat]
+            points = said[len(name) :]
+            shown = short_name(name, room - text_width(points, text), text) + points
+            self._label(shown, lx + text * 1.6, ly, text_width(shown, text), text * 1.2, theme.TEXT)
+        self._label(
+            tr("Points"),
+            self.x,
+            self.y + self.height - text * 1.6,
+            x0 - self.x - 4,
+            text * 1.2,
+            theme.TEXT_DIM,
+        )
+
+    def _plot(self, x0: float, y0: float, w: float, h: float, text: float) -> None:
+        """The grid, the winning line, each seat's line with its numbers, the axes' words."""
+        c = self.canvas
         rounds = self.rounds
         top = max([WINNING_POINTS + 3, *(max(r) + 2 for r in rounds)] if rounds else [18])
         n = max(1, len(rounds))
-        step = 5
+        # The points every 5, or every 10 where the plot is too low for every 5.
+        step = 5 if h * 5 / top >= text * 1.3 else 10
         for value in range(0, top + 1, step):
             y = y0 + h * value / top
             c.add(Color(1, 1, 1, 0.12 if value != WINNING_POINTS else 0.5))
@@ -99,33 +171,16 @@ class PointsChart(Widget):
                 points += [x0 + w * (i + 1) / n, y0 + h * r[seat] / top]
             c.add(Color(*colour))
             c.add(Line(points=points, width=2.2))
-            # A number on the line every few rounds, staggered by seat so they do not hide
-            # each other where lines cross.
-            every = max(1, n // 8)
-            for i in range(seat % every, len(rounds), every):
+            # A number on the line every few rounds, the seats in turn, the markers far
+            # enough apart not to hide each other where the lines run together.
+            for i in marked_rounds(seat, len(self.names), len(rounds), w, text * 1.1):
                 self._marker(seat, points[2 * i + 2], points[2 * i + 3], text * 1.1)
-        for row, seats in enumerate(legend):
-            ly = self.y + self.height - text * (1.6 + 1.4 * row)
-            lx = x0
-            spare = (w - sum(width for _, _, width in seats)) / len(seats)
-            for seat, said, width in seats:
-                self._marker(seat, lx + text * 0.6, ly + text * 0.6, text * 1.2)
-                # Its own width, so it sits beside its marker (draw_text centres); shrunk
-                # only where even two rows are too narrow.
-                room = width - text * 2.2 + min(0.0, spare)
-                self._label(said, lx + text * 1.4, ly, room, text * 1.2, theme.TEXT)
-                lx += width + max(0.0, spare)
-        for i in range(0, n + 1, max(1, n // 10)):
-            self._label(str(i), x0 + w * i / n - 15, y0 - text * 1.3, 30, text, theme.TEXT_DIM)
+        # The rounds along the bottom: as many as fit at the chart's font.
+        every = max(1, n // 10, int(n * text * 2.6 // max(w, 1.0)) + 1)
+        for i in range(0, n + 1, every):
+            x = x0 + w * i / n
+            self._label(str(i), x - text * 1.2, y0 - text * 1.4, text * 2.4, text, theme.TEXT_DIM)
         self._label(tr("Round"), x0, self.y + 2, w, text * 1.1, theme.TEXT_DIM)
-        self._label(
-            tr("Points"),
-            self.x,
-            self.y + self.height - text * 1.6,
-            x0 - self.x - 4,
-            text * 1.2,
-            theme.TEXT_DIM,
-        )
 
     def save_png(self, path: Path) -> Path:
         """Render into ``path`` offscreen, whatever is on screen; atomically, like exports,

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
@@ -23,10 +21,11 @@ from companion.record import Record
 from companion.tokens import Colour
 
 from . import theme
-from .cardface import SMALLEST_TEXT, CardFace, draw_gem
+from .cardface import CardFace, draw_gem
 from .dialogs import Dialog
 from .i18n import tr
-from .widgets import text_label
+from .layout import fit_row, gap, grow_label
+from .scale import SCALE
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -83,63 +82,82 @@ class MoveLog(Dialog):
             )
         super().__init__(title)
         self.size_hint = (0.98, 0.97)  # the log needs the room; the table is a tap away
-        unit = max(44.0, Window.height * 0.1)
-        font = max(SMALLEST_TEXT + 2, Window.height * 0.036)
-        # The message line takes room only when there is something to say.
-        self.message.size_hint_y = None
-        self.message.height = 0
-        self.message.bind(text=lambda w, t: setattr(w, "height", unit * 0.8 if t else 0))
-        self.buttons.size_hint_y = None
-        self.buttons.height = unit
-        self.lines = BoxLayout(orientation="vertical", spacing=4, size_hint_y=None, padding=[0, 2])
-        self.lines.bind(minimum_height=self.lines.setter("height"))
-        moves = record.moves
-        if not entries:
-            self.lines.add_widget(
-                text_label(tr("No move yet."), scale=0.4, size_hint_y=None, height=unit)
-            )
-        for entry in entries:
-            self.lines.add_widget(self._line(entry, moves[entry.number - 1], unit, font))
+        self.entries = entries
+        self.moves = record.moves
         # A steady bar (no fade): it says there is more below, and pictures are repeatable.
         steady = (0.7, 0.7, 0.7, 0.9)
-        scroll = ScrollView(
-            do_scroll_x=False, bar_width=8, bar_color=steady, bar_inactive_color=steady
-        )
-        scroll.add_widget(self.lines)
-        self.body.add_widget(scroll)
+        self.scroll = ScrollView(do_scroll_x=False, bar_color=steady, bar_inactive_color=steady)
+        self.body.add_widget(self.scroll)
         self.button(tr("Close"), self.dismiss)
+        self.fill()
 
-    def _line(self, entry: LogEntry, move: Any, unit: float, font: float) -> BoxLayout:
-        line = BoxLayout(spacing=8, size_hint_y=None, height=unit * 1.4, padding=[4, 2, 14, 2])
-        when = tr("Round {n}").format(n=entry.round)
-        line.add_widget(
-            Label(
-                text=when,
-                font_size=font,
-                size_hint_x=None,
-                width=unit * 2.1,
-                color=theme.TEXT_DIM,
-                halign="left",
-                valign="middle",
-                text_size=(unit * 2.1, None),
-            )
+    def lay_out(self) -> None:
+        super().lay_out()
+        self.fill()
+
+    def fill(self) -> None:
+        """A line a move: in landscape its round, picture, words and times side by side;
+        in portrait the round and times above the picture and the words."""
+        self.scroll.bar_width = gap(8)
+        self.scroll.clear_widgets()
+        self.lines = BoxLayout(
+            orientation="vertical", spacing=gap(4), size_hint_y=None, padding=[0, 2]
         )
-        line.add_widget(_picture(entry, move, unit * 1.3))
-        words = Label(text=entry.words, font_size=font, halign="left", valign="middle")
-        words.bind(size=lambda w, s: setattr(w, "text_size", s))
-        line.add_widget(words)
+        self.lines.bind(minimum_height=self.lines.setter("height"))
+        if not self.entries:
+            self.lines.add_widget(grow_label(tr("No move yet."), font=20, halign="center"))
+        for entry in self.entries:
+            self.lines.add_widget(self._line(entry, self.moves[entry.number - 1]))
+        self.scroll.add_widget(self.lines)
+
+    def _line(self, entry: LogEntry, move: Any) -> BoxLayout:
+        when = tr("Round {n}").format(n=entry.round)
+        clock = ""
         if entry.time is not None:
-            clock = Label(
-                text=tr("{turn} turn\nat {time}").format(
-                    turn=clock_text(entry.time.turn), time=clock_text(entry.time.elapsed)
-                ),
-                font_size=font,
-                size_hint_x=None,
-                width=unit * 2.7,
-                color=theme.TEXT_DIM,
-                halign="right",
-                valign="middle",
-                text_size=(unit * 2.5, None),
+            clock = tr("{turn} turn\nat {time}").format(
+                turn=clock_text(entry.time.turn), time=clock_text(entry.time.elapsed)
             )
-            line.add_widget(clock)
+        picture = _picture(entry, move, max(44.0, SCALE.px(58)))
+        words = grow_label(entry.words, font=17)
+        side = gap(14)  # clear of the scroll bar
+        if SCALE.portrait:
+            line = BoxLayout(
+                orientation="vertical", spacing=gap(2), size_hint_y=None, padding=[4, 2, side, 2]
+            )
+            head = BoxLayout(size_hint_y=None, spacing=gap(8))
+            round_label = grow_label(when, font=16, color=theme.TEXT_DIM)
+            head.add_widget(round_label)
+            times = grow_label(
+                clock.replace("\n", " "), font=16, halign="right", color=theme.TEXT_DIM
+            )
+            head.add_widget(times)
+            fit_row(head, round_label, times)
+            main = BoxLayout(size_hint_y=None, spacing=gap(8))
+            main.add_widget(picture)
+            main.add_widget(words)
+            fit_row(main, words, least=picture.height)
+            line.add_widget(head)
+            line.add_widget(main)
+            line.bind(minimum_height=line.setter("height"))
+            return line
+        line = BoxLayout(spacing=gap(8), size_hint_y=None, padding=[4, 2, side, 2])
+        round_label = grow_label(
+            when, font=16, size_hint_x=None, width=SCALE.px(96), color=theme.TEXT_DIM
+        )
+        line.add_widget(round_label)
+        line.add_widget(picture)
+        line.add_widget(words)
+        labels = [round_label, words]
+        if clock:
+            times = grow_label(
+                clock,
+                font=16,
+                size_hint_x=None,
+                width=SCALE.px(118),
+                halign="right",
+                color=theme.TEXT_DIM,
+            )
+            line.add_widget(times)
+            labels.append(times)
+        fit_row(line, *labels, least=picture.height)
         return line

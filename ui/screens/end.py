@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
-from kivy.uix.screenmanager import Screen
 
 from companion import bgstats
 from companion.ai.seats import seat_titles
@@ -24,21 +23,28 @@ from companion.timeline import points_by_round
 from .. import theme
 from ..chart import PointsChart
 from ..i18n import tr
+from ..layout import Shaped, button, fit_label, gap, grow_label, row_height
 from ..qr import QRCode
-from ..widgets import big_button, text_label
+from ..scale import SCALE
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
 
 
-class EndScreen(Screen):
+class EndScreen(Shaped):
+    """Landscape: the standings and the chart on the left, the BG Stats code on the right,
+    the buttons below. Portrait: the standings, the chart, then the code beside its
+    caption, the buttons two by two."""
+
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="end", **kw)
         self.app = app
         self.record: Record | None = None
         self.game_id: int | None = None
-        self.box = BoxLayout(spacing=8, padding=8)
+        self.from_history = False
+        self.box = BoxLayout(orientation="vertical")
         self.add_widget(self.box)
+        self.message = grow_label("")
 
     def show(self, game_id: int, record: Record, from_history: bool = False) -> None:
         self.game_id = game_id
@@ -46,6 +52,7 @@ class EndScreen(Screen):
         with suppress(StoreError):  # the table's log, for the game's length
             self.record = self.app.store.record(game_id, with_journal=True)
         self.from_history = from_history
+        self.message = grow_label("")
         self.refresh()
 
     def refresh(self) -> None:
@@ -54,46 +61,52 @@ class EndScreen(Screen):
             return
         box = self.box
         box.clear_widgets()
-        box.orientation = "vertical"
-        middle = BoxLayout(spacing=8)
-        left = BoxLayout(orientation="vertical", spacing=2)
+        box.padding = gap(8)
+        box.spacing = gap(8)
+        said = (self.message.text, self.message.color)
+        left = BoxLayout(orientation="vertical", spacing=gap(3))
         left.add_widget(
-            text_label(
+            fit_label(
                 tr("Final standings"),
-                scale=0.6,
+                font=26,
                 size_hint_y=None,
-                height=max(34.0, Window.height * 0.075),
+                height=row_height(36),
                 bold=True,
                 color=theme.ACCENT,
-                halign="left",
-                valign="middle",
             )
         )
-        font = max(15.0, Window.height * 0.036)
         for line in self.standings(record):
-            label = Label(text=line, font_size=font, size_hint_y=None, halign="left", valign="top")
-            label.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
-            label.bind(texture_size=lambda w, s: setattr(w, "height", s[1] + 4))
-            left.add_widget(label)
+            left.add_widget(grow_label(line, font=15))
         titles = seat_titles(record.players, record.extra)
         self.chart = PointsChart(rounds=points_by_round(record), names=titles)
         left.add_widget(self.chart)
-        self.message = text_label(
-            "", scale=0.42, size_hint_y=None, height=36, halign="left", valign="middle"
-        )
-        left.add_widget(self.message)
-        middle.add_widget(left)
-        middle.add_widget(self._bgstats_panel())
-        box.add_widget(middle)
-        bar = BoxLayout(size_hint_y=0.14, spacing=6)
-        if self.from_history:
-            bar.add_widget(big_button(tr("Back"), self.app.show_history))
-            bar.add_widget(big_button(tr("Move by move"), self.review))
+        self.message = grow_label(said[0], font=17, color=said[1])
+        if SCALE.portrait:
+            left.add_widget(self._bgstats_panel(Window.width * 0.5, beside=True))
+            left.add_widget(self.message)
+            box.add_widget(left)
         else:
-            bar.add_widget(big_button(tr("Undo the last move"), self.undo_last))
-            bar.add_widget(big_button(tr("New game"), self.app.show_new_game))
-        bar.add_widget(big_button(tr("Export to USB"), self.export))
-        bar.add_widget(big_button(tr("Home"), self.app.show_start))
+            left.add_widget(self.message)
+            middle = BoxLayout(spacing=gap(8))
+            middle.add_widget(left)
+            # The code as tall as the screen allows (less on a 3.5-inch screen, where the
+            # standings and the chart need the width).
+            room = Window.height - 2 * gap(8) - gap(8) - row_height(52) - SCALE.font(16) * 3
+            side = min(Window.height * (0.5 if SCALE.small else 0.64), Window.width * 0.4, room)
+            middle.add_widget(self._bgstats_panel(side))
+            box.add_widget(middle)
+        bar = GridLayout(cols=2 if SCALE.portrait else 4, spacing=gap(6), size_hint_y=None)
+        bar.row_force_default = True
+        bar.row_default_height = row_height(52)
+        bar.bind(minimum_height=bar.setter("height"))
+        if self.from_history:
+            bar.add_widget(button(tr("Back"), self.app.show_history))
+            bar.add_widget(button(tr("Move by move"), self.review))
+        else:
+            bar.add_widget(button(tr("Undo the last move"), self.undo_last))
+            bar.add_widget(button(tr("New game"), self.app.show_new_game))
+        bar.add_widget(button(tr("Export to USB"), self.export))
+        bar.add_widget(button(tr("Home"), self.app.show_start))
         box.add_widget(bar)
 
     @staticmethod
@@ -124,13 +137,19 @@ class EndScreen(Screen):
         # After the standings, verdict() says who won and why (the tie-break): no ids.
         return lines + verdict(game)[len(table) :]
 
-    def _bgstats_panel(self) -> BoxLayout:
-        """The play as a QR code: as tall as the screen allows, a tap shows it larger."""
+    def _bgstats_panel(self, side: float, beside: bool = False) -> BoxLayout:
+        """The play as a QR code ``side`` pixels a side, its caption below it (``beside``:
+        to its right); a tap shows the code larger."""
         assert self.game_id is not None
-        side = Window.height * 0.64
-        panel = BoxLayout(orientation="vertical", size_hint_x=None, width=side, spacing=2)
+        panel = BoxLayout(orientation="horizontal" if beside else "vertical", spacing=gap(6))
+        if beside:
+            panel.size_hint_y = None
+            panel.height = side
+        else:
+            panel.size_hint_x = None
+            panel.width = side
         self.link = bgstats.link(bgstats.stored_play(self.app.store, self.game_id))
-        self.qr = QRCode(text=self.link, size_hint_y=None, height=side)
+        self.qr = QRCode(text=self.link, size_hint=(None, None), size=(side, side))
         self.qr.bind(on_release=lambda *_: self.enlarge())
         panel.add_widget(self.qr)
         said = tr("Scan with a phone to log this play in BG Stats. Tap the code to enlarge it.")
@@ -139,14 +158,7 @@ class EndScreen(Screen):
                 "This play is too long for a QR code (very long names?): log it in BG Stats "
                 "by hand, or export it as a file."
             )
-        caption = Label(
-            text=said,
-            font_size=max(15.0, Window.height * 0.033),
-            halign="center",
-            valign="top",
-            color=theme.TEXT_DIM,
-        )
-        caption.bind(size=lambda w, s: setattr(w, "text_size", s))
+        caption = fit_label(said, font=16, halign="center", color=theme.TEXT_DIM)
         panel.add_widget(caption)
         return panel
 

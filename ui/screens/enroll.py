@@ -10,21 +10,24 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
+from kivy.uix.gridlayout import GridLayout
 
 from companion.cards import CARDS
 from hardware.exc import HardwareError, TagConflict
 
 from .. import theme
 from ..i18n import tr
-from ..widgets import CardView, big_button, text_label
+from ..layout import Shaped, button, fit_label, gap, grow_label, row_height
+from ..scale import SCALE
+from ..widgets import CardView
 from .table.words import named
+from .tableau import card_slot
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
 
 
-class EnrollScreen(Screen):
+class EnrollScreen(Shaped):
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="enroll", **kw)
         self.app = app
@@ -33,7 +36,7 @@ class EnrollScreen(Screen):
         self.done = 0
         self.message = ""
         self.error = False
-        self.box = BoxLayout(orientation="vertical", padding=8, spacing=6)
+        self.box = BoxLayout(orientation="vertical")
         self.add_widget(self.box)
 
     @property
@@ -54,14 +57,21 @@ class EnrollScreen(Screen):
         return self.queue[0] if self.queue else None
 
     def refresh(self) -> None:
+        """Landscape: the card beside what to do; portrait: the card above it. The level
+        to tag and the buttons below, in a row (two rows of two in portrait)."""
         box = self.box
         box.clear_widgets()
+        box.padding = gap(8)
+        box.spacing = gap(6)
         box.add_widget(
-            text_label(tr("RFID cards: scan each card when it is shown"), scale=0.5,
-                       size_hint_y=0.09, bold=True, color=theme.ACCENT, halign="left",
-                       valign="middle")
-        )  # fmt: skip
-        middle = BoxLayout(spacing=12, size_hint_y=0.62)
+            grow_label(
+                tr("RFID cards: scan each card when it is shown"),
+                font=22,
+                bold=True,
+                color=theme.ACCENT,
+            )
+        )
+        middle = BoxLayout(spacing=gap(12))
         card = self.current
         if self.tags is None:
             text = tr("Set the reader's serial port in Settings first.")
@@ -72,23 +82,31 @@ class EnrollScreen(Screen):
             text = tr("Scan the card shown, {card} ({left} to go)").format(
                 card=named(card), left=len(self.queue)
             )
-            middle.add_widget(CardView(card=CARDS[card], size_hint_x=0.3))
-        middle.add_widget(text_label(text, scale=0.16, halign="left", valign="middle"))
+        said = fit_label(text, font=24)
+        if card is not None:
+            middle.orientation = "vertical" if SCALE.portrait else "horizontal"
+            slot = card_slot(CardView(card=CARDS[card]))
+            if not SCALE.portrait:
+                slot.size_hint_x = 0.4
+            middle.add_widget(slot)
+            if SCALE.portrait:
+                said.size_hint_y = 0.4
+        middle.add_widget(said)
         box.add_widget(middle)
         box.add_widget(
-            text_label(self.message, scale=0.45, size_hint_y=0.09, halign="left",
-                       valign="middle", color=theme.ERROR if self.error else theme.OK)
-        )  # fmt: skip
-        levels = BoxLayout(size_hint_y=0.1, spacing=6)
+            grow_label(self.message, font=19, color=theme.ERROR if self.error else theme.OK)
+        )
+        levels = GridLayout(cols=2 if SCALE.portrait else 4, spacing=gap(6), size_hint_y=None)
+        levels.bind(minimum_height=levels.setter("height"))
+        levels.row_default_height = row_height()
+        levels.row_force_default = True
         for level in (1, 2, 3):
-            levels.add_widget(
-                big_button(tr("Level {n}").format(n=level), partial(self.start, level))
-            )
-        levels.add_widget(big_button(tr("All levels"), partial(self.start, None)))
+            levels.add_widget(button(tr("Level {n}").format(n=level), partial(self.start, level)))
+        levels.add_widget(button(tr("All levels"), partial(self.start, None)))
         box.add_widget(levels)
-        bar = BoxLayout(size_hint_y=0.1, spacing=6)
-        bar.add_widget(big_button(tr("Skip this card"), self.skip, disabled=card is None))
-        bar.add_widget(big_button(tr("Done"), self.app.show_start))
+        bar = BoxLayout(size_hint_y=None, height=row_height(), spacing=gap(6))
+        bar.add_widget(button(tr("Skip this card"), self.skip, disabled=card is None))
+        bar.add_widget(button(tr("Done"), self.app.show_start, background_color=theme.BUTTON_GO))
         box.add_widget(bar)
 
     def skip(self) -> None:

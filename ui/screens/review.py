@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.slider import Slider
 from kivy.uix.widget import Widget
 
@@ -22,17 +23,23 @@ from companion.record import Record, replay
 from companion.timeline import Step, timeline
 from companion.tokens import Colour
 
-from .. import theme
+from ..cardface import NobleFace
 from ..i18n import tr
-from ..widgets import CardView, NobleView, TokenButton, big_button
-from .listing import cell, line_height
-from .tableau import SeatView
+from ..layout import Shaped, button, gap, grow_label, row_height
+from ..scale import SCALE
+from ..widgets import CardView, TokenButton
+from .tableau import SeatView, seat_height
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
 
 
-class ReviewScreen(Screen):
+class ReviewScreen(Shaped):
+    """Landscape: the market on the left, the bank and the players on the right. Portrait
+    (and the 3.5-inch screen, too low for both side by side): one column, the market,
+    the bank, then the players, scrolled where it is taller than the window. The line
+    telling the move and the buttons stay below in both."""
+
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="review", **kw)
         self.app = app
@@ -41,20 +48,34 @@ class ReviewScreen(Screen):
         self.moves: list[Move] = []
         self.steps: list[Step] = []  # the moves told, as the core tells them
         self.back_to = "end"
+        self.root_box = BoxLayout(orientation="vertical")
+        self.add_widget(self.root_box)
         self._build()
 
     # ------------------------------------------------------------------ layout
 
+    @property
+    def stacked(self) -> bool:
+        """One column: portrait, or a screen too low for the market beside the players."""
+        return bool(SCALE.portrait or SCALE.small)
+
+    def lay_out(self) -> None:
+        self._build()
+        if self.record is not None:
+            self._seats()
+            self.refresh()
+
     def _build(self) -> None:
-        root = BoxLayout(orientation="vertical", padding=6, spacing=4)
-        table = BoxLayout(spacing=6)
-        left = BoxLayout(orientation="vertical", size_hint_x=0.6, spacing=4)
-        self.nobles = BoxLayout(size_hint_y=0.6, spacing=6, padding=[4, 0])  # a card row is 1
-        left.add_widget(self.nobles)
+        root = self.root_box
+        root.clear_widgets()
+        root.padding = gap(6)
+        root.spacing = gap(4)
+        self.nobles = BoxLayout(spacing=gap(6))
         self.rows: list[list[CardView]] = []
         self.decks: list[CardView] = []
+        market: list[BoxLayout] = []
         for level in (3, 2, 1):
-            row = BoxLayout(spacing=5)
+            row = BoxLayout(spacing=gap(5))
             deck = CardView(deck_level=level)
             row.add_widget(deck)
             views = [CardView() for _ in range(4)]
@@ -62,40 +83,96 @@ class ReviewScreen(Screen):
                 row.add_widget(view)
             self.decks.insert(0, deck)
             self.rows.insert(0, views)
-            left.add_widget(row)
-        right = BoxLayout(orientation="vertical", size_hint_x=0.4, spacing=4)
-        bank_row = BoxLayout(size_hint_y=0.15, spacing=2)
+            market.append(row)
+        self.bank_row = BoxLayout(size_hint_y=None, height=row_height(48), spacing=gap(2))
         self.bank = [TokenButton(colour=colour) for colour in Colour]
         for token in self.bank:
-            bank_row.add_widget(token)
-        right.add_widget(bank_row)
-        self.players = BoxLayout(orientation="vertical", spacing=4)
-        right.add_widget(self.players)
+            self.bank_row.add_widget(token)
+        self.players = BoxLayout(orientation="vertical", spacing=gap(4), size_hint_y=None)
+        self.players.bind(minimum_height=self.players.setter("height"))
+        if self.stacked:
+            root.add_widget(self._column(market))
+        else:
+            root.add_widget(self._side_by_side(market))
+        self.status = grow_label("", font=17)
+        root.add_widget(self.status)
+        root.add_widget(self._bar())
+
+    def _side_by_side(self, market: list[BoxLayout]) -> BoxLayout:
+        table = BoxLayout(spacing=gap(6))
+        left = BoxLayout(orientation="vertical", size_hint_x=0.55, spacing=gap(4))
+        self.nobles.size_hint_y = 0.7  # a card row is 1
+        left.add_widget(self.nobles)
+        for row in market:
+            left.add_widget(row)
+        right = BoxLayout(orientation="vertical", size_hint_x=0.45, spacing=gap(4))
+        right.add_widget(self.bank_row)
+        # The players, scrolled if four of them are taller than the room.
+        scroll = ScrollView(do_scroll_x=False, bar_width=gap(4))
+        scroll.add_widget(self.players)
+        right.add_widget(scroll)
         table.add_widget(left)
         table.add_widget(right)
-        root.add_widget(table)
-        self.status = cell("", 1, size_hint_y=None, height=line_height(2), color=theme.TEXT)
-        root.add_widget(self.status)
-        bar = BoxLayout(size_hint_y=None, height=line_height() * 1.15, spacing=6)
-        self.back_button = big_button(tr("Back"), self.back, size_hint_x=0.14)
+        return table
+
+    def _column(self, market: list[BoxLayout]) -> ScrollView:
+        """The market as wide as the window (cards as large as they read), the bank and the
+        players below it, in one scrolled column."""
+        width = Window.width - 2 * gap(6)
+        card = (width - 4 * gap(5)) / 5
+        column = BoxLayout(orientation="vertical", spacing=gap(4), size_hint_y=None)
+        column.bind(minimum_height=column.setter("height"))
+        self.nobles.size_hint_y = None
+        self.nobles.height = card * 0.8
+        column.add_widget(self.nobles)
+        for row in market:
+            row.size_hint_y = None
+            row.height = card * 1.15
+            column.add_widget(row)
+        column.add_widget(self.bank_row)
+        column.add_widget(self.players)
+        scroll = ScrollView(do_scroll_x=False, bar_width=gap(4))
+        scroll.add_widget(column)
+        return scroll
+
+    def _bar(self) -> BoxLayout:
+        """Back, then the steps: the start, one back, the slider, one on, the end; in
+        portrait the slider on a line of its own above the buttons, as wide as the window."""
+        bar = BoxLayout(size_hint_y=None, height=row_height(50), spacing=gap(6))
+        self.back_button = button(tr("Back"), self.back, size_hint_x=0.14)
         bar.add_widget(self.back_button)
-        self.first_button = big_button(tr("Start"), lambda: self.go(0), size_hint_x=0.13)
-        self.previous_button = big_button(tr("Previous"), self.previous, size_hint_x=0.16)
+        self.first_button = button(tr("Start"), lambda: self.go(0), size_hint_x=0.13)
+        self.previous_button = button(tr("Previous"), self.previous, size_hint_x=0.16)
         # A slider to travel far at once; the buttons step one move.
-        self.slider = Slider(min=0, max=1, step=1, size_hint_x=0.28, cursor_size=(44, 44))
+        cursor = SCALE.target(44)
+        self.slider = Slider(min=0, max=1, step=1, size_hint_x=0.28, cursor_size=(cursor, cursor))
         self.slider.bind(value=lambda s, v: self.go(int(v)))
-        self.next_button = big_button(tr("Next"), self.next, size_hint_x=0.16)
-        self.last_button = big_button(tr("End"), lambda: self.go(len(self.moves)), size_hint_x=0.13)
-        for widget in (
-            self.first_button,
-            self.previous_button,
-            self.slider,
-            self.next_button,
-            self.last_button,
-        ):
+        self.next_button = button(tr("Next"), self.next, size_hint_x=0.16)
+        self.last_button = button(tr("End"), lambda: self.go(len(self.moves)), size_hint_x=0.13)
+        steps = [self.first_button, self.previous_button, self.next_button, self.last_button]
+        if self.record is not None:
+            self.slider.max = max(1, len(self.moves))
+        if not SCALE.portrait:
+            steps.insert(2, self.slider)
+            for widget in steps:
+                bar.add_widget(widget)
+            return bar
+        for widget in steps:
             bar.add_widget(widget)
-        root.add_widget(bar)
-        self.add_widget(root)
+        both = BoxLayout(orientation="vertical", size_hint_y=None, spacing=gap(4))
+        both.height = bar.height + row_height(44) + gap(4)
+        self.slider.size_hint = (1, None)
+        self.slider.height = row_height(44)
+        both.add_widget(self.slider)
+        both.add_widget(bar)
+        return both
+
+    def _seats(self) -> None:
+        """A panel a player, each tall enough for all it shows."""
+        assert self.record is not None
+        self.players.clear_widgets()
+        for _ in self.record.players:
+            self.players.add_widget(SeatView(size_hint_y=None, height=seat_height()))
 
     # ------------------------------------------------------------------ stepping
 
@@ -107,9 +184,7 @@ class ReviewScreen(Screen):
         self.moves = list(record.moves[: replay(record).moves_applied])
         self.steps = timeline(record)
         self.game = Game(record.setup)
-        self.players.clear_widgets()
-        for _ in record.players:
-            self.players.add_widget(SeatView())
+        self._seats()
         self.slider.max = max(1, len(self.moves))
         self.go(0)
 
@@ -146,7 +221,7 @@ class ReviewScreen(Screen):
             return
         self.nobles.clear_widgets()
         for noble in game.nobles:
-            self.nobles.add_widget(NobleView(noble=noble))
+            self.nobles.add_widget(NobleFace(noble=noble))
         for _ in range(5 - len(game.nobles)):
             self.nobles.add_widget(Widget())
         for level, (views, deck) in enumerate(zip(self.rows, self.decks, strict=True), start=1):
@@ -161,14 +236,14 @@ class ReviewScreen(Screen):
             panel.show(seat, last is not None and last.player == seat.seat)
         self.status.text = self._told()
         # The language may have changed in the settings since the buttons were made.
-        for button, word in (
+        for shown, word in (
             (self.back_button, tr("Back")),
             (self.first_button, tr("Start")),
             (self.previous_button, tr("Previous")),
             (self.next_button, tr("Next")),
             (self.last_button, tr("End")),
         ):
-            button.text = word
+            shown.text = word
         if int(self.slider.value) != self.at:
             self.slider.value = self.at
         self.first_button.disabled = self.previous_button.disabled = self.at == 0

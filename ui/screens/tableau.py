@@ -19,9 +19,12 @@ from companion.game import Seat
 from companion.tokens import Colour
 
 from .. import theme
+from ..cardface import CARD_RATIO
 from ..i18n import tr
+from ..layout import LINE, NameLabel, gap
+from ..scale import SCALE
 from ..widgets import CardView, draw_text
-from .listing import draw_panel, font
+from .listing import draw_panel
 
 RESERVE = 3  # a player holds at most three reserved cards
 
@@ -65,10 +68,8 @@ class Gems(Widget):
                 c.add(Line(rounded_rectangle=(x, y, d, d, d * 0.18), width=1))
             else:
                 c.add(Line(circle=(x + d / 2, y + d / 2, d / 2), width=1))
-            draw_text(c, str(value), x, y, d, d, theme.TOKEN_TEXT[colour], max(14.0, d * 0.62))
-
-
-CARD_RATIO = 1.4  # a card's height over its width, as on the table
+            digit = max(SCALE.min_text, d * 0.62)
+            draw_text(c, str(value), x, y, d, d, theme.TOKEN_TEXT[colour], digit)
 
 
 def card_slot(view: CardView) -> AnchorLayout:
@@ -85,48 +86,74 @@ def card_slot(view: CardView) -> AnchorLayout:
     return slot
 
 
+def gem_row() -> float:
+    """A row of counted gems: its digits at the floor at the least."""
+    return max(SCALE.px(22), float(SCALE.min_text) / 0.62 + 1)
+
+
+def seat_height() -> float:
+    """The least height a :class:`SeatView` shows everything in: the name's line, the
+    tokens, the bonuses."""
+    return SCALE.font(17) * LINE + 2 + 2 * gem_row() + 2 * gap(2) + 2 * gap(3)
+
+
 class SeatView(BoxLayout):
     """One player at one moment; ``active``: the player who made the move shown (framed,
-    and named in the line below the table)."""
+    and named in the line below the table). Points on the left, large; the name (never
+    cut inside a word), the tokens and the bonuses; the reserved cards on the right."""
 
     active = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
-        super().__init__(padding=4, spacing=4, **kw)
-        left = BoxLayout(orientation="vertical", spacing=2)
-        top = BoxLayout(size_hint_y=0.4, spacing=4)
-        size = font()
-        self.name_label = Label(font_size=size * 1.1, bold=True, halign="left", valign="middle")
-        self.nobles_label = Label(font_size=size, halign="right", valign="middle")
-        self.points_label = Label(
-            font_size=size * 1.3, bold=True, color=theme.ACCENT, size_hint_x=0.3
-        )
-        for label in (self.name_label, self.nobles_label):
-            label.bind(size=lambda w, s: setattr(w, "text_size", s))
-            label.shorten = True
-            top.add_widget(label)
-        top.add_widget(self.points_label)
-        self.tokens = Gems(size_hint_y=0.3)
-        self.bonuses = Gems(size_hint_y=0.3, square=True)
-        for part in (top, self.tokens, self.bonuses):
-            left.add_widget(part)
-        self.reserved = BoxLayout(size_hint_x=0.42, spacing=3)
-        self.add_widget(left)
+        super().__init__(**kw)
+        self.points_label = Label(bold=True, color=theme.ACCENT, size_hint_x=None)
+        middle = BoxLayout(orientation="vertical")
+        self.top_line = BoxLayout(size_hint_y=None)
+        self.name_label = NameLabel(bold=True, largest=17)
+        self.nobles_label = Label(halign="right", size_hint_x=None, width=0)
+        self.nobles_label.bind(texture_size=lambda w, s: setattr(w, "width", s[0] + 4))
+        self.top_line.add_widget(self.name_label)
+        self.top_line.add_widget(self.nobles_label)
+        self.tokens = Gems(size_hint_y=None)
+        self.bonuses = Gems(size_hint_y=None, square=True)
+        for part in (self.top_line, self.tokens, self.bonuses):
+            middle.add_widget(part)
+        self.reserved = BoxLayout(size_hint_x=None)
+        self.add_widget(self.points_label)
+        self.add_widget(middle)
         self.add_widget(self.reserved)
+        self.middle = middle
         self.bind(pos=self._back, size=self._back, active=self._back)
+        self.sizes()
+
+    def sizes(self) -> None:
+        """Every size from the window's (again after a resize)."""
+        self.padding = gap(3)
+        self.spacing = gap(6)
+        self.middle.spacing = gap(2)
+        self.points_label.font_size = SCALE.font(26)
+        self.points_label.width = SCALE.font(26) * 1.5
+        self.top_line.height = SCALE.font(17) * LINE + 2
+        self.nobles_label.font_size = SCALE.font(15)
+        self.tokens.height = self.bonuses.height = gem_row()
+        # Three reserved cards abreast, each a finger's width at the least.
+        self.reserved.spacing = gap(3)
+        self.reserved.width = 3 * SCALE.target(44) + 2 * gap(3)
 
     def _back(self, *_: Any) -> None:
         draw_panel(self, self.active)
 
     def show(self, seat: Seat, active: bool) -> None:
         self.active = active
-        self.name_label.text = seat.name
+        self.name_label.name = seat.name
         self.points_label.text = str(seat.points)
         self.nobles_label.text = tr("Nobles: {n}").format(n=len(seat.nobles)) if seat.nobles else ""
+        if not seat.nobles:  # an empty text is never rendered: its width would stay
+            self.nobles_label.width = 0
         self.tokens.values = list(seat.tokens)
         self.bonuses.values = [*seat.bonuses, 0]  # no gold card: the slot stays empty
         self.reserved.clear_widgets()
         for card in seat.reserved:
-            self.reserved.add_widget(card_slot(CardView(card=card)))
+            self.reserved.add_widget(card_slot(CardView(card=card, small=True)))
         for _ in range(RESERVE - len(seat.reserved)):
             self.reserved.add_widget(Widget())
