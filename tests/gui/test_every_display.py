@@ -1,0 +1,279 @@
+"""Every screen and dialog off the table, at every display of the README's table, in
+English and French, with four players: nothing a person would see as wrong (text or a
+tap target under the floor, a word broken or cut, two things over each other, something
+spilling out of the window, a record id).
+
+One app a language and screen group: each state is brought about once and the window is
+resized through every display while it shows, so each state is also laid out again
+after a resize (a rotation), never rebuilt from scratch. A failure names the screen,
+its state, the window's size and the widget (``legible.faults``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
+from plays import AGAINST_COMPANION, KNOWN, Known, against, import_known
+
+from companion import i18n
+from companion.record import Record, replay
+from companion.simulate import simulate
+from companion.store import GameState
+from companion.table import NewGame
+from companion.tokens import Colour
+from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
+from ui.movelog import MoveLog
+from ui.setuppicker import LevelPicker
+
+from .conftest import DISPLAYS, WINDOW, set_window
+from .driver import Driver
+from .legible import faults
+
+SHOTS = os.environ.get("SPLENDOR_SHOTS_DIR")
+FRAMES = int(os.environ.get("SPLENDOR_FRAMES", "1"))
+pytestmark = pytest.mark.skipif(WINDOW != "800x480", reason="resizes through every display")
+
+# Four seats with long names (a compound name, an accented one, the companion at a
+# level): what makes columns and legends too narrow.
+LONG = ("Marie-Christine", "Jean Baptiste", "Zoé", "Companion")
+FOUR = against(
+    Known(11, ("a", "b", "c", "d"), (0, 0, 0, 0), (), 0),
+    LONG,
+    ("person", "person", "person", "hard"),
+)
+
+
+def store_games(d: Driver) -> tuple[int, int]:
+    """The known games, the companion's, a finished and an unfinished four-player game;
+    the ids of the last two."""
+    import_known(d.app.store, KNOWN)
+    import_known(d.app.store, AGAINST_COMPANION)
+    record = FOUR.record()
+    finished = d.app.store.import_record(record, GameState.of(replay(record).game))
+    playing = simulate(players=4, seed=9, max_moves=30)
+    unfinished = d.app.store.import_record(Record.of(playing), GameState.of(playing))
+    return finished, unfinished
+
+
+@pytest.fixture(params=["en", "fr"])
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Driver]:
+    d = Driver(tmp_path / "data", language=request.param)
+    # Frames as fast as they come: the clock's wait for 60 frames a second is idle time;
+    # and not drawn, unless they are photographed: what is measured is the layout.
+    fps, Clock._max_fps = Clock._max_fps, 0
+    if not SHOTS:
+        Window.on_draw = lambda *_: None
+    try:
+        yield d
+    finally:
+        Clock._max_fps = fps
+        if not SHOTS:
+            del Window.on_draw
+        set_window(tuple(int(v) for v in WINDOW.split("x")))  # type: ignore[arg-type]
+        d.close()
+
+
+Step = Callable[[Driver], Any]
+
+
+def every_size(d: Driver, where: str, root: Callable[[], Widget] | None = None) -> list[str]:
+    """The faults of what shows now, at every display (resized while it shows)."""
+    found: list[str] = []
+    for size in DISPLAYS:
+        Window.size = size
+        d.frames(FRAMES)
+        found += faults(where, root() if root else d.top())
+        if SHOTS:  # to look at: SPLENDOR_SHOTS_DIR=folder
+            name = re.sub(r"\W+", "-", where).strip("-")
+            d.screenshot_to(Path(SHOTS) / f"{name}-{size[0]}x{size[1]}-{i18n.language()}.png")
+    set_window((800, 480))
+    d.frames(1)
+    return found
+
+
+def report(found: list[str]) -> None:
+    if os.environ.get("SPLENDOR_REPORT"):
+        print("\n".join(found))
+        print(f"{len(found)} faults")
+        return
+    assert not found, f"{len(found)} faults:\n" + "\n".join(found[:60])
+
+
+def test_start_and_new_game(app: Driver) -> None:
+    d = app
+    store_games(d)
+    d.app.notices[:] = ["A line the table must read: the journal was moved aside."]
+    d.app.show_start()
+    d.app.start_screen.refresh()
+    d.frames(2)
+    found = every_size(d, "start")
+    d.app.notices.clear()
+    screen = d.app.new_game_screen
+    d.app.show_new_game()
+    d.frames(2)
+    found += every_size(d, "new game, two empty seats")
+    for name in LONG[:3]:
+        screen.use_name(name)
+    screen.cycle_level(3)
+    screen.cycle_level(3)
+    screen.cycle_level(3)
+    d.frames(2)
+    found += every_size(d, "new game, four seats")
+    screen.start_typing()  # the 3.5-inch screen's keyboard; elsewhere the same screen
+    found += every_size(d, "new game, typing a name")
+    screen.stop_typing()
+    levels = list(screen.levels)
+    screen.levels = ["easy"] * 4
+    screen.next()  # refused: the companion needs a person at the table
+    screen.levels = levels
+    assert d.app.manager.current == "newgame" and screen.message.text
+    found += every_size(d, "new game, a refusal")
+    report(found)
+
+
+def test_setup_and_its_pickers(app: Driver) -> None:
+    d = app
+    setup = simulate(players=4, seed=7, max_moves=0).setup
+    draft = NewGame(list(LONG))
+    d.app.show_setup(draft)
+    d.frames(3)
+    found = every_size(d, "setup, the nobles asked")
+    for noble in setup.nobles:
+        draft.declare(noble)
+    d.app.setup_screen.close_picker()
+    d.app.setup_screen.open_next()
+    d.frames(2)
+    found += every_size(d, "setup, level 3 asked")
+    for card in setup.market[2]:
+        draft.declare(card)
+    d.app.setup_screen.close_picker()
+    d.app.setup_screen.open_next()
+    d.frames(2)
+    found += every_size(d, "setup, level 2 asked")
+    for card in setup.market[1]:
+        draft.declare(card)
+    d.app.setup_screen.close_picker()
+    d.app.setup_screen.open_next()
+    d.frames(2)
+    found += every_size(d, "setup, level 1 asked")
+    picker = d.top()
+    assert isinstance(picker, LevelPicker)
+    picker.show_colour(Colour.BLUE)
+    d.frames(2)
+    found += every_size(d, "setup, level 1, blue shown")
+    d.tap(picker.cancel)
+    d.app.setup_screen.refresh("That card is already on the table.")
+    found += every_size(d, "setup, half laid out, a refusal")
+    for card in setup.market[0]:
+        draft.declare(card)
+    d.app.setup_screen.refresh()
+    found += every_size(d, "setup, laid out")
+    report(found)
+
+
+def test_history_and_statistics(app: Driver) -> None:
+    d = app
+    store_games(d)
+    d.app.show_history()
+    d.frames(2)
+    found = every_size(d, "past games")
+    d.app.history_screen.refresh("No USB stick found: plug one in and try again.", ok=False)
+    found += every_size(d, "past games, a message")
+    stats = d.app.manager.get_screen("stats")
+    d.app.history_screen.show_stats()
+    d.frames(2)
+    found += every_size(d, "statistics between people")
+    stats.choose("Zoé")
+    stats.choose("Marc")
+    found += every_size(d, "statistics, two chosen")
+    stats.versus()
+    found += every_size(d, "head to head")
+    stats.close_panel()
+    stats.chosen = ["Zoé", "Lin"]
+    stats.ask_merge()
+    found += every_size(d, "same person?")
+    stats.merge("Lin", "Zoé")
+    stats.show_names()
+    found += every_size(d, "merged names")
+    stats.close_panel()
+    stats.switch()
+    found += every_size(d, "statistics against the companion")
+    report(found)
+
+
+def test_end_and_a_past_game_move_by_move(app: Driver) -> None:
+    d = app
+    finished, _ = store_games(d)
+    d.app.show_past_game(finished)
+    d.frames(2)
+    found = every_size(d, "a past game's end")
+    end = d.app.end_screen
+    end.from_history = False
+    end.refresh()
+    found += every_size(d, "the end of a game")
+    end.enlarge()
+    found += every_size(d, "the code enlarged")
+    d.top().dismiss()
+    end.review()
+    d.frames(2)
+    found += every_size(d, "move by move, the setup")
+    review = d.app.manager.get_screen("review")
+    review.go(len(review.moves) // 2)
+    found += every_size(d, "move by move, halfway")
+    review.go(len(review.moves))
+    found += every_size(d, "move by move, the end")
+    report(found)
+
+
+def test_enrolment_the_move_log_and_the_dialogs(app: Driver) -> None:
+    from hardware.tagmap import TagMap
+
+    d = app
+    _, unfinished = store_games(d)
+    hardware = d.app.hardware
+    assert hardware is not None
+    hardware.tags = TagMap(d.app.data_folder() / "tags.json")
+    d.app.show_enroll()
+    d.app.enroll_screen.start(3)
+    d.frames(2)
+    found = every_size(d, "enrolment, a card asked")
+    screen = d.app.enroll_screen
+    screen.message, screen.error = "tag 0A0B0C0D01 is already on a blue level-1 card", True
+    screen.refresh()
+    found += every_size(d, "enrolment, a refusal")
+    hardware.tags = None
+    d.app.resume(unfinished)
+    d.frames(2)
+    table = d.app.table_screen
+    session = table.session
+    assert session is not None
+    game = session.game
+    dialogs: list[tuple[str, Callable[[], ModalView]]] = [
+        ("move log", lambda: MoveLog.of(session)),
+        ("card picker, no colour yet", lambda: CardPicker("Which card?", game.unseen(1), print)),
+        ("noble picker", lambda: NoblePicker("Which noble?", game.nobles, print, print)),
+        (
+            "give back",
+            lambda: ReturnPicker("Give back", game.seat(0).tokens, 1, print, print),
+        ),
+    ]
+    for where, make in dialogs:
+        view = make()
+        view.open()
+        d.frames(2)
+        found += every_size(d, where)
+        if isinstance(view, CardPicker):
+            view.show_colour(Colour.BLUE)
+            found += every_size(d, "card picker, blue")
+        view.dismiss()
+        d.frames(1)
+    report(found)
