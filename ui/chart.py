@@ -74,7 +74,7 @@ class PointsChart(Widget):
         c = self.canvas
         c.add(Color(*SEAT_COLOURS[seat % len(SEAT_COLOURS)]))
         c.add(Ellipse(pos=(x - d / 2, y - d / 2), size=(d, d)))
-        digit = max(SCALE.min_text, d * 0.8)
+        digit = max(SCALE.min_text, d / 1.3)  # the chart's font in a disc 1.3 times it
         draw_text(c, str(seat + 1), x - d / 2, y - d / 2, d, d, (0.08, 0.08, 0.1, 1), digit)
 
     def _entries(self, text: float) -> list[tuple[int, str, float]]:
@@ -126,14 +126,14 @@ class PointsChart(Widget):
             lx = x0
             spare = (w - sum(width for _, _, width in seats)) / len(seats)
             for seat, said, width in seats:
-                self._marker(seat, lx + text * 0.6, ly + text * 0.6, text * 1.2)
+                self._marker(seat, lx + text * 0.6, ly + text * 0.6, text * 1.3)
                 # Its own width, so it sits beside its marker (draw_text centres).
                 self._label(said, lx + text * 1.6, ly, width - text * 2.2, text * 1.2, theme.TEXT)
                 lx += width + max(0.0, spare)
         for i, (seat, said, _width) in enumerate(side):
             lx = right + text
             ly = self.y + self.height - text * (1.8 + 1.6 * i)
-            self._marker(seat, lx + text * 0.6, ly + text * 0.6, text * 1.2)
+            self._marker(seat, lx + text * 0.6, ly + text * 0.6, text * 1.3)
             room = self.x + self.width - (lx + text * 1.6) - text * 0.3
             name = self.names[seat]
             points = said[len(name) :]
@@ -173,8 +173,8 @@ class PointsChart(Widget):
             c.add(Line(points=points, width=2.2))
             # A number on the line every few rounds, the seats in turn, the markers far
             # enough apart not to hide each other where the lines run together.
-            for i in marked_rounds(seat, len(self.names), len(rounds), w, text * 1.1):
-                self._marker(seat, points[2 * i + 2], points[2 * i + 3], text * 1.1)
+            for i in marked_rounds(seat, len(self.names), len(rounds), w, text * 1.3):
+                self._marker(seat, points[2 * i + 2], points[2 * i + 3], text * 1.3)
         # The rounds along the bottom: as many as fit at the chart's font.
         every = max(1, n // 10, int(n * text * 2.6 // max(w, 1.0)) + 1)
         for i in range(0, n + 1, every):

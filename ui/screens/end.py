@@ -10,6 +10,7 @@ from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
 
 from companion import bgstats
 from companion.ai.seats import seat_titles
@@ -64,7 +65,7 @@ class EndScreen(Shaped):
         box.padding = gap(8)
         box.spacing = gap(8)
         said = (self.message.text, self.message.color)
-        left = BoxLayout(orientation="vertical", spacing=gap(3))
+        left = BoxLayout(orientation="vertical", spacing=gap(3), size_hint_y=None)
         left.add_widget(
             fit_label(
                 tr("Final standings"),
@@ -84,11 +85,11 @@ class EndScreen(Shaped):
         if SCALE.portrait:
             left.add_widget(self._bgstats_panel(Window.width * 0.5, beside=True))
             left.add_widget(self.message)
-            box.add_widget(left)
+            box.add_widget(self._scrolled(left))
         else:
             left.add_widget(self.message)
             middle = BoxLayout(spacing=gap(8))
-            middle.add_widget(left)
+            middle.add_widget(self._scrolled(left))
             # The code as tall as the screen allows (less on a 3.5-inch screen, where the
             # standings and the chart need the width).
             room = Window.height - 2 * gap(8) - gap(8) - row_height(52) - SCALE.font(16) * 3
@@ -108,6 +109,28 @@ class EndScreen(Shaped):
         bar.add_widget(button(tr("Export to USB"), self.export))
         bar.add_widget(button(tr("Home"), self.app.show_start))
         box.add_widget(bar)
+
+    def _scrolled(self, column: BoxLayout) -> ScrollView:
+        """``column`` in a view of its own: the chart takes the room the rest leaves, and
+        never less than it needs to be read; where that is more than the window has (a
+        3.5-inch screen), the column scrolls."""
+        view = ScrollView(do_scroll_x=False, bar_width=gap(4))
+        least = SCALE.font(18) * 12  # the legend, the axes and a plot to read
+
+        def fit(*_: Any) -> None:
+            rest = [w.height for w in column.children if w is not self.chart]
+            inside = sum(rest) + column.spacing * (len(column.children) - 1)
+            self.chart.size_hint_y = None
+            self.chart.height = max(least, view.height - inside)
+            column.height = inside + self.chart.height
+
+        view.bind(height=fit)
+        for part in column.children:
+            if part is not self.chart:
+                part.bind(height=fit)
+        view.add_widget(column)
+        fit()
+        return view
 
     @staticmethod
     def standings(record: Record) -> list[str]:
