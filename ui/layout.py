@@ -334,7 +334,10 @@ class TileGrid(AnchorLayout):
 
 def fit_row(row: BoxLayout, *labels: Label, least: float = 0) -> None:
     """``row`` (a horizontal box) as tall as its tallest label (they grow with their
-    text), and ``least`` at the least, with its padding."""
+    text), and ``least`` at the least, with its padding; what it holds in its middle."""
+    for child in row.children:
+        if not {"y", "top", "center_y"} & set(child.pos_hint):
+            child.pos_hint = {**child.pos_hint, "center_y": 0.5}
 
     def fit(*_: Any) -> None:
         pad = row.padding[1] + row.padding[3] if len(row.padding) == 4 else 0

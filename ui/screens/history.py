@@ -18,6 +18,7 @@ from companion.store import GameInfo, StoreError
 from .. import theme
 from ..i18n import tr
 from ..layout import Shaped, button, gap, refit
+from ..scale import SCALE
 from .listing import Layout, Row, cell, fits, header, line_height, one_line, rows_view, title, when
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ class HistoryScreen(Shaped):
         titles = (tr("Date"), tr("Players"), tr("Winner"), tr("Rounds"), tr("Length"))
         texts = [titles, *([text for text, _ in c] for c in columns.values())]
         layout = one_line(WIDTHS)
-        if not fits(layout, texts, bold=[True]):
+        if SCALE.portrait or not fits(layout, texts, bold=[True]):
             layout = NARROW
         # Made again only when the games or their arrangement change; else the same rows,
         # fitted to the window again (a list is many labels, slow to make).

@@ -145,7 +145,14 @@ class ReviewScreen(Shaped):
         self.previous_button = button(tr("Previous"), self.previous, size_hint_x=0.16)
         # A slider to travel far at once; the buttons step one move.
         cursor = SCALE.target(44)
-        self.slider = Slider(min=0, max=1, step=1, size_hint_x=0.28, cursor_size=(cursor, cursor))
+        self.slider = Slider(
+            min=0,
+            max=1,
+            step=1,
+            size_hint_x=0.28,
+            cursor_size=(cursor, cursor),
+            padding=cursor / 2,  # the cursor whole at either end
+        )
         self.slider.bind(value=lambda s, v: self.go(int(v)))
         self.next_button = button(tr("Next"), self.next, size_hint_x=0.16)
         self.last_button = button(tr("End"), lambda: self.go(len(self.moves)), size_hint_x=0.13)

@@ -90,9 +90,12 @@ def _table(titles: tuple[str, ...], widths: tuple[float, ...], layout: Layout) -
 def _arranged(
     titles: tuple[str, ...], widths: tuple[float, ...], narrow: Layout, rows: list[Any]
 ) -> Layout:
-    """Side by side where every word of the titles and ``rows`` fits, else ``narrow``."""
+    """In landscape, side by side where every word of the titles and ``rows`` fits; else
+    (and in portrait) ``narrow``."""
     layout = one_line(widths)
-    return layout if fits(layout, [tuple(tr(t) for t in titles), *rows], bold=[True]) else narrow
+    if SCALE.portrait or not fits(layout, [tuple(tr(t) for t in titles), *rows], bold=[True]):
+        return narrow
+    return layout
 
 
 def fastest_text(game: PlayedGame | None) -> str:
