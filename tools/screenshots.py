@@ -2,11 +2,12 @@
 
     .venv/bin/python tools/screenshots.py
 
-Runs tests/gui/test_screenshots.py (every screen at 800x480 and at 1280x720, in English and
-French) with SPLENDOR_SCREENSHOTS pointing at a fresh folder, then, only when every test
-passed, replaces the PNGs of docs/screenshots/ with the new set (a picture no test makes
-any more goes). The journal's clock is fixed in the tests, so an unchanged screen gives the
-same picture: ``git status`` shows only what really changed.
+Runs tests/gui/test_screenshots.py (every screen at 800x480, 1024x600, 1280x720 and the
+portrait 720x1280, in English and French) with SPLENDOR_SCREENSHOTS pointing at a fresh
+folder, then, only when every test passed, replaces the PNGs of docs/screenshots/ with the
+new set (a picture no test makes any more goes). The journal's clock is fixed in the
+tests, so an unchanged screen gives the same picture: ``git status`` shows only what
+really changed.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ TARGET = ROOT / "docs" / "screenshots"
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="splendor-screenshots-") as folder:
         env = {**os.environ, "SPLENDOR_SCREENSHOTS": folder}
-        env.pop("SPLENDOR_TEST_WINDOW", None)  # 800x480 here; the test starts 1280x720 itself
+        env.pop("SPLENDOR_TEST_WINDOW", None)  # 800x480 here; the test resizes the window itself
         result = subprocess.run(
             [
                 sys.executable,

@@ -1,4 +1,7 @@
-"""Every screen, at the 7-inch touchscreen's 800x480 and at 1280x720, in English and French.
+"""Every screen at the 7-inch touchscreen's 800x480, at 1024x600, at 1280x720 and on the
+portrait Touch Display 2 (720x1280), in English and French: one app a language, each
+screen photographed at each size in turn (the window resized while it shows, as a
+rotation does).
 
 The pictures go to a temporary folder: the suite never rewrites tracked files.
 ``python tools/screenshots.py`` runs this file with SPLENDOR_SCREENSHOTS=docs/screenshots
@@ -10,8 +13,6 @@ the screen's words are in the chosen language and nothing spills out.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,46 +25,44 @@ from companion.record import Record
 from companion.simulate import simulate
 from companion.store import GameState
 from companion.table import NewGame
+from ui.app import window_size
 from ui.dialogs import CardPicker
 from ui.movelog import MoveLog
 from ui.setuppicker import LevelPicker
 
-from .conftest import WINDOW
+from .conftest import WINDOW, set_window
 from .driver import SCREENSHOTS, Driver
 
 WORDS = {"en": ("New game", "Past games"), "fr": ("Nouvelle partie", "Parties")}
+
+
+# The sizes photographed: the 7-inch screen, a 1024x600 one, a 1280x720 one, and the
+# 720x1280 portrait Touch Display 2.
+SIZES = [(800, 480), (1024, 600), (1280, 720), (720, 1280)]
 
 
 @pytest.fixture(params=["en", "fr"])
 def shots(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Driver, str]]:
     language = request.param
     d = Driver(tmp_path / "data", language=language)
-    yield d, f"{WINDOW}-{language}"
-    d.close()
+    try:
+        yield d, language
+    finally:
+        set_window(window_size(WINDOW))
+        d.close()
 
 
-def test_every_screen_at_1280x720_too() -> None:
-    if WINDOW != "800x480":
-        pytest.skip("this process is the 1280x720 one")
-    env = {**os.environ, "SPLENDOR_TEST_WINDOW": "1280x720"}
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            f"{__file__}::test_every_screen",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout[-3000:]
-    assert "2 passed" in result.stdout
+def shoot(d: Driver, name: str, language: str, fits: bool = True) -> None:
+    """``name`` photographed at every size of :data:`SIZES` (``name-800x480-en.png``),
+    checked first for words spilling out (``fits``); the window then as it was."""
+    for width, height in SIZES:
+        set_window((width, height))
+        d.frames(2)
+        if fits:
+            assert_fits(d)
+        d.screenshot(f"{name}-{width}x{height}-{language}")
+    set_window((800, 480))
+    d.frames(2)
 
 
 def test_the_suite_writes_no_picture_into_the_repository() -> None:
@@ -83,9 +82,9 @@ def assert_fits(d: Driver) -> None:
 
 
 def test_every_screen(shots: tuple[Driver, str]) -> None:
-    d, tag = shots
-    language = tag.rsplit("-", 1)[1]
+    d, language = shots
     app = d.app
+    set_window((800, 480))
     # A finished game for the history and the end screen, an unfinished one to resume.
     finished = simulate(players=3, seed=4)
     app.store.import_record(Record.of(finished), GameState.of(finished))
@@ -96,15 +95,13 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     app.start_screen.refresh()  # already showing: the games just stored are read again
     d.frames(3)
     assert WORDS[language][0] in d.texts()
-    assert_fits(d)
-    d.screenshot(f"start-{tag}")
+    shoot(d, "start", language)
 
     d.press(WORDS[language][0])
     d.press("1.")
     for letter in "ADA":
         d.press(letter, exact=True)
-    assert_fits(d)
-    d.screenshot(f"new-game-{tag}")
+    shoot(d, "new-game", language)
 
     draft = NewGame(["Ada", "Ben", "Cleo", "Dev"])
     for item in ["N1", "N5", "N7", "N2", "N9", "3K1", "3G2", "3U1", "3W4", "2R2", "1W1"]:
@@ -113,11 +110,9 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     d.frames(3)
     picker = d.top()
     assert isinstance(picker, LevelPicker)  # the next empty place asks by itself
-    assert_fits(d)
-    d.screenshot(f"setup-picker-{tag}")
+    shoot(d, "setup-picker", language)
     d.tap(picker.cancel)
-    assert_fits(d)
-    d.screenshot(f"setup-{tag}")
+    shoot(d, "setup", language)
 
     # Level 1's forty cards: at once where they are legible, else the colour first.
     for item in ["2R2", "2G1", "2U3", "2K4"]:
@@ -127,13 +122,18 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     d.frames(3)
     picker = d.top()
     assert isinstance(picker, LevelPicker) and "1" in picker.title.text
-    assert_fits(d)
-    d.screenshot(f"setup-level-1-{tag}")
-    if picker.colours is not None:
+    shoot(d, "setup-level-1", language)
+    if picker.colours is not None:  # the colour first, at 800x480
         d.tap(picker.colours.children[-2])  # blue: the second colour
         d.frames(2)
-        assert_fits(d)
-        d.screenshot(f"setup-level-1-blue-{tag}")
+        for width, height in SIZES:  # where the colour comes first: its cards
+            set_window((width, height))
+            d.frames(2)
+            if picker.colours is not None:
+                assert_fits(d)
+                d.screenshot(f"setup-level-1-blue-{width}x{height}-{language}")
+        set_window((800, 480))
+        d.frames(2)
     d.tap(picker.cancel)
 
     demo = demo_game(app.store, 4)
@@ -141,21 +141,19 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     app.config.set("companion", "hints", "1")
     app.table_screen.refresh()
     d.frames(3)
-    assert_fits(d)
-    d.screenshot(f"table-{tag}")
+    shoot(d, "table", language)
 
     table = app.table_screen
     card = next(v for row in table.rows for v in row if v.card is not None)
     d.tap(card)
-    d.screenshot(f"card-{tag}")
+    shoot(d, "card", language, fits=False)
     d.press("Cancel" if language == "en" else "Annuler")
 
     d.tap(table.log_button)
     log = d.top()
     assert isinstance(log, MoveLog)
     d.frames(3)
-    assert_fits(d)
-    d.screenshot(f"log-{tag}")
+    shoot(d, "log", language)
     log.dismiss()
     d.frames(2)
 
@@ -167,16 +165,16 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     picker = d.top()
     assert isinstance(picker, CardPicker)
     picker.show_colour(game.unseen(level)[0].bonus)
-    d.screenshot(f"picker-{tag}")
+    shoot(d, "picker", language, fits=False)
     picker.dismiss()
     d.frames(2)
 
     app.show_past_game(next(g.id for g in app.store.games() if g.finished))
     d.frames(3)
     assert finished.winners()[0] in d.texts()
-    d.screenshot(f"end-{tag}")
+    shoot(d, "end", language, fits=False)
 
     app.show_history()
     d.frames(3)
     assert WORDS[language][1].split()[0] in d.texts()
-    d.screenshot(f"history-{tag}")
+    shoot(d, "history", language, fits=False)
