@@ -192,7 +192,10 @@ def language_name(code: str) -> str:
     return load(code).field("X-Language-Name") or code
 
 
-def _from_environment() -> str:
+def environment_language() -> str:
+    """The language the environment asks for (``SPLENDOR_LANG``, then the locale's
+    variables, as gettext reads them), else English: the app's default setting too, so
+    that the app and the command line speak alike on one machine."""
     for var in ("SPLENDOR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(var, "")
         for part in value.split(":"):
@@ -211,7 +214,7 @@ def set_language(language: str | None) -> None:
 
 
 def language() -> str:
-    return _current or _from_environment()
+    return _current or environment_language()
 
 
 def translate(message: str) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from companion.files import write_atomic
-from companion.i18n import LANGUAGES, N_, translate
+from companion.i18n import LANGUAGES, N_, environment_language, translate
 from companion.text import printable
 from hardware.readers import DEFAULT, NAMES
 
@@ -24,7 +24,7 @@ from .display import parse_choice
 
 SETTINGS_SECTION = "companion"
 DEFAULTS = {
-    "language": "en",
+    "language": environment_language(),  # until the settings screen sets one
     "hints": "0",
     "data_dir": "",
     "rfid_port": "",
