@@ -11,7 +11,6 @@ that fits: its words wrap between words, never inside one, and its lines fit its
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -29,7 +28,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from .scale import SCALE
-from .widgets import big_button
+from .widgets import big_button, short_forms
 
 LINE = 1.22  # a line of text's height over its font size (Roboto, as Kivy renders it)
 ELLIPSIS = "…"
@@ -97,17 +96,11 @@ def fit_font(text: str, width: float, height: float, largest: float, bold: bool 
 
 
 def short_name(name: str, width: float, font: float, bold: bool = False) -> str:
-    """``name`` if it fits ``width``, else its whole leading words and "…" (``Marie-…``,
-    ``Jean…``): a name is shortened so that it is still recognised, never cut inside a
-    word."""
-    if text_width(name, font, bold) <= width:
-        return name
-    parts = [p for p in re.split(r"(?<=[ \-])", name) if p]
-    for k in range(len(parts) - 1, 0, -1):
-        shorter = "".join(parts[:k]).rstrip(" ") + ELLIPSIS
-        if text_width(shorter, font, bold) <= width:
-            return shorter
-    return parts[0].rstrip(" ") + ELLIPSIS if len(parts) > 1 else name
+    """``name`` if it fits ``width`` at ``font``, else its longest short form that does
+    (:func:`ui.widgets.short_forms`, the table's: whole leading words and "…", ``Marie-…``,
+    ``Jean…``), never cut inside a word ("Co...ion"); the shortest form if none fits."""
+    forms = short_forms(name)
+    return next((f for f in forms if text_width(f, font, bold) <= width), forms[-1])
 
 
 def best_grid(n: int, width: float, height: float, aspect: float, gap: float) -> tuple[int, int]:
@@ -353,7 +346,7 @@ def gap(n: float = 6) -> float:
     return max(2.0, SCALE.px(n))
 
 
-def fit_name(widget: Label, name: str, font: float, before: str = "", after: str = "") -> None:
+def name_line(widget: Label, name: str, font: float, before: str = "", after: str = "") -> None:
     """Put ``before + name + after`` on one line of ``widget`` (a label or a button): the
     name in full at ``font`` (px at 800x480, scaled) or down to 70% of it (never under
     the floor) where it fits so, else shortened by whole words (:func:`short_name`)."""
@@ -387,14 +380,14 @@ def fit_name(widget: Label, name: str, font: float, before: str = "", after: str
 def show_name(
     widget: Label, name: str, font: float = 18, before: str = "", after: str = ""
 ) -> None:
-    """``widget`` says ``name`` by :func:`fit_name`, again whenever its size changes."""
-    widget.bind(size=lambda w, *_: fit_name(w, name, font, before, after))
-    fit_name(widget, name, font, before, after)
+    """``widget`` says ``name`` by :func:`name_line`, again whenever its size changes."""
+    widget.bind(size=lambda w, *_: name_line(w, name, font, before, after))
+    name_line(widget, name, font, before, after)
 
 
 class NameLabel(Label):
     """A name on one line: in full where it fits, else shortened by whole words, never
-    cut inside one (:func:`fit_name`); ``name`` may change."""
+    cut inside one (:func:`name_line`); ``name`` may change."""
 
     name = StringProperty("")
     largest = NumericProperty(18.0)
@@ -406,4 +399,4 @@ class NameLabel(Label):
         self._fit()
 
     def _fit(self, *_: Any) -> None:
-        fit_name(self, self.name, self.largest)
+        name_line(self, self.name, self.largest)

@@ -25,7 +25,7 @@ from companion.tokens import Colour
 
 from ..cardface import NobleFace
 from ..i18n import tr
-from ..layout import Shaped, button, gap, grow_label, row_height
+from ..layout import Shaped, button, gap, grow_label, refit, row_height
 from ..scale import SCALE
 from ..widgets import CardView, TokenButton
 from .tableau import SeatView, seat_height
@@ -60,9 +60,17 @@ class ReviewScreen(Shaped):
         return bool(SCALE.portrait or SCALE.small)
 
     def lay_out(self) -> None:
+        """The window changed: arranged anew, the players' panels kept (fitted again)."""
+        seats = list(reversed(self.players.children))
         self._build()
+        for seat in seats:
+            if seat.parent is not None:
+                seat.parent.remove_widget(seat)
+            seat.sizes()
+            seat.height = seat_height()
+            self.players.add_widget(seat)
         if self.record is not None:
-            self._seats()
+            refit(self.players)
             self.refresh()
 
     def _build(self) -> None:
