@@ -58,6 +58,7 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         self.session: Session | None = None
         self.turn: Turn | None = None
         self.dialog: Dialog | None = None
+        self._arranged = self._stale = False  # laid out once; the window changed since
         self.plan = Plan(())
         self.touched_at: tuple[float, float] | None = None
         self.touched_when = 0.0
@@ -69,6 +70,10 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
 
     def on_leave(self, *_: object) -> None:
         self.leave_table()
+
+    def on_pre_enter(self, *_: object) -> None:
+        if self._stale:  # the window changed while another screen showed
+            self.arrange()
 
     def on_enter(self, *_: object) -> None:
         # Back at the table (its game unchanged): the companion's turn picks up again.
@@ -128,7 +133,12 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         """The table for the window's shape: landscape, the board on the left and the
         bank, players and buttons on the right; portrait, the board on top and the rest
         below it. Called again on every resize and rotation: nothing is rebuilt, the turn
-        in progress is kept."""
+        in progress is kept. Not showing, the table waits to be shown: a rotation made
+        from the settings lays it out once, not at every step of the window's resize."""
+        if self.get_root_window() is None and self._arranged:
+            self._stale = True
+            return
+        self._stale, self._arranged = False, True
         portrait = SCALE.portrait
         gap = SCALE.px(6)
         self.root_box.orientation = "vertical" if portrait else "horizontal"
