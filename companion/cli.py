@@ -21,8 +21,17 @@ from .arguments import (
     language_in,
     think_seconds,
 )
-from .errors import CompanionError, RecordError
-from .export import FORMATS, ExportAll, export_all, export_file, export_game, render, verdict
+from .errors import CompanionError, FileUnread, RecordError
+from .export import (
+    FORMAT,
+    FORMATS,
+    ExportAll,
+    export_all,
+    export_file,
+    export_game,
+    render,
+    verdict,
+)
 from .files import OUT_ELSEWHERE, write_atomic
 from .i18n import _, ngettext, number, os_reason, percent
 from .paths import database_path
@@ -70,6 +79,14 @@ def replay_text(result: Replay) -> str:
     return "\n".join(lines)
 
 
+def not_a_record(file: str, err: RecordError) -> str:
+    """Why ``file`` was not read as a record: a file that cannot be read at all (it does
+    not exist...) said as such, never as a record that is wrong."""
+    if isinstance(err, FileUnread):
+        return err.message
+    return _("{file} is not a valid game record: {reason}").format(file=file, reason=err.message)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         record = load(args.file)
@@ -77,12 +94,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(malformed_summary(err), ensure_ascii=False, allow_nan=False))
         else:
-            print(
-                _("{file} is not a valid game record: {reason}").format(
-                    file=args.file, reason=err.message
-                ),
-                file=sys.stderr,
-            )
+            print(not_a_record(args.file, err), file=sys.stderr)
         return EXIT_MALFORMED
     result = replay(record)
     if args.json:
@@ -207,7 +219,19 @@ def _export_refusal(args: argparse.Namespace) -> str | None:
         return _("export --all needs --to FOLDER (a USB stick, say)")
     if not args.all and args.game is None:
         return _("name the game to export (see 'splendor-companion games'), or --all")
+    if args.to and _file_name(Path(args.to)):
+        return _(
+            "--to takes a folder, and {path} is a file: give --out {path} to write one file"
+        ).format(path=printable(args.to))
     return None
+
+
+def _file_name(path: Path) -> bool:
+    """``--to g3.csv``: a file there already, or the name of an export file (which would
+    become a folder of that name)."""
+    if path.exists() or path.is_symlink():
+        return not path.is_dir()
+    return path.name.lower().endswith(tuple("." + FORMAT[f].suffix for f in FORMATS))
 
 
 def files_text(n: int) -> str:
@@ -263,11 +287,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         record = load(args.file)
     except RecordError as err:
-        return _fail(
-            _("{file} is not a valid game record: {reason}").format(
-                file=args.file, reason=err.message
-            )
-        )
+        return _fail(not_a_record(args.file, err))
     result = replay(record)
     if not result.valid:
         assert result.error is not None
