@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import i18n
+from .ai.seats import seat_titles
 from .arguments import (
     THINK_RANGE,
     Formatter,
@@ -35,6 +36,7 @@ from .export import (
 from .files import OUT_ELSEWHERE, write_atomic
 from .i18n import _, ngettext, number, os_reason, percent
 from .paths import database_path
+from .playtime import local_time
 from .record import Record, Replay, load, malformed_summary, replay, summary, write
 from .simulate import simulate
 from .stats import (
@@ -46,7 +48,7 @@ from .stats import (
     played_games,
     stats_of,
 )
-from .store import GameState, Store, StoreError, resolve
+from .store import GameInfo, GameState, Store, StoreError, resolve
 from .text import normal_name, printable
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
@@ -180,6 +182,13 @@ def _left_out(errors: Sequence[CompanionError], said: str) -> int:
     return EXIT_MALFORMED if errors else EXIT_OK
 
 
+def started_text(info: GameInfo) -> str:
+    """When a game started, in local time as every output shows it; for a game imported
+    from a record that gives no start, when it was imported, said as such."""
+    at = local_time(info.started_at) or printable(info.started_at)
+    return _("imported {date}").format(date=at) if info.undated else at
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     with _open_store(args, reader=True) as store:
         games = store.games()
@@ -189,8 +198,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         rows = [
             (  # names come from strangers: no control character reaches the terminal
                 str(info.id),
-                info.started_at.replace("T", " ").rstrip("Z"),
-                printable(", ".join(info.players)) or "?",
+                started_text(info),
+                printable(", ".join(seat_titles(info.players, info.levels))) or "?",
                 printable(", ".join(info.winners)) or "-",
                 _(info.state) if info.problem is None else _("damaged"),
                 number(info.moves),
@@ -399,12 +408,18 @@ def _player_lines(s: PlayerStats) -> list[str]:
 
 
 def fastest_text(game: PlayedGame) -> str:
-    """``Fastest win: 12 rounds (34 min), game 7``."""
+    """``Fastest win: 12 rounds (34 min), game 7 (2026-11-21)``: the number and the date
+    that ``games`` shows."""
     rounds = ngettext("{n} round", "{n} rounds", game.rounds).format(n=number(game.rounds))
+    day = (local_time(game.started_at) or printable(game.started_at))[:10]
+    if game.undated:
+        day = _("imported {date}").format(date=day)
     if game.minutes is None:
-        return _("Fastest win: {rounds}, game {id}").format(rounds=rounds, id=game.id)
-    return _("Fastest win: {rounds} ({minutes} min), game {id}").format(
-        rounds=rounds, minutes=number(game.minutes), id=game.id
+        return _("Fastest win: {rounds}, game {id} ({date})").format(
+            rounds=rounds, id=game.id, date=day
+        )
+    return _("Fastest win: {rounds} ({minutes} min), game {id} ({date})").format(
+        rounds=rounds, minutes=number(game.minutes), id=game.id, date=day
     )
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import bgstats
-from .ai.seats import companion_levels
+from .ai.seats import companion_levels, seat_titles
 from .errors import ExportError as ExportError  # where callers have always found it
 from .errors import ExportRefused, StoreError
 from .files import (
@@ -33,7 +33,7 @@ from .game import Game
 from .i18n import localise, ngettext, os_reason
 from .i18n import translate as _
 from .moves import Buy, Reserve, Take
-from .playtime import clock_annotation, clock_text, move_times, played_minutes
+from .playtime import clock_annotation, clock_text, local_time, move_times, played_minutes
 from .record import Record, replay, write
 from .store import GameInfo, Store, resolve
 from .text import csv_cell, printable
@@ -213,32 +213,33 @@ def _sentences(step: Step) -> list[str]:
     return said
 
 
-_ISO_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z?)", re.ASCII)
-
-
 def _moment(at: object) -> str:
-    """``2026-11-21 20:15 UTC`` from the record's ISO 8601 time (anything else as it is).
+    """A time of the record as every output shows it: local (see :func:`local_time`);
+    anything else as it is."""
+    return local_time(at) or str(at)
 
-    >>> _moment("2026-11-21T20:15:07Z"), _moment("2026-11-21T20:15:07+01:00")
-    ('2026-11-21 20:15 UTC', '2026-11-21T20:15:07+01:00')
-    """
-    text = str(at)
-    found = _ISO_TIME.fullmatch(text)
-    if found is None:
-        return text
-    return f"{found.group(1)} {found.group(2)}" + (" UTC" if found.group(3) else "")
+
+def _imported_at(record: Record) -> str | None:
+    """When the game was imported, from the journal the export carries: the only date of a
+    record that gives no start time of its own."""
+    journal = (record.extra.get("annotations") or {}).get("journal")
+    for entry in journal if isinstance(journal, list) else ():
+        if isinstance(entry, dict) and entry.get("event") == "import":
+            return local_time(entry.get("at"))
+    return None
 
 
 def to_text(record: Record) -> str:
     """The game for a person to read: who played, when, the standings, then every move."""
-    lines = [_("Splendor: {players}").format(players=", ".join(record.players))]
-    levels = companion_levels(record.extra, len(record.players))
-    if any(levels):
-        seats = [f"{n} ({_(lv)})" for n, lv in zip(record.players, levels, strict=True) if lv]
-        lines.append(_("The companion played: {seats}").format(seats=", ".join(seats)))
-    # Only the game's own times: a record that has none (written elsewhere) shows none.
+    # The companion's seats marked as everywhere off the table: ``Robo (hard)``.
+    seats = seat_titles(record.players, record.extra)
+    lines = [_("Splendor: {players}").format(players=", ".join(seats))]
+    # The game's own times; a record that has none (written elsewhere) says when it came
+    # in, as such, never as its start.
     if record.extra.get("started_at"):
         lines.append(_("Started {at}").format(at=_moment(record.extra["started_at"])))
+    elif (imported := _imported_at(record)) is not None:
+        lines.append(_("Imported {at} (the record gives no start time)").format(at=imported))
     if record.extra.get("ended_at"):
         lines.append(_("Ended {at}").format(at=_moment(record.extra["ended_at"])))
     times = move_times(record)
@@ -247,7 +248,8 @@ def to_text(record: Record) -> str:
         lines.append(_("Played for {time} (breaks left out)").format(time=clock_text(played)))
     lines.append("")
     over = replay(record).game.over
-    lines.append(_("Final standings") if over else _("Standings so far: the game is not over"))
+    # The standings end with "the game is not over" when it is not: said once.
+    lines.append(_("Final standings") if over else _("Standings so far"))
     lines.extend("  " + line for line in verdict_lines(record))
     lines.append("")
     lines.append(_("Every move"))
@@ -333,6 +335,9 @@ STEM_BYTES = MAX_NAME_BYTES - 16
 def file_stem(info: GameInfo) -> str:
     """``2026-11-21_2015_Ada-Ben-Cleo_g12``: sortable, readable, safe on a FAT stick.
 
+    The date is the game's start in local time, as ``games`` shows it; a game imported
+    from a record that gives none is named by its import: ``imported-2026-11-26_0349_...``.
+
     Made only of digits, letters and ``_-``: no ``/``, ``.`` or ``..`` from a record can
     take the file out of the export folder. The names are cut (at a letter) so that the
     whole file name fits in 255 bytes; the date and ``_g<N>``, unique, are always whole.
@@ -341,8 +346,10 @@ def file_stem(info: GameInfo) -> str:
     >>> file_stem(info)
     'undated_Ab-player-Zoë_g7'
     """
-    when = re.match(r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})", info.started_at, re.ASCII)
-    date = "{}-{}-{}_{}{}".format(*when.groups()) if when else "undated"
+    when = local_time(info.started_at)
+    date = when.replace(" ", "_").replace(":", "") if when else "undated"
+    if when and info.undated:
+        date = "imported-" + date
     names = "-".join(re.sub(r"\W+", "", p) or "player" for p in info.players)
     tail = f"_g{int(info.id)}"
     room = STEM_BYTES - len(date) - len("_") - len(tail)

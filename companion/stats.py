@@ -44,6 +44,7 @@ class PlayedGame:
     minutes: int | None
     winners: frozenset[str]  # persons
     levels: tuple[str | None, ...] = ()  # per seat, the companion's level; None: a person
+    undated: bool = False  # imported from a record with no start: started_at is the import's
 
     @property
     def against_companion(self) -> bool:
@@ -125,6 +126,7 @@ def _played(store: Store, info: GameInfo) -> PlayedGame:
             minutes=played_minutes(record),
             winners=frozenset(game.winners()),
             levels=companion_levels(record.extra, len(game.names)),
+            undated=info.undated,
         )
         _cache[key] = line
     return line
