@@ -273,8 +273,21 @@ def cmd_export(args: argparse.Namespace) -> int:
                 ).format(games=done.games, files=files_text(len(done.written)), folder=args.to)
             )
             return _said_failures(done)
+        info = store.info(args.game)
+        if not info.finished and "bgstats" in formats:
+            # BG Stats keeps one play per game (its sourcePlayId): a play pushed before the
+            # end would be replaced by the finished one, or replace it if pushed after.
+            unfinished = _("game {id} is not over: BG Stats takes a game once it is finished")
+            if args.format == "bgstats":
+                return _fail(
+                    unfinished.format(id=info.id)
+                    + "; "
+                    + _("export it in another format (json, csv, txt)")
+                )
+            print(unfinished.format(id=info.id) + ".", file=sys.stderr)
+            formats = tuple(f for f in formats if f != "bgstats")
         if args.to:
-            done = export_game(store, store.info(args.game), Path(args.to), formats)
+            done = export_game(store, info, Path(args.to), formats)
             for path in done.written:
                 print(printable(_("Written: {file}").format(file=path)))
             return _said_failures(done)

@@ -62,6 +62,12 @@ class PlayedGame:
         return None
 
     @property
+    def people_played(self) -> bool:
+        """A person sat at the table: a game of companions only (``simulate --seats
+        hard,easy``, imported) is nobody's win or loss."""
+        return any(not self.is_companion(s) for s in range(len(self.names)))
+
+    @property
     def people_won(self) -> bool:
         """A person won (alone, or sharing the victory with the companion)."""
         return any(r == 1 and not self.is_companion(s) for s, r in enumerate(self.ranks))
@@ -284,9 +290,11 @@ def level_words(level: CompanionLevel) -> str:
 def against_companion(games: Iterable[PlayedGame]) -> list[CompanionLevel]:
     """Per level, easiest first, the games the companion played at it and how the people
     fared. A game with the companion at two levels counts under each: the people played
-    both."""
+    both. A game of companions only is left out: no person played against them."""
     by_level: dict[str, list[PlayedGame]] = {}
     for game in games:
+        if not game.people_played:
+            continue
         for level in dict.fromkeys(lv for lv in game.levels if lv is not None):
             by_level.setdefault(level, []).append(game)
     return [
