@@ -52,6 +52,7 @@ from .store import GameInfo, GameState, Store, StoreError, resolve
 from .text import normal_name, printable
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
+THINK_DEFAULT = 1.0  # simulate --think: seconds of a Pi 4 per decision of the hard level
 
 
 def replay_text(result: Replay) -> str:
@@ -123,6 +124,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     # Without --seed a new game each time; the seed is said so that it can be played again.
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     app: dict[str, object] = {"name": "splendor-companion simulate", "seed": seed}
+    if args.think is not None and args.seats is None:
+        # The random game of simulate thinks about nothing: the budget would be dropped.
+        return _fail(
+            _("--think is for the companions of --seats: give --seats too, like hard,easy")
+        )
+    think = THINK_DEFAULT if args.think is None else args.think
     if args.seats is not None:
         from .ai.play import play_levels
 
@@ -132,8 +139,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                     n=args.players, seats=len(args.seats)
                 )
             )
-        game, seats = play_levels(args.seats, seed=seed, think=args.think)
-        app.update(seats=seats, think=args.think)
+        game, seats = play_levels(args.seats, seed=seed, think=think)
+        app.update(seats=seats, think=think)
     else:
         game = simulate(players=args.players or 2, seed=seed)
     text = write(Record.of(game, app=app))
@@ -352,14 +359,40 @@ def cmd_stats(args: argparse.Namespace) -> int:
     unreadable: list[StoreError] = []
     with _open_store(args, reader=True) as store:
         games = played_games(store, unreadable=unreadable)
+        aliases = store.aliases()
+    if args.vs:
+        # Typed as stored, and as the person a merged spelling counts as.
+        args.vs = [resolve(aliases, normal_name(n)) for n in args.vs]
+        refusal = _vs_refusal(args.vs, games)
+        if refusal:
+            return _fail(refusal)
     code = _print_stats(args, games)
     left_out = _left_out(unreadable, _("It is left out, and kept in the journal as it is."))
     return code or left_out
 
 
+def _vs_refusal(names: Sequence[str], games: list[PlayedGame]) -> str | None:
+    """Why ``stats --vs`` cannot compare these two, or ``None``: one person twice, or a
+    name that played no finished game (its zeros would read as results)."""
+    a, b = names
+    if a == b:
+        return _("--vs compares two players: give two different names, not {name} twice").format(
+            name=printable(a)
+        )
+    played = {p for g in games for s, p in enumerate(g.players) if not g.is_companion(s)}
+    missing = [n for n in names if n not in played]
+    if missing:
+        return ngettext(
+            "{names} played no finished game (the names are in 'splendor-companion stats')",
+            "{names} played no finished game (the names are in 'splendor-companion stats')",
+            len(missing),
+        ).format(names=printable(", ".join(missing)))
+    return None
+
+
 def _print_stats(args: argparse.Namespace, games: list[PlayedGame]) -> int:
     if args.vs:
-        a, b = (normal_name(n) for n in args.vs)
+        a, b = args.vs
         h = head_to_head(games, a, b)
         print(
             _(
@@ -437,6 +470,8 @@ def fastest_text(game: PlayedGame) -> str:
 
 
 def cmd_names(args: argparse.Namespace) -> int:
+    if args.merge and args.unmerge:
+        return _fail(_("give --merge or --unmerge, not both: one change at a time"))
     with _open_store(args) as store:
         # Typed names, compared with the stored ones: in the form names are stored in.
         if args.merge:
@@ -445,9 +480,17 @@ def cmd_names(args: argparse.Namespace) -> int:
             print(_("{name} now counts as {person}.").format(name=name, person=person))
         elif args.unmerge:
             name = normal_name(args.unmerge)
+            if name not in store.aliases():
+                return _fail(
+                    _("{name} is not merged with another name: nothing to undo").format(
+                        name=printable(name)
+                    )
+                )
             store.unmerge_name(name)
             print(_("{name} counts as itself again.").format(name=name))
         aliases = store.aliases()
+    if not aliases:
+        print(_("No names are merged."))
     for name, person in aliases.items():
         print(printable(_("{name} counts as {person}").format(name=name, person=person)))
     return EXIT_OK
@@ -502,7 +545,7 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
     p.add_argument(
         "--think",
         type=think_seconds,
-        default=1.0,
+        # No default value, so that --think without --seats is refused; the help says it.
         help=_(
             "with --seats: the hard level's budget per decision, in seconds on a Raspberry Pi 4 "
             "(a number of playouts: the same seed gives the same game on any machine)"
@@ -510,7 +553,10 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
         + "; "
         + _("from {low} to {high} seconds").format(
             low=number(THINK_RANGE[0], 2), high=number(THINK_RANGE[1])
-        ),
+        )
+        + " ("
+        + _("default: {value}").format(value=number(THINK_DEFAULT, 1))
+        + ")",
     )
     p.add_argument(
         "--seed", type=int, help=_("the same seed plays the same game (default: a new one)")
@@ -559,6 +605,22 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
     return parser
 
 
+COMMON_DESTS = ("help", "lang", "data_dir")
+
+
+def _program_only(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """An option of the program itself (the app's ``--size``, ``--demo``...) given with a
+    command, which would drop it without a word: the option, or ``None``."""
+    if args.command is None:
+        return None
+    for action in parser._actions:
+        if not action.option_strings or action.dest in COMMON_DESTS:
+            continue
+        if getattr(args, action.dest, None) not in (None, False, action.default):
+            return str(action.option_strings[0])
+    return None
+
+
 def _usage(parser: argparse.ArgumentParser) -> int:
     """No command, and no app to run: what the program can do."""
     parser.print_help(sys.stderr)
@@ -589,8 +651,17 @@ def main(argv: Sequence[str] | None = None, extensions: Sequence[Extension] = ()
     if language:
         i18n.set_language(language)
     with in_language():
-        args = build_parser(extensions).parse_args(words)
+        parser = build_parser(extensions)
+        args = parser.parse_args(words)
     with common_options(args), in_language():
+        dropped = _program_only(parser, args)
+        if dropped:
+            return _fail(
+                _(
+                    "{option} is for the app, which runs with no command: "
+                    "{command} does not take it"
+                ).format(option=dropped, command=args.command)
+            )
         try:
             code: int = args.func(args)
             if sys.stdout is not None:  # None: started with standard output closed
