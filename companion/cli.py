@@ -296,7 +296,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.to:
             done = export_game(store, info, Path(args.to), formats)
             for path in done.written:
-                print(printable(_("Written: {file}").format(file=path)))
+                said = _("Already there, the same: {file}") if path in done.unchanged else None
+                print(printable((said or _("Written: {file}")).format(file=path)))
             return _said_failures(done)
         fmt = args.format or "json"
         record = store.record(args.game, with_journal=True)
@@ -307,6 +308,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         if args.out:
             export_file(record, fmt, Path(args.out), person)
+            print(printable(_("Written: {file}").format(file=args.out)), file=sys.stderr)
         else:
             sys.stdout.write(render(record, fmt, person))
     return EXIT_OK

@@ -9,10 +9,14 @@ no terminal escape sequence or control character.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import errno
 import functools
 import io
+import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -300,6 +304,13 @@ def render(record: Record, fmt: str, person: Callable[[str], str] | None = None)
     return FORMAT[fmt].write(record, person)
 
 
+def export_text(record: Record, fmt: str, person: Callable[[str], str] | None = None) -> str:
+    """An export's whole file: the CSV with a byte-order mark, so that a spreadsheet opens
+    it as UTF-8 ("Åsa", not "Ã…sa")."""
+    text = render(record, fmt, person)
+    return "\ufeff" + text if fmt == "csv" else text
+
+
 def export_file(
     record: Record,
     fmt: str,
@@ -316,10 +327,7 @@ def export_file(
     written into (``streams``). Into a folder of the app's names, see :func:`export_game`.
     """
     try:
-        text = render(record, fmt, person)
-        # A byte-order mark, so that a spreadsheet opens the CSV as UTF-8 ("Åsa", not "Ã…sa").
-        data = "\ufeff" + text if fmt == "csv" else text
-        write_atomic(path, data, advice=advice, streams=streams)
+        write_atomic(path, export_text(record, fmt, person), advice=advice, streams=streams)
     except NotAFile as err:
         raise ExportRefused(path, str(err)) from None
     except OSError as err:
@@ -361,6 +369,9 @@ class ExportAll:
     written: list[Path]
     games: int
     """The games whose every file was written."""
+    unchanged: tuple[Path, ...] = ()
+    """Files of ``written`` that were there already with the same bytes: left as they
+    are (an export never replaces a file: another one gets a new name)."""
     skipped: tuple[StoreError, ...] = ()
     """Games the journal could not give back (each error names its game): the others
     were exported all the same."""
@@ -388,6 +399,7 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -
         return resolve(aliases, name)
 
     skipped: list[StoreError] = []
+    unchanged: list[Path] = []
     refused: list[ExportRefused] = []
     games = 0
     for info in finished:
@@ -397,9 +409,10 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -
             skipped.append(err)
             continue
         written += done.written
+        unchanged += done.unchanged
         refused += done.refused
         games += done.games
-    return ExportAll(written, games, tuple(skipped), tuple(refused))
+    return ExportAll(written, games, tuple(unchanged), tuple(skipped), tuple(refused))
 
 
 def export_game(
@@ -411,8 +424,11 @@ def export_game(
 ) -> ExportAll:
     """One game into ``folder``, a file per format, named by :func:`file_stem`.
 
-    Only regular files are replaced there: a name taken by anything else (a link, even to
-    a file) is refused (``refused``) and the other formats are written all the same.
+    No file is ever replaced there: a file of the same name and the same bytes (the same
+    export, made again) is left as it is (``unchanged``); one that differs (the game went
+    on, another kiosk's game 1) keeps its name and the new file gets the next free one,
+    ``..._g1-2.json``. A name taken by anything else (a link, even to a file) is refused
+    (``refused``) and the other formats are written all the same.
     """
     if person is None:
         aliases = store.aliases()
@@ -424,13 +440,42 @@ def export_game(
     record = store.record(info.id, with_journal=True)
     stem = file_stem(info)
     written: list[Path] = []
+    unchanged: list[Path] = []
     refused: list[ExportRefused] = []
     for fmt in formats:
-        path = folder / f"{stem}.{FORMAT[fmt].suffix}"
+        data = export_text(record, fmt, person).encode("utf-8")
         try:
-            written.append(
-                export_file(record, fmt, path, person, advice=EXPORT_ELSEWHERE, streams=False)
-            )
+            path, same = _write_new(folder, stem, FORMAT[fmt].suffix, data)
         except ExportRefused as err:
             refused.append(err)
-    return ExportAll(written, 0 if refused else 1, refused=tuple(refused))
+            continue
+        written.append(path)
+        if same:
+            unchanged.append(path)
+    return ExportAll(written, 0 if refused else 1, tuple(unchanged), refused=tuple(refused))
+
+
+def _write_new(folder: Path, stem: str, suffix: str, data: bytes) -> tuple[Path, bool]:
+    """``data`` at ``stem.suffix``, else ``stem-2.suffix``...: the path, and whether a
+    file there had these bytes already (then left as it is)."""
+    for n in range(1, 1000):
+        path = folder / (f"{stem}.{suffix}" if n == 1 else f"{stem}-{n}.{suffix}")
+        try:
+            found: os.stat_result | None = os.lstat(path)
+        except FileNotFoundError:
+            found = None
+        if found is not None and stat.S_ISREG(found.st_mode):
+            with contextlib.suppress(OSError):
+                if found.st_size == len(data) and path.read_bytes() == data:
+                    return path, True
+            continue
+        try:
+            write_atomic(path, data, advice=EXPORT_ELSEWHERE, replace=False)
+        except FileExistsError:
+            continue  # put there meanwhile: the next name
+        except NotAFile as err:
+            raise ExportRefused(path, str(err)) from None
+        except OSError as err:
+            raise ExportError(path, os_reason(err)) from None
+        return path, False
+    raise ExportError(folder / f"{stem}.{suffix}", os_reason(FileExistsError(errno.EEXIST, "")))
