@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import i18n
+from . import __version__, i18n
 from .ai.seats import seat_titles
 from .arguments import (
     THINK_RANGE,
@@ -69,11 +69,14 @@ def replay_text(result: Replay) -> str:
                 n=move, reason=result.error.message, code=result.error.code.value
             )
         )
-        lines.append(
-            ngettext(
-                "The {n} move before it is legal.", "The {n} moves before it are legal.", n
-            ).format(n=number(n))
-        )
+        if n == 0:
+            lines.append(_("It is the first move: no move before it was played."))
+        else:
+            lines.append(
+                ngettext(
+                    "The {n} move before it is legal.", "The {n} moves before it are legal.", n
+                ).format(n=number(n))
+            )
     else:
         lines.append(
             ngettext("The {n} move is legal.", "All {n} moves are legal.", n).format(n=number(n))
@@ -529,6 +532,12 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
         formatter_class=Formatter,
     )
     add_common(parser, top=True)
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {__version__}",  # the installed package's own (its metadata)
+        help=_("show the program's version and exit"),
+    )
     parser.set_defaults(func=lambda args: _usage(parser))
     sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), title=_("commands"))
 
@@ -604,7 +613,31 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
 
     for extend in extensions:
         extend(parser, sub)
+
+    # Last, so that it knows every command (the extensions' too).
+    p = command(sub, "help", _("show the help of the program or of a command"))
+    p.add_argument("topic", nargs="?", metavar=_("COMMAND"), help=_("the command to explain"))
+    p.set_defaults(func=lambda args: _help(parser, sub, args.topic))
     return parser
+
+
+def _help(
+    parser: argparse.ArgumentParser,
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    topic: str | None,
+) -> int:
+    """``help [COMMAND]``: what ``--help`` prints, on standard output."""
+    if topic is None:
+        parser.print_help()
+        return EXIT_OK
+    if topic not in sub.choices:
+        return _fail(
+            _("there is no command {name}; the commands: {commands}").format(
+                name=printable(topic), commands=", ".join(sub.choices)
+            )
+        )
+    sub.choices[topic].print_help()
+    return EXIT_OK
 
 
 COMMON_DESTS = ("help", "lang", "data_dir")
