@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
+from .i18n import N_
 from .tokens import GEMS, Colour
 
 LEVELS = (1, 2, 3)
@@ -122,3 +126,44 @@ NOBLES: dict[str, Noble] = _load_nobles()
 CARDS_BY_LEVEL: dict[int, tuple[Card, ...]] = {
     level: tuple(c for c in CARDS.values() if c.level == level) for level in LEVELS
 }
+
+
+_CARD_SHAPE = re.compile(r"([0-9])([A-Z])([0-9]{1,3})", re.ASCII)
+
+
+def card_id_problem(cards: Mapping[str, Card], value: object) -> tuple[str, dict[str, Any]]:
+    """Why ``value`` is not one of ``cards``' ids, as an error's template and params: a
+    level, colour and number of the right shape with no such card says how far that
+    colour goes at that level, rather than that the id is shaped wrong.
+
+    >>> card_id_problem(CARDS, "1U9")
+    ('{id} is not a card: level {level} has {n} cards of its colour, {first} to {last}', \
+{'id': '"1U9"', 'level': 1, 'n': 8, 'first': '1U1', 'last': '1U8'})
+    >>> card_id_problem(CARDS, "blue")[0]
+    '{id} is not a card id (like 2R3)'
+    """
+    from .text import quoted  # text imports the errors, which the cards stay below
+
+    found = _CARD_SHAPE.fullmatch(value) if isinstance(value, str) else None
+    if found is not None:
+        level, colour = int(found.group(1)), found.group(2)
+        same = sorted(
+            (int(c.id[2:]), c.id)
+            for c in cards.values()
+            if c.level == level and c.id[1:2] == colour and c.id[2:].isdigit()
+        )
+        if same:
+            return (
+                N_(
+                    "{id} is not a card: level {level} has {n} cards of its colour, "
+                    "{first} to {last}"
+                ),
+                {
+                    "id": quoted(value),
+                    "level": level,
+                    "n": len(same),
+                    "first": same[0][1],
+                    "last": same[-1][1],
+                },
+            )
+    return (N_("{id} is not a card id (like 2R3)"), {"id": quoted(value)})

@@ -11,7 +11,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import i18n
+from . import __version__, i18n
+from .ai.seats import seat_titles
 from .arguments import (
     THINK_RANGE,
     Formatter,
@@ -21,11 +22,21 @@ from .arguments import (
     language_in,
     think_seconds,
 )
-from .errors import CompanionError, RecordError
-from .export import FORMATS, ExportAll, export_all, export_file, export_game, render, verdict
+from .errors import CompanionError, FileUnread, RecordError
+from .export import (
+    FORMAT,
+    FORMATS,
+    ExportAll,
+    export_all,
+    export_file,
+    export_game,
+    render,
+    verdict,
+)
 from .files import OUT_ELSEWHERE, write_atomic
 from .i18n import _, ngettext, number, os_reason, percent
 from .paths import database_path
+from .playtime import local_time
 from .record import Record, Replay, load, malformed_summary, replay, summary, write
 from .simulate import simulate
 from .stats import (
@@ -37,10 +48,11 @@ from .stats import (
     played_games,
     stats_of,
 )
-from .store import GameState, Store, StoreError, resolve
+from .store import GameInfo, GameState, Store, StoreError, resolve
 from .text import normal_name, printable
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
+THINK_DEFAULT = 1.0  # simulate --think: seconds of a Pi 4 per decision of the hard level
 
 
 def replay_text(result: Replay) -> str:
@@ -57,17 +69,28 @@ def replay_text(result: Replay) -> str:
                 n=move, reason=result.error.message, code=result.error.code.value
             )
         )
-        lines.append(
-            ngettext(
-                "The {n} move before it is legal.", "The {n} moves before it are legal.", n
-            ).format(n=number(n))
-        )
+        if n == 0:
+            lines.append(_("It is the first move: no move before it was played."))
+        else:
+            lines.append(
+                ngettext(
+                    "The {n} move before it is legal.", "The {n} moves before it are legal.", n
+                ).format(n=number(n))
+            )
     else:
         lines.append(
             ngettext("The {n} move is legal.", "All {n} moves are legal.", n).format(n=number(n))
         )
     lines.extend(verdict(game))
     return "\n".join(lines)
+
+
+def not_a_record(file: str, err: RecordError) -> str:
+    """Why ``file`` was not read as a record: a file that cannot be read at all (it does
+    not exist...) said as such, never as a record that is wrong."""
+    if isinstance(err, FileUnread):
+        return err.message
+    return _("{file} is not a valid game record: {reason}").format(file=file, reason=err.message)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -77,12 +100,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(malformed_summary(err), ensure_ascii=False, allow_nan=False))
         else:
-            print(
-                _("{file} is not a valid game record: {reason}").format(
-                    file=args.file, reason=err.message
-                ),
-                file=sys.stderr,
-            )
+            print(not_a_record(args.file, err), file=sys.stderr)
         return EXIT_MALFORMED
     result = replay(record)
     if args.json:
@@ -109,6 +127,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     # Without --seed a new game each time; the seed is said so that it can be played again.
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     app: dict[str, object] = {"name": "splendor-companion simulate", "seed": seed}
+    if args.think is not None and args.seats is None:
+        # The random game of simulate thinks about nothing: the budget would be dropped.
+        return _fail(
+            _("--think is for the companions of --seats: give --seats too, like hard,easy")
+        )
+    think = THINK_DEFAULT if args.think is None else args.think
     if args.seats is not None:
         from .ai.play import play_levels
 
@@ -118,8 +142,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                     n=args.players, seats=len(args.seats)
                 )
             )
-        game, seats = play_levels(args.seats, seed=seed, think=args.think)
-        app.update(seats=seats, think=args.think)
+        game, seats = play_levels(args.seats, seed=seed, think=think)
+        app.update(seats=seats, think=think)
     else:
         game = simulate(players=args.players or 2, seed=seed)
     text = write(Record.of(game, app=app))
@@ -168,6 +192,13 @@ def _left_out(errors: Sequence[CompanionError], said: str) -> int:
     return EXIT_MALFORMED if errors else EXIT_OK
 
 
+def started_text(info: GameInfo) -> str:
+    """When a game started, in local time as every output shows it; for a game imported
+    from a record that gives no start, when it was imported, said as such."""
+    at = local_time(info.started_at) or printable(info.started_at)
+    return _("imported {date}").format(date=at) if info.undated else at
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     with _open_store(args, reader=True) as store:
         games = store.games()
@@ -177,8 +208,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         rows = [
             (  # names come from strangers: no control character reaches the terminal
                 str(info.id),
-                info.started_at.replace("T", " ").rstrip("Z"),
-                printable(", ".join(info.players)) or "?",
+                started_text(info),
+                printable(", ".join(seat_titles(info.players, info.levels))) or "?",
                 printable(", ".join(info.winners)) or "-",
                 _(info.state) if info.problem is None else _("damaged"),
                 number(info.moves),
@@ -207,7 +238,19 @@ def _export_refusal(args: argparse.Namespace) -> str | None:
         return _("export --all needs --to FOLDER (a USB stick, say)")
     if not args.all and args.game is None:
         return _("name the game to export (see 'splendor-companion games'), or --all")
+    if args.to and _file_name(Path(args.to)):
+        return _(
+            "--to takes a folder, and {path} is a file: give --out {path} to write one file"
+        ).format(path=printable(args.to))
     return None
+
+
+def _file_name(path: Path) -> bool:
+    """``--to g3.csv``: a file there already, or the name of an export file (which would
+    become a folder of that name)."""
+    if path.exists() or path.is_symlink():
+        return not path.is_dir()
+    return path.name.lower().endswith(tuple("." + FORMAT[f].suffix for f in FORMATS))
 
 
 def files_text(n: int) -> str:
@@ -240,10 +283,24 @@ def cmd_export(args: argparse.Namespace) -> int:
                 ).format(games=done.games, files=files_text(len(done.written)), folder=args.to)
             )
             return _said_failures(done)
+        info = store.info(args.game)
+        if not info.finished and "bgstats" in formats:
+            # BG Stats keeps one play per game (its sourcePlayId): a play pushed before the
+            # end would be replaced by the finished one, or replace it if pushed after.
+            unfinished = _("game {id} is not over: BG Stats takes a game once it is finished")
+            if args.format == "bgstats":
+                return _fail(
+                    unfinished.format(id=info.id)
+                    + "; "
+                    + _("export it in another format (json, csv, txt)")
+                )
+            print(unfinished.format(id=info.id) + ".", file=sys.stderr)
+            formats = tuple(f for f in formats if f != "bgstats")
         if args.to:
-            done = export_game(store, store.info(args.game), Path(args.to), formats)
+            done = export_game(store, info, Path(args.to), formats)
             for path in done.written:
-                print(printable(_("Written: {file}").format(file=path)))
+                said = _("Already there, the same: {file}") if path in done.unchanged else None
+                print(printable((said or _("Written: {file}")).format(file=path)))
             return _said_failures(done)
         fmt = args.format or "json"
         record = store.record(args.game, with_journal=True)
@@ -254,6 +311,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         if args.out:
             export_file(record, fmt, Path(args.out), person)
+            print(printable(_("Written: {file}").format(file=args.out)), file=sys.stderr)
         else:
             sys.stdout.write(render(record, fmt, person))
     return EXIT_OK
@@ -263,11 +321,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         record = load(args.file)
     except RecordError as err:
-        return _fail(
-            _("{file} is not a valid game record: {reason}").format(
-                file=args.file, reason=err.message
-            )
-        )
+        return _fail(not_a_record(args.file, err))
     result = replay(record)
     if not result.valid:
         assert result.error is not None
@@ -310,14 +364,40 @@ def cmd_stats(args: argparse.Namespace) -> int:
     unreadable: list[StoreError] = []
     with _open_store(args, reader=True) as store:
         games = played_games(store, unreadable=unreadable)
+        aliases = store.aliases()
+    if args.vs:
+        # Typed as stored, and as the person a merged spelling counts as.
+        args.vs = [resolve(aliases, normal_name(n)) for n in args.vs]
+        refusal = _vs_refusal(args.vs, games)
+        if refusal:
+            return _fail(refusal)
     code = _print_stats(args, games)
     left_out = _left_out(unreadable, _("It is left out, and kept in the journal as it is."))
     return code or left_out
 
 
+def _vs_refusal(names: Sequence[str], games: list[PlayedGame]) -> str | None:
+    """Why ``stats --vs`` cannot compare these two, or ``None``: one person twice, or a
+    name that played no finished game (its zeros would read as results)."""
+    a, b = names
+    if a == b:
+        return _("--vs compares two players: give two different names, not {name} twice").format(
+            name=printable(a)
+        )
+    played = {p for g in games for s, p in enumerate(g.players) if not g.is_companion(s)}
+    missing = [n for n in names if n not in played]
+    if missing:
+        return ngettext(
+            "{names} played no finished game (the names are in 'splendor-companion stats')",
+            "{names} played no finished game (the names are in 'splendor-companion stats')",
+            len(missing),
+        ).format(names=printable(", ".join(missing)))
+    return None
+
+
 def _print_stats(args: argparse.Namespace, games: list[PlayedGame]) -> int:
     if args.vs:
-        a, b = (normal_name(n) for n in args.vs)
+        a, b = args.vs
         h = head_to_head(games, a, b)
         print(
             _(
@@ -379,16 +459,24 @@ def _player_lines(s: PlayerStats) -> list[str]:
 
 
 def fastest_text(game: PlayedGame) -> str:
-    """``Fastest win: 12 rounds (34 min), game 7``."""
+    """``Fastest win: 12 rounds (34 min), game 7 (2026-11-21)``: the number and the date
+    that ``games`` shows."""
     rounds = ngettext("{n} round", "{n} rounds", game.rounds).format(n=number(game.rounds))
+    day = (local_time(game.started_at) or printable(game.started_at))[:10]
+    if game.undated:
+        day = _("imported {date}").format(date=day)
     if game.minutes is None:
-        return _("Fastest win: {rounds}, game {id}").format(rounds=rounds, id=game.id)
-    return _("Fastest win: {rounds} ({minutes} min), game {id}").format(
-        rounds=rounds, minutes=number(game.minutes), id=game.id
+        return _("Fastest win: {rounds}, game {id} ({date})").format(
+            rounds=rounds, id=game.id, date=day
+        )
+    return _("Fastest win: {rounds} ({minutes} min), game {id} ({date})").format(
+        rounds=rounds, minutes=number(game.minutes), id=game.id, date=day
     )
 
 
 def cmd_names(args: argparse.Namespace) -> int:
+    if args.merge and args.unmerge:
+        return _fail(_("give --merge or --unmerge, not both: one change at a time"))
     with _open_store(args) as store:
         # Typed names, compared with the stored ones: in the form names are stored in.
         if args.merge:
@@ -397,9 +485,17 @@ def cmd_names(args: argparse.Namespace) -> int:
             print(_("{name} now counts as {person}.").format(name=name, person=person))
         elif args.unmerge:
             name = normal_name(args.unmerge)
+            if name not in store.aliases():
+                return _fail(
+                    _("{name} is not merged with another name: nothing to undo").format(
+                        name=printable(name)
+                    )
+                )
             store.unmerge_name(name)
             print(_("{name} counts as itself again.").format(name=name))
         aliases = store.aliases()
+    if not aliases:
+        print(_("No names are merged."))
     for name, person in aliases.items():
         print(printable(_("{name} counts as {person}").format(name=name, person=person)))
     return EXIT_OK
@@ -436,6 +532,12 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
         formatter_class=Formatter,
     )
     add_common(parser, top=True)
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {__version__}",  # the installed package's own (its metadata)
+        help=_("show the program's version and exit"),
+    )
     parser.set_defaults(func=lambda args: _usage(parser))
     sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), title=_("commands"))
 
@@ -454,7 +556,7 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
     p.add_argument(
         "--think",
         type=think_seconds,
-        default=1.0,
+        # No default value, so that --think without --seats is refused; the help says it.
         help=_(
             "with --seats: the hard level's budget per decision, in seconds on a Raspberry Pi 4 "
             "(a number of playouts: the same seed gives the same game on any machine)"
@@ -462,7 +564,10 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
         + "; "
         + _("from {low} to {high} seconds").format(
             low=number(THINK_RANGE[0], 2), high=number(THINK_RANGE[1])
-        ),
+        )
+        + " ("
+        + _("default: {value}").format(value=number(THINK_DEFAULT, 1))
+        + ")",
     )
     p.add_argument(
         "--seed", type=int, help=_("the same seed plays the same game (default: a new one)")
@@ -508,7 +613,47 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
 
     for extend in extensions:
         extend(parser, sub)
+
+    # Last, so that it knows every command (the extensions' too).
+    p = command(sub, "help", _("show the help of the program or of a command"))
+    p.add_argument("topic", nargs="?", metavar=_("COMMAND"), help=_("the command to explain"))
+    p.set_defaults(func=lambda args: _help(parser, sub, args.topic))
     return parser
+
+
+def _help(
+    parser: argparse.ArgumentParser,
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    topic: str | None,
+) -> int:
+    """``help [COMMAND]``: what ``--help`` prints, on standard output."""
+    if topic is None:
+        parser.print_help()
+        return EXIT_OK
+    if topic not in sub.choices:
+        return _fail(
+            _("there is no command {name}; the commands: {commands}").format(
+                name=printable(topic), commands=", ".join(sub.choices)
+            )
+        )
+    sub.choices[topic].print_help()
+    return EXIT_OK
+
+
+COMMON_DESTS = ("help", "lang", "data_dir")
+
+
+def _program_only(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """An option of the program itself (the app's ``--size``, ``--demo``...) given with a
+    command, which would drop it without a word: the option, or ``None``."""
+    if args.command is None:
+        return None
+    for action in parser._actions:
+        if not action.option_strings or action.dest in COMMON_DESTS:
+            continue
+        if getattr(args, action.dest, None) not in (None, False, action.default):
+            return str(action.option_strings[0])
+    return None
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -541,8 +686,17 @@ def main(argv: Sequence[str] | None = None, extensions: Sequence[Extension] = ()
     if language:
         i18n.set_language(language)
     with in_language():
-        args = build_parser(extensions).parse_args(words)
+        parser = build_parser(extensions)
+        args = parser.parse_args(words)
     with common_options(args), in_language():
+        dropped = _program_only(parser, args)
+        if dropped:
+            return _fail(
+                _(
+                    "{option} is for the app, which runs with no command: "
+                    "{command} does not take it"
+                ).format(option=dropped, command=args.command)
+            )
         try:
             code: int = args.func(args)
             if sys.stdout is not None:  # None: started with standard output closed

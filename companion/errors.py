@@ -96,6 +96,11 @@ class RecordError(CompanionError):
         return f"{place(self.path)}: {text}" if self.path else text
 
 
+class FileUnread(RecordError):
+    """The file itself could not be read as a record (it does not exist, it is a folder,
+    it is too big...): its message says so whole, never as "not a valid game record"."""
+
+
 _MOVE_PATH = re.compile(r"moves\[(\d+)\](?:\.(.+))?")
 
 

@@ -9,16 +9,20 @@ no terminal escape sequence or control character.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import errno
 import functools
 import io
+import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import bgstats
-from .ai.seats import companion_levels
+from .ai.seats import companion_levels, seat_titles
 from .errors import ExportError as ExportError  # where callers have always found it
 from .errors import ExportRefused, StoreError
 from .files import (
@@ -33,7 +37,7 @@ from .game import Game
 from .i18n import localise, ngettext, os_reason
 from .i18n import translate as _
 from .moves import Buy, Reserve, Take
-from .playtime import clock_annotation, clock_text, move_times, played_minutes
+from .playtime import clock_annotation, clock_text, local_time, move_times, played_minutes
 from .record import Record, replay, write
 from .store import GameInfo, Store, resolve
 from .text import csv_cell, printable
@@ -213,32 +217,33 @@ def _sentences(step: Step) -> list[str]:
     return said
 
 
-_ISO_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z?)", re.ASCII)
-
-
 def _moment(at: object) -> str:
-    """``2026-11-21 20:15 UTC`` from the record's ISO 8601 time (anything else as it is).
+    """A time of the record as every output shows it: local (see :func:`local_time`);
+    anything else as it is."""
+    return local_time(at) or str(at)
 
-    >>> _moment("2026-11-21T20:15:07Z"), _moment("2026-11-21T20:15:07+01:00")
-    ('2026-11-21 20:15 UTC', '2026-11-21T20:15:07+01:00')
-    """
-    text = str(at)
-    found = _ISO_TIME.fullmatch(text)
-    if found is None:
-        return text
-    return f"{found.group(1)} {found.group(2)}" + (" UTC" if found.group(3) else "")
+
+def _imported_at(record: Record) -> str | None:
+    """When the game was imported, from the journal the export carries: the only date of a
+    record that gives no start time of its own."""
+    journal = (record.extra.get("annotations") or {}).get("journal")
+    for entry in journal if isinstance(journal, list) else ():
+        if isinstance(entry, dict) and entry.get("event") == "import":
+            return local_time(entry.get("at"))
+    return None
 
 
 def to_text(record: Record) -> str:
     """The game for a person to read: who played, when, the standings, then every move."""
-    lines = [_("Splendor: {players}").format(players=", ".join(record.players))]
-    levels = companion_levels(record.extra, len(record.players))
-    if any(levels):
-        seats = [f"{n} ({_(lv)})" for n, lv in zip(record.players, levels, strict=True) if lv]
-        lines.append(_("The companion played: {seats}").format(seats=", ".join(seats)))
-    # Only the game's own times: a record that has none (written elsewhere) shows none.
+    # The companion's seats marked as everywhere off the table: ``Robo (hard)``.
+    seats = seat_titles(record.players, record.extra)
+    lines = [_("Splendor: {players}").format(players=", ".join(seats))]
+    # The game's own times; a record that has none (written elsewhere) says when it came
+    # in, as such, never as its start.
     if record.extra.get("started_at"):
         lines.append(_("Started {at}").format(at=_moment(record.extra["started_at"])))
+    elif (imported := _imported_at(record)) is not None:
+        lines.append(_("Imported {at} (the record gives no start time)").format(at=imported))
     if record.extra.get("ended_at"):
         lines.append(_("Ended {at}").format(at=_moment(record.extra["ended_at"])))
     times = move_times(record)
@@ -247,7 +252,8 @@ def to_text(record: Record) -> str:
         lines.append(_("Played for {time} (breaks left out)").format(time=clock_text(played)))
     lines.append("")
     over = replay(record).game.over
-    lines.append(_("Final standings") if over else _("Standings so far: the game is not over"))
+    # The standings end with "the game is not over" when it is not: said once.
+    lines.append(_("Final standings") if over else _("Standings so far"))
     lines.extend("  " + line for line in verdict_lines(record))
     lines.append("")
     lines.append(_("Every move"))
@@ -298,6 +304,13 @@ def render(record: Record, fmt: str, person: Callable[[str], str] | None = None)
     return FORMAT[fmt].write(record, person)
 
 
+def export_text(record: Record, fmt: str, person: Callable[[str], str] | None = None) -> str:
+    """An export's whole file: the CSV with a byte-order mark, so that a spreadsheet opens
+    it as UTF-8 ("Åsa", not "Ã…sa")."""
+    text = render(record, fmt, person)
+    return "\ufeff" + text if fmt == "csv" else text
+
+
 def export_file(
     record: Record,
     fmt: str,
@@ -314,10 +327,7 @@ def export_file(
     written into (``streams``). Into a folder of the app's names, see :func:`export_game`.
     """
     try:
-        text = render(record, fmt, person)
-        # A byte-order mark, so that a spreadsheet opens the CSV as UTF-8 ("Åsa", not "Ã…sa").
-        data = "\ufeff" + text if fmt == "csv" else text
-        write_atomic(path, data, advice=advice, streams=streams)
+        write_atomic(path, export_text(record, fmt, person), advice=advice, streams=streams)
     except NotAFile as err:
         raise ExportRefused(path, str(err)) from None
     except OSError as err:
@@ -333,6 +343,9 @@ STEM_BYTES = MAX_NAME_BYTES - 16
 def file_stem(info: GameInfo) -> str:
     """``2026-11-21_2015_Ada-Ben-Cleo_g12``: sortable, readable, safe on a FAT stick.
 
+    The date is the game's start in local time, as ``games`` shows it; a game imported
+    from a record that gives none is named by its import: ``imported-2026-11-26_0349_...``.
+
     Made only of digits, letters and ``_-``: no ``/``, ``.`` or ``..`` from a record can
     take the file out of the export folder. The names are cut (at a letter) so that the
     whole file name fits in 255 bytes; the date and ``_g<N>``, unique, are always whole.
@@ -341,8 +354,10 @@ def file_stem(info: GameInfo) -> str:
     >>> file_stem(info)
     'undated_Ab-player-Zoë_g7'
     """
-    when = re.match(r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})", info.started_at, re.ASCII)
-    date = "{}-{}-{}_{}{}".format(*when.groups()) if when else "undated"
+    when = local_time(info.started_at)
+    date = when.replace(" ", "_").replace(":", "") if when else "undated"
+    if when and info.undated:
+        date = "imported-" + date
     names = "-".join(re.sub(r"\W+", "", p) or "player" for p in info.players)
     tail = f"_g{int(info.id)}"
     room = STEM_BYTES - len(date) - len("_") - len(tail)
@@ -354,6 +369,9 @@ class ExportAll:
     written: list[Path]
     games: int
     """The games whose every file was written."""
+    unchanged: tuple[Path, ...] = ()
+    """Files of ``written`` that were there already with the same bytes: left as they
+    are (an export never replaces a file: another one gets a new name)."""
     skipped: tuple[StoreError, ...] = ()
     """Games the journal could not give back (each error names its game): the others
     were exported all the same."""
@@ -381,6 +399,7 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -
         return resolve(aliases, name)
 
     skipped: list[StoreError] = []
+    unchanged: list[Path] = []
     refused: list[ExportRefused] = []
     games = 0
     for info in finished:
@@ -390,9 +409,10 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = FORMATS) -
             skipped.append(err)
             continue
         written += done.written
+        unchanged += done.unchanged
         refused += done.refused
         games += done.games
-    return ExportAll(written, games, tuple(skipped), tuple(refused))
+    return ExportAll(written, games, tuple(unchanged), tuple(skipped), tuple(refused))
 
 
 def export_game(
@@ -404,8 +424,11 @@ def export_game(
 ) -> ExportAll:
     """One game into ``folder``, a file per format, named by :func:`file_stem`.
 
-    Only regular files are replaced there: a name taken by anything else (a link, even to
-    a file) is refused (``refused``) and the other formats are written all the same.
+    No file is ever replaced there: a file of the same name and the same bytes (the same
+    export, made again) is left as it is (``unchanged``); one that differs (the game went
+    on, another kiosk's game 1) keeps its name and the new file gets the next free one,
+    ``..._g1-2.json``. A name taken by anything else (a link, even to a file) is refused
+    (``refused``) and the other formats are written all the same.
     """
     if person is None:
         aliases = store.aliases()
@@ -417,13 +440,42 @@ def export_game(
     record = store.record(info.id, with_journal=True)
     stem = file_stem(info)
     written: list[Path] = []
+    unchanged: list[Path] = []
     refused: list[ExportRefused] = []
     for fmt in formats:
-        path = folder / f"{stem}.{FORMAT[fmt].suffix}"
+        data = export_text(record, fmt, person).encode("utf-8")
         try:
-            written.append(
-                export_file(record, fmt, path, person, advice=EXPORT_ELSEWHERE, streams=False)
-            )
+            path, same = _write_new(folder, stem, FORMAT[fmt].suffix, data)
         except ExportRefused as err:
             refused.append(err)
-    return ExportAll(written, 0 if refused else 1, refused=tuple(refused))
+            continue
+        written.append(path)
+        if same:
+            unchanged.append(path)
+    return ExportAll(written, 0 if refused else 1, tuple(unchanged), refused=tuple(refused))
+
+
+def _write_new(folder: Path, stem: str, suffix: str, data: bytes) -> tuple[Path, bool]:
+    """``data`` at ``stem.suffix``, else ``stem-2.suffix``...: the path, and whether a
+    file there had these bytes already (then left as it is)."""
+    for n in range(1, 1000):
+        path = folder / (f"{stem}.{suffix}" if n == 1 else f"{stem}-{n}.{suffix}")
+        try:
+            found: os.stat_result | None = os.lstat(path)
+        except FileNotFoundError:
+            found = None
+        if found is not None and stat.S_ISREG(found.st_mode):
+            with contextlib.suppress(OSError):
+                if found.st_size == len(data) and path.read_bytes() == data:
+                    return path, True
+            continue
+        try:
+            write_atomic(path, data, advice=EXPORT_ELSEWHERE, replace=False)
+        except FileExistsError:
+            continue  # put there meanwhile: the next name
+        except NotAFile as err:
+            raise ExportRefused(path, str(err)) from None
+        except OSError as err:
+            raise ExportError(path, os_reason(err)) from None
+        return path, False
+    raise ExportError(folder / f"{stem}.{suffix}", os_reason(FileExistsError(errno.EEXIST, "")))

@@ -108,7 +108,12 @@ def check_file(path: Path, advice: str = DATA_ELSEWHERE) -> None:
 
 
 def write_atomic(
-    path: Path, data: str | bytes, *, advice: str = DATA_ELSEWHERE, streams: bool = False
+    path: Path,
+    data: str | bytes,
+    *,
+    advice: str = DATA_ELSEWHERE,
+    streams: bool = False,
+    replace: bool = True,
 ) -> None:
     """Write ``data`` to ``path`` atomically, in its folder, never through a link.
 
@@ -117,6 +122,7 @@ def write_atomic(
     character device is written into instead, and so is the command's own output.
     A replaced file keeps its mode; a new one gets the umask's. Raises ``OSError`` (full
     disk, read-only folder...) with the file untouched and no temporary file left behind.
+    Without ``replace``, a file at the name is never replaced: ``FileExistsError``.
     """
     path = Path(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
@@ -132,8 +138,10 @@ def write_atomic(
                 _write_stream(path, folder, raw, advice)
                 return
             raise NotAFile(path, kind_of(found.st_mode), advice)
+        if found is not None and not replace:
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
         mode = stat.S_IMODE(found.st_mode) if found is not None else _new_file_mode()
-        _replace(path, folder, raw, mode, advice)
+        _replace(path, folder, raw, mode, advice, replace)
         # The rename is durable only once the folder itself reaches the disk.
         os.fsync(folder)
     finally:
@@ -153,7 +161,9 @@ def _temporary(name: str, folder: int, mode: int) -> tuple[str, int]:
     raise FileExistsError(errno.EEXIST, "no free temporary name", name)
 
 
-def _replace(path: Path, folder: int, raw: bytes, mode: int, advice: str) -> None:
+def _replace(
+    path: Path, folder: int, raw: bytes, mode: int, advice: str, replace: bool = True
+) -> None:
     temp, fd = _temporary(path.name, folder, mode)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -166,11 +176,29 @@ def _replace(path: Path, folder: int, raw: bytes, mode: int, advice: str) -> Non
         found = _lstat_at(path.name, folder)
         if found is not None and not stat.S_ISREG(found.st_mode):
             raise NotAFile(path, kind_of(found.st_mode), advice)
+        if not replace:
+            _put_new(temp, path, folder)
+            return
         os.replace(temp, path.name, src_dir_fd=folder, dst_dir_fd=folder)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp, dir_fd=folder)
         raise
+
+
+def _put_new(temp: str, path: Path, folder: int) -> None:
+    """``temp`` at ``path``'s name only if nothing is there: a hard link fails rather than
+    replace (atomically); where there are none (a FAT stick), a last look, then the rename."""
+    try:
+        os.link(temp, path.name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError:
+        if _lstat_at(path.name, folder) is not None:
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path)) from None
+        os.replace(temp, path.name, src_dir_fd=folder, dst_dir_fd=folder)
+        return
+    os.unlink(temp, dir_fd=folder)
 
 
 def _write_stream(path: Path, folder: int, raw: bytes, advice: str) -> None:

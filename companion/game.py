@@ -57,7 +57,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import Card, Noble
+from .cards import Card, Noble, card_id_problem
 from .errors import ErrorCode, IllegalMove, RecordError
 from .i18n import Counted
 from .moves import Buy, Move, Pass, Reserve, Take, parse_move
@@ -1242,9 +1242,8 @@ class Game:
     def _card(self, card_id: str) -> Card:
         card = self.rules.cards.get(card_id)
         if card is None:
-            raise _illegal(
-                ErrorCode.MALFORMED_MOVE, "{id!r} is not a card id (like 2R3)", id=card_id
-            )
+            template, params = card_id_problem(self.rules.cards, card_id)
+            raise _illegal(ErrorCode.MALFORMED_MOVE, template, **params)
         return card
 
 

@@ -33,6 +33,23 @@ LONGEST = timedelta(hours=12)  # start to end without a log: longer is not one s
 _PLAY_EVENTS = {"start", "move", "undo", "redo", "audit"}
 
 
+def local_time(value: Any) -> str | None:
+    """A record's or the journal's time (UTC) as this machine's local date and time,
+    ``2026-11-21 21:15``: what every output shows a person (``games``, the text export,
+    file names). ``None`` when it is not a time that can be written.
+
+    >>> local_time("2026-11-21T20:15:07Z")[:10], local_time("yesterday")
+    ('2026-11-21', None)
+    """
+    at = moment(value)
+    if at is None:
+        return None
+    try:
+        return at.astimezone().strftime("%Y-%m-%d %H:%M")
+    except (OverflowError, OSError, ValueError):  # a clock that cannot turn it local
+        return None
+
+
 def _moment(value: Any) -> datetime | None:
     # In UTC; None for a date no part of the program can write (an older journal's).
     return moment(value)

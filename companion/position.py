@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-from .cards import Card, Noble
+from .cards import Card, Noble, card_id_problem
 from .errors import RecordError
 from .rules import BASE, Rules
 from .text import quoted
@@ -483,7 +483,8 @@ class _Reader:
     def card(self, where: str, card_id: str) -> Card:
         card = self.rules.cards.get(card_id)
         if card is None:
-            raise RecordError(where, "{id} is not a card id", id=quoted(card_id))
+            template, params = card_id_problem(self.rules.cards, card_id)
+            raise RecordError(where, template, **params)
         return card
 
     def reserved(self, where: str, text: str) -> Card | Hidden:

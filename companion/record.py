@@ -24,8 +24,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .cards import CARDS, LEVELS, NOBLES
-from .errors import IllegalMove, RecordError, json_reason
+from .cards import CARDS, LEVELS, NOBLES, card_id_problem
+from .errors import FileUnread, IllegalMove, RecordError, json_reason
 from .game import Game
 from .i18n import os_reason
 from .moves import Buy, Move, Pass, Reserve, Take, action_name
@@ -113,7 +113,8 @@ def _short(key: str) -> str:
 
 def _card_id(value: Any, path: str) -> str:
     if not isinstance(value, str) or value not in CARDS:
-        raise _fail(path, "{id} is not a card id (like 2R3)", id=quoted(value))
+        template, params = card_id_problem(CARDS, value)
+        raise _fail(path, template, **params)
     return value
 
 
@@ -325,6 +326,10 @@ def _float(text: str) -> float:
     return value
 
 
+CSV_HEADER = "move,round,player,"
+"""How the CSV export starts (after its byte-order mark): such a file is named as what
+it is when given where a record is wanted."""
+
 BOM = "\ufeff"
 """The byte-order mark the CSV export writes first (for spreadsheets); a record that
 starts with one is read all the same."""
@@ -342,6 +347,12 @@ def read(text: str) -> Record:
             text, object_pairs_hook=_object, parse_constant=_constant, parse_float=_float
         )
     except json.JSONDecodeError as err:
+        if text.startswith(CSV_HEADER):
+            raise _fail(
+                "",
+                "it is the CSV export of a game (a table for spreadsheets): import and replay "
+                "take the game record, the export's .json file",
+            ) from None
         raise _fail(
             "",
             "not JSON: {reason} at line {line}, column {col}",
@@ -374,26 +385,30 @@ def load(path: str | Path) -> Record:
     try:
         # Non-blocking: opening a FIFO with no writer must not wait for one.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise FileUnread(
+            "", "{file} does not exist: check its name and folder", file=str(path)
+        ) from None
     except OSError as err:
-        raise _fail(
+        raise FileUnread(
             "", "cannot read {file}: {reason}", file=str(path), reason=os_reason(err)
         ) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise _fail(
+            raise FileUnread(
                 "", "{file} is not a regular file: give the path of a game record", file=str(path)
             )
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=False) as f:
             raw = f.read(MAX_RECORD_BYTES + 1)
     except OSError as err:
-        raise _fail(
+        raise FileUnread(
             "", "cannot read {file}: {reason}", file=str(path), reason=err.strerror or str(err)
         ) from None
     finally:
         os.close(fd)
     if len(raw) > MAX_RECORD_BYTES:
-        raise _fail(
+        raise FileUnread(
             "",
             "{file} is larger than {limit} MB: it is not a game record",
             file=str(path),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .cards import card_id_problem
 from .errors import RecordError
 from .rules import BASE, Rules
 from .text import check_name, normal_name, quoted
@@ -94,7 +95,8 @@ class Setup:
                 )
             for i, card in enumerate(row):
                 if card not in rules.cards:
-                    raise RecordError(f"{where}[{i}]", "{id} is not a card id", id=quoted(card))
+                    template, params = card_id_problem(rules.cards, card)
+                    raise RecordError(f"{where}[{i}]", template, **params)
                 if rules.cards[card].level != level:
                     raise RecordError(
                         f"{where}[{i}]", "{id} is not a level {level} card", id=card, level=level

@@ -44,6 +44,7 @@ class PlayedGame:
     minutes: int | None
     winners: frozenset[str]  # persons
     levels: tuple[str | None, ...] = ()  # per seat, the companion's level; None: a person
+    undated: bool = False  # imported from a record with no start: started_at is the import's
 
     @property
     def against_companion(self) -> bool:
@@ -59,6 +60,12 @@ class PlayedGame:
             if name == person and not self.is_companion(seat):
                 return seat
         return None
+
+    @property
+    def people_played(self) -> bool:
+        """A person sat at the table: a game of companions only (``simulate --seats
+        hard,easy``, imported) is nobody's win or loss."""
+        return any(not self.is_companion(s) for s in range(len(self.names)))
 
     @property
     def people_won(self) -> bool:
@@ -125,6 +132,7 @@ def _played(store: Store, info: GameInfo) -> PlayedGame:
             minutes=played_minutes(record),
             winners=frozenset(game.winners()),
             levels=companion_levels(record.extra, len(game.names)),
+            undated=info.undated,
         )
         _cache[key] = line
     return line
@@ -282,9 +290,11 @@ def level_words(level: CompanionLevel) -> str:
 def against_companion(games: Iterable[PlayedGame]) -> list[CompanionLevel]:
     """Per level, easiest first, the games the companion played at it and how the people
     fared. A game with the companion at two levels counts under each: the people played
-    both."""
+    both. A game of companions only is left out: no person played against them."""
     by_level: dict[str, list[PlayedGame]] = {}
     for game in games:
+        if not game.people_played:
+            continue
         for level in dict.fromkeys(lv for lv in game.levels if lv is not None):
             by_level.setdefault(level, []).append(game)
     return [

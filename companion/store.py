@@ -177,6 +177,15 @@ def now(clock: Callable[[], datetime] = system_clock) -> str:
     return clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _levels(seats: str | None, players: int) -> tuple[str | None, ...]:
+    """Each seat's level from the record's ``app.seats`` as the journal holds it (JSON)."""
+    try:
+        found = json.loads(seats) if seats else None
+    except ValueError:
+        found = None
+    return companion_levels({"app": {"seats": found}}, players)
+
+
 def resolve(aliases: dict[str, str], name: str) -> str:
     """The person a name counts as, following merges (``Ada`` -> ``ada`` -> ``Ada L.``).
 
@@ -217,6 +226,11 @@ class GameInfo:
     problem: StoreError | None = None
     """Why the game cannot be read (its row damaged), or ``None``. Such a game is listed,
     kept as it is, and left out of exports and statistics."""
+    undated: bool = False
+    """Imported from a record that gives no start time: ``started_at`` is then the time
+    of the import, to be shown as such (never as the game's start)."""
+    levels: tuple[str | None, ...] = ()
+    """The companion's level at each seat (``None``: a person), as its record says."""
 
     @property
     def finished(self) -> bool:
@@ -968,7 +982,11 @@ class Store:
         "json_valid(record), "
         "(SELECT min(seq) FROM moves WHERE game_id = games.id AND NOT json_valid(move)), "
         "(SELECT count(*) FROM events WHERE game_id = games.id "
-        "AND detail IS NOT NULL AND NOT json_valid(detail))"
+        "AND detail IS NOT NULL AND NOT json_valid(detail)), "
+        # Imported from a record with no start time: the row's is the import's.
+        "CASE WHEN json_valid(record) THEN json_type(record, '$.started_at') IS NULL "
+        "AND EXISTS (SELECT 1 FROM events WHERE game_id = games.id AND kind = 'import') END, "
+        "CASE WHEN json_valid(record) THEN json_extract(record, '$.app.seats') END"
     )
 
     def _row(self, game_id: int) -> tuple[Any, ...]:
@@ -1007,6 +1025,8 @@ class Store:
             winners=winners or (),
             moves=row[8],
             problem=problem,
+            undated=bool(row[12]),
+            levels=_levels(row[13], len(players or ())),
         )
 
     def info(self, game_id: int) -> GameInfo:

@@ -236,7 +236,7 @@ def test_the_text_export_names_the_companions_seats_and_levels() -> None:
 
     game = play([make("easy", 1), make("hard", 1, rollouts=0)], seed=1, names=["Zoé", "Robo"])
     record = Record.of(game, app={"name": "t", "seats": app_seats([None, "hard"])})
-    assert "The companion played: Robo (hard)" in to_text(record)
+    assert to_text(record).startswith("Splendor: Zoé, Robo (hard)\n")
     set_language("fr")
     assert "Robo (difficile)" in to_text(record)
     assert "companion" not in to_text(Record.of(game)).lower()

@@ -31,7 +31,7 @@ SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware"]
 LOCALE = ROOT / "companion" / "locale"
 CALLS_FIRST = {"_", "N_", "tr", "translate", "StoreError", "_transaction"}
 CALLS_SECOND = {
-    *("IllegalMove", "_illegal", "RecordError", "_fail", "Refused"),
+    *("IllegalMove", "_illegal", "RecordError", "FileUnread", "_fail", "Refused"),
     *("HardwareError", "SerialPortError", "PinError", "TagMapError", "TagConflict"),
 }
 CALLS_PLURAL = {"ngettext", "Counted"}

@@ -10,14 +10,40 @@ import argparse
 import os
 import sys
 
+SMALLEST = 100
+"""The fewest pixels of a window's side: below, no screen of the app can be laid out."""
+
 
 def window_size(text: str | None) -> tuple[int, int]:
     """``"800x480"`` as numbers; ``ValueError`` for anything else."""
     width, height = (text or "800x480").lower().split("x")
     size = int(width), int(height)
-    if min(size) < 100:
+    if min(size) < SMALLEST:
         raise ValueError(text)
     return size
+
+
+def size_option(text: str) -> str:
+    """``--size``, checked as the command line is read (with a command too, which then
+    refuses it): the rule it breaks, said whole.
+
+    >>> size_option("1024x600")
+    '1024x600'
+    """
+    from companion.i18n import translate as _
+
+    try:
+        window_size(text)
+    except ValueError:
+        shaped = text.lower().count("x") == 1 and all(
+            part.strip().isdigit() for part in text.lower().split("x")
+        )
+        if shaped:
+            rule = _("{size} is too small: a window is at least {least} pixels wide and high")
+        else:
+            rule = _("write the window's size as WIDTHxHEIGHT in pixels, like 800x480, not {size}")
+        raise argparse.ArgumentTypeError(rule.format(size=text[:20], least=SMALLEST)) from None
+    return text
 
 
 def prepare_kivy(size: str | None, fullscreen: bool) -> None:
@@ -50,7 +76,10 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--fullscreen", action="store_true", help=_("app: fill the screen"))
     parser.add_argument(
-        "--size", metavar=_("WIDTHxHEIGHT"), help=_("app: window size (default: 800x480)")
+        "--size",
+        type=size_option,
+        metavar=_("WIDTHxHEIGHT"),
+        help=_("app: window size (default: 800x480)"),
     )
     parser.add_argument(
         "--demo",

@@ -50,9 +50,13 @@ def seat_title(name: str, level: str | None) -> str:
     return name if level is None else f"{name} ({level_word(level)})"
 
 
-def seat_titles(names: Sequence[str], extra: Mapping[str, Any]) -> list[str]:
-    """Each seat's :func:`seat_title`, in play order, from a record's names and extras."""
-    levels = companion_levels(extra, len(names))
+def seat_titles(names: Sequence[str], extra: Mapping[str, Any] | Sequence[str | None]) -> list[str]:
+    """Each seat's :func:`seat_title`, in play order, from a record's names and extras
+    (or each seat's level, ``None`` for a person, as the games list has them)."""
+    if isinstance(extra, Mapping):
+        levels: Sequence[str | None] = companion_levels(extra, len(names))
+    else:
+        levels = tuple(extra) if len(extra) == len(names) else (None,) * len(names)
     return [seat_title(n, lv) for n, lv in zip(names, levels, strict=True)]
 
 

@@ -1,0 +1,23 @@
+"""A real games journal for the command line's tests: records imported as ``import`` does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.record import Record, read, replay, write
+from companion.simulate import simulate
+from companion.store import GameState, Store
+
+
+def stored(data: Path, record: Record) -> int:
+    """``record`` imported into the journal of the data folder ``data``; its number."""
+    game = read(write(record))
+    with Store(data / "games.sqlite3") as store:
+        return store.import_record(game, GameState.of(replay(game).game))
+
+
+def companions(seats: list[str | None], seed: int = 1) -> Record:
+    """A game whose record says which seats the companion played (``None``: a person)."""
+    levels = ["person" if s is None else s for s in seats]
+    game = simulate(players=len(seats), seed=seed)
+    return Record.of(game, app={"name": "test", "seats": levels})
