@@ -37,12 +37,17 @@ prepare_kivy(SURFACE, fullscreen=False)
 
 import kivy.core.text  # noqa: E402
 from kivy.base import EventLoop  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 
 from ui.app import window_size  # noqa: E402
 
 EventLoop.ensure_window()
 Window.size = window_size(WINDOW)
+# Frames as fast as they come: a test steps the clock itself (Driver.frames), and the
+# clock's wait for 60 frames a second would only be idle time. A test that needs time
+# to pass waits on the clock's time, not on a count of frames.
+Clock._max_fps = 0
 
 # Every display of the README's table: (width, height).
 DISPLAYS = [
@@ -71,7 +76,9 @@ def resized() -> Iterator[Callable[[tuple[int, int]], None]]:
     set_window(window_size(WINDOW))
 
 
-from .driver import Driver  # noqa: E402
+from .driver import Driver, skip_drawing  # noqa: E402
+
+skip_drawing()  # laid out, not rendered, but for screenshots (Driver.screenshot)
 
 
 @pytest.fixture

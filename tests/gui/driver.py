@@ -134,24 +134,41 @@ class Driver:
 
     def screenshot(self, name: str) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        self.frames(2)
-        Window.dispatch("on_draw")
-        path = SCREENSHOTS / f"{name}.png"
-        written = Window.screenshot(str(path))
-        Path(written).replace(path)  # Kivy numbers the file: keep the plain name
-        return path
+        return self.screenshot_to(SCREENSHOTS / f"{name}.png")
 
     def screenshot_to(self, path: Path) -> Path:
         """A screenshot in a test's own folder (the suite never rewrites tracked files)."""
         self.frames(2)
-        Window.dispatch("on_draw")
+        draw()
         written = Window.screenshot(str(path))
-        Path(written).replace(path)
+        Path(written).replace(path)  # Kivy numbers the file: keep the plain name
         return path
 
     def resize(self, width: int, height: int) -> None:
         Window.size = (width, height)
         self.frames(4)
+
+
+def _not_drawn(*_: Any) -> None:
+    """A frame laid out but not rendered: rendering by Mesa's software rasteriser is most
+    of a GUI test's time, and what a test measures is the layout (sizes, texts, taps)."""
+
+
+def skip_drawing() -> None:
+    """Frames from now on are laid out, not rendered, until :func:`draw` asks for one."""
+    Window.on_draw = _not_drawn
+
+
+def draw() -> None:
+    """Render the window once, as the screen would show it now (for a screenshot)."""
+    skipping = vars(Window).get("on_draw") is _not_drawn
+    if skipping:
+        del Window.on_draw
+    try:
+        Window.dispatch("on_draw")
+    finally:
+        if skipping:
+            skip_drawing()
 
 
 def lay_out_table(d: Driver, nobles: list[str], market: list[list[str]]) -> None:

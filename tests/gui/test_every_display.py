@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
@@ -69,17 +68,9 @@ def store_games(d: Driver) -> tuple[int, int]:
 @pytest.fixture(params=["en", "fr"])
 def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Driver]:
     d = Driver(tmp_path / "data", language=request.param)
-    # Frames as fast as they come: the clock's wait for 60 frames a second is idle time;
-    # and not drawn, unless they are photographed: what is measured is the layout.
-    fps, Clock._max_fps = Clock._max_fps, 0
-    if not SHOTS:
-        Window.on_draw = lambda *_: None
     try:
         yield d
     finally:
-        Clock._max_fps = fps
-        if not SHOTS:
-            del Window.on_draw
         set_window(tuple(int(v) for v in WINDOW.split("x")))  # type: ignore[arg-type]
         d.close()
         # A closed app's widgets follow the window's scale until they are collected (weak

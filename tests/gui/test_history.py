@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 import zxingcpp
-from kivy.core.window import Window
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.slider import Slider
@@ -45,11 +44,7 @@ from .driver import Driver
 
 def screenshot(d: Driver, folder: Path, name: str) -> Path:
     """The window as a PNG in ``folder`` (a test's own: the suite writes no tracked file)."""
-    d.frames(2)
-    Window.dispatch("on_draw")
-    path = folder / f"{name}.png"
-    Path(Window.screenshot(str(path))).replace(path)  # Kivy numbers the file
-    return path
+    return d.screenshot_to(folder / f"{name}.png")
 
 
 def decode_qr(png: Path) -> str:
@@ -363,6 +358,9 @@ def test_stepping_through_a_past_game_shows_what_replay_gives(
     assert d.app.manager.current == "end"
 
 
+# A second process at 1280x720: long, since tests/gui/test_displays.py and
+# test_every_display.py walk these screens at every display in this process.
+@pytest.mark.long
 def test_history_screens_at_1280x720_too() -> None:
     if WINDOW != "800x480":
         pytest.skip("this process is the 1280x720 one")

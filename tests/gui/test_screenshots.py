@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -48,12 +47,9 @@ SIZES = [(800, 480), (1024, 600), (1280, 720), (720, 1280)]
 def shots(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Driver, str]]:
     language = request.param
     d = Driver(tmp_path / "data", language=language)
-    # Frames as fast as they come: the clock's wait for 60 frames a second is idle time.
-    fps, Clock._max_fps = Clock._max_fps, 0
     try:
         yield d, language
     finally:
-        Clock._max_fps = fps
         set_window(window_size(WINDOW))
         d.close()
         gc.collect()  # a closed app's widgets no longer follow the window's scale

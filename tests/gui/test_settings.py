@@ -25,7 +25,7 @@ from ui.settings_items import ITEMS, SECTIONS, choices
 from ui.settings_screen import Tile
 
 from . import legible
-from .driver import Driver
+from .driver import Driver, draw
 
 SIZES = [(800, 480), (480, 320), (720, 1280)]
 
@@ -102,7 +102,7 @@ def rotation() -> Iterator[None]:
     yield
     Window.rotation = 0  # one window for the whole run: upright again for the next test
     for _ in range(3):
-        Window.dispatch("on_draw")
+        draw()
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

@@ -166,6 +166,9 @@ def test_leaving_the_game_while_it_thinks_drops_the_answer(driver: Driver) -> No
     assert len(table.game.moves) == moves
 
 
+# A second process at 1280x720: long, since tests/gui/test_displays.py and
+# test_every_display.py walk these screens at every display in this process.
+@pytest.mark.long
 def test_the_companions_turn_at_1280x720_too() -> None:
     if WINDOW != "800x480":
         pytest.skip("this process is the 1280x720 one")
