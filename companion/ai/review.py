@@ -90,7 +90,9 @@ class Review:
     def costly(self, seat: int, n: int = COSTLY) -> list[Judged]:
         """The seat's ``n`` moves that cost it most (the first of equals first)."""
         mistakes = [
-            j for j in self.moves if j.seat == seat and j.preferred is not None and j.cost >= NOTICED
+            j
+            for j in self.moves
+            if j.seat == seat and j.preferred is not None and j.cost >= NOTICED
         ]
         return sorted(mistakes, key=lambda j: (-j.cost, j.number))[:n]
 
@@ -210,7 +212,7 @@ def _playout(
         scores = tuple(outlook(game, s) for s in range(len(game.seats)))
     else:
         scores = (outlook(game, seat),)
-    for _ in range(pushed):
+    for _pushed in range(pushed):
         game.undo()
     return scores
 
@@ -247,7 +249,7 @@ def judge(game: Game, move: Move, playouts: int, seed: int) -> Judged:
     rounds = max(1, playouts // len(moves))
     totals = [0.0] * len(moves)
     everyone = [0.0] * len(game.seats)
-    for _ in range(rounds):
+    for _deal in range(rounds):
         # Every candidate meets the same cards (common random numbers): the comparison is
         # between moves, not luck.
         deal = rng.random()
@@ -371,15 +373,6 @@ def _card(card_id: str) -> Card:
     return CARDS[card_id]
 
 
-def _taken(step: Step) -> str | None:
-    """The face-up card a step took off the market (bought or reserved), if any."""
-    move = step.move
-    if isinstance(move, Buy | Reserve) and move.card is not None:
-        if not (isinstance(move, Reserve) and move.deck is not None):
-            return move.card
-    return None
-
-
 def why(game: Game, judged: Judged, played: Move, next_steps: Sequence[Step]) -> str:
     """The one-line reason ``judged.preferred`` beats ``played`` (the move ``game`` is
     about to play), from the two moves and what the others did before the mover's next
@@ -400,13 +393,18 @@ def why(game: Game, judged: Judged, played: Move, next_steps: Sequence[Step]) ->
     card = _taken_by(preferred)
     if card is not None and card != _taken_by(played):
         for step in next_steps:
-            if _taken(step) == card:
+            if _taken_by(step.move) == card:
                 return _("{played} let {name} take {card}").format(
                     played=said, name=step.player, card=card_words(_card(card))
                 )
+    if noble is not None and visiting(game, played) is None:
+        points = NOBLES[noble].points
+        return ngettext(
+            "{preferred} would have brought a noble ({n} point)",
+            "{preferred} would have brought a noble ({n} points)",
+            points,
+        ).format(preferred=better, n=points)
     points = _card(preferred.card).points if isinstance(preferred, Buy) else 0
-    if noble is not None:
-        points += NOBLES[noble].points
     if points and (not isinstance(played, Buy) or _card(played.card).points < points):
         return ngettext(
             "{preferred} would have scored {n} point",
@@ -553,3 +551,49 @@ def review_of(extra: Mapping[str, Any], record: Record) -> Review | None:
 def overall(done: Review, seat: int) -> float:
     """The chance the seat gave away over the game, all its moves together."""
     return math.fsum(j.cost for j in done.moves if j.seat == seat)
+
+
+def seat_lines(record: Record, done: Review, seat: int, title: str) -> list[str]:
+    """One seat's review in words: a heading, then its costly moves (or that none was)."""
+    mine = [j for j in done.moves if j.seat == seat]
+    lines = [
+        ngettext("{player}: {n} move reviewed", "{player}: {n} moves reviewed", len(mine)).format(
+            player=title, n=len(mine)
+        )
+    ]
+    told = mistakes(record, done, seat)
+    if not told:
+        lines.append("  " + _("No move cost more than {share}.").format(share=percent(NOTICED)))
+    for i, m in enumerate(told, start=1):
+        lines.append(
+            f"  {i}. "
+            + _("Move {n}, round {round}: {move}").format(
+                n=m.judged.number, round=m.step.round, move=tell(m.step)
+            )
+            + " "
+            + _("({before} before, {after} after)").format(
+                before=percent(m.judged.before), after=percent(m.judged.after)
+            )
+        )
+        lines.append(
+            "     "
+            + _("The companion prefers: {move} ({kept})").format(
+                move=m.preferred, kept=percent(m.judged.before)
+            )
+        )
+        lines.append("     " + m.reason)
+    return lines
+
+
+def text_lines(
+    record: Record, done: Review, titles: Sequence[str], levels: Sequence[str | None]
+) -> list[str]:
+    """The whole review in words, the people's seats first (the command, the text export)."""
+    lines = [
+        _("Review by the companion ({playouts} playouts a move, seed {seed})").format(
+            playouts=done.playouts, seed=done.seed
+        )
+    ]
+    for seat in seat_order(levels):
+        lines.extend(seat_lines(record, done, seat, titles[seat]))
+    return lines
