@@ -9,12 +9,12 @@ import random
 from pathlib import Path
 
 import pytest
+from plays import blunder
 
 from companion.ai import review as reviewing
 from companion.ai.play import make
 from companion.ai.review import Review, Reviewing, mistakes, review, text_lines
 from companion.ai.search import Stopped
-from companion.cards import CARDS
 from companion.cli import main
 from companion.export import to_text
 from companion.game import Game
@@ -68,28 +68,6 @@ def test_the_review_never_reads_what_the_mover_could_not_see() -> None:
     a, b = review(first, BUDGET), review(second, BUDGET)
     ada = [j for j in a.moves if j.seat == 0]
     assert ada == [j for j in b.moves if j.seat == 0] and len(ada) == 7
-
-
-def blunder() -> tuple[Record, int, str]:
-    """A game where Ben, a person, could buy the card that wins and took tokens instead:
-    the record, the move's number and the card passed up."""
-    for seed in range(10, 20):  # the first of these games where Ben can win by a buy
-        rng = random.Random(seed)
-        game = Game(random_setup(rng, ["Robo", "Ben"]))
-        dealer = Dealer(game, rng)
-        players = [make("medium", seed=seed), make("medium", seed=seed + 1)]
-        while not game.over:
-            move = players[game.to_act].choose(game)
-            seat = game.seat(game.to_act)
-            wins = isinstance(move, Buy) and seat.points + CARDS[move.card].points >= 15
-            if game.to_act == 1 and wins and not game.final_round:
-                assert isinstance(move, Buy)
-                take = next(m for m in game.legal_moves() if isinstance(m, Take))
-                game.push(take)
-                app = {"seats": ["hard", "person"]}
-                return Record.of(game, app=app), len(game.moves), move.card
-            game.push(dealer.deal(move))
-    raise AssertionError("no winning buy for Ben in these games")
 
 
 def test_a_winning_buy_passed_up_is_among_the_persons_costliest_moves() -> None:

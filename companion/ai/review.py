@@ -230,9 +230,12 @@ def _round(x: float) -> float:
     return round(x, 4)
 
 
-def judge(game: Game, move: Move, playouts: int, seed: int) -> Judged:
+def judge(
+    game: Game, move: Move, playouts: int, seed: int, stop: Callable[[], bool] | None = None
+) -> Judged:
     """``move``, the next of ``game``, judged from its mover's seat with what they could
-    know. ``game`` is left as it was."""
+    know. ``game`` is left as it was. ``stop`` is asked between rounds of playouts: when
+    it says yes, :class:`~.search.Stopped` is raised."""
     number = len(game.moves) + 1
     seat = game.to_act
     view = public_view(game, seat)
@@ -250,6 +253,8 @@ def judge(game: Game, move: Move, playouts: int, seed: int) -> Judged:
     totals = [0.0] * len(moves)
     everyone = [0.0] * len(game.seats)
     for _deal in range(rounds):
+        if stop is not None and stop():
+            raise Stopped
         # Every candidate meets the same cards (common random numbers): the comparison is
         # between moves, not luck.
         deal = rng.random()
@@ -279,17 +284,15 @@ def review(
 ) -> Review:
     """Every legal move of ``record`` judged (a move that breaks a rule ends the review).
 
-    ``progress(done, total)`` is called after each move; ``stop`` is asked before each
-    one: when it says yes, :class:`~.search.Stopped` is raised.
+    ``progress(done, total)`` is called after each move; ``stop`` is asked between
+    rounds of playouts: when it says yes, :class:`~.search.Stopped` is raised.
     """
     budget = default_playouts() if playouts is None else max(1, playouts)
     moves = record.moves[: replay(record).moves_applied]
     game = Game(record.setup)
     judged = []
     for done, move in enumerate(moves, start=1):
-        if stop is not None and stop():
-            raise Stopped
-        judged.append(judge(game, move, budget, seed))
+        judged.append(judge(game, move, budget, seed, stop))
         game.push(move)
         if progress is not None:
             progress(done, len(moves))
