@@ -16,7 +16,6 @@ from companion.record import Record, replay
 from companion.store import GameState
 from ui.app import window_size
 from ui.screens.analysis import AnalysisScreen
-from ui.screens.listing import Row
 
 from .conftest import WINDOW, set_window
 from .driver import Driver
@@ -63,7 +62,7 @@ def finish(d: Driver, screen: AnalysisScreen) -> None:
 
 @pytest.mark.parametrize("past", ["en", "fr"], indirect=True)
 def test_the_review_of_a_past_game_steps_to_a_costly_move(past: tuple[Driver, int, int]) -> None:
-    d, game_id, number = past
+    d, _, number = past
     language = i18n.language()
     title, move, prefers = WORDS[language]
     screen = analysis(d)
