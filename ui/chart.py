@@ -262,8 +262,9 @@ class ChanceChart(PointsChart):
                 d = text * 1.1
                 c.add(Color(*SEAT_COLOURS[seat % len(SEAT_COLOURS)]))
                 c.add(Line(circle=(x, y, d / 2), width=2))
-        every = max(1, n // 10, int(n * text * 2.6 // max(w, 1.0)) + 1)
-        every = max(every, 5) if n > 20 else every
+        # The moves along the bottom, as many as fit at the chart's font, at round steps.
+        least = max(1, n // 10, int(n * text * 2.6 // max(w, 1.0)) + 1)
+        every = next((s for s in (1, 2, 5, 10, 20, 25, 50, 100) if s >= least), least)
         for i in range(0, n + 1, every):
             x = x0 + w * i / n
             self._label(str(i), x - text * 1.2, y0 - text * 1.4, text * 2.4, text, theme.TEXT_DIM)

@@ -408,6 +408,11 @@ def why(game: Game, judged: Judged, played: Move, next_steps: Sequence[Step]) ->
             points,
         ).format(preferred=better, n=points)
     points = _card(preferred.card).points if isinstance(preferred, Buy) else 0
+    now = game.seat(preferred.player).points
+    if points and now < game.rules.winning_points <= now + points:
+        return _("{preferred} would have reached {n} points: enough to win").format(
+            preferred=better, n=now + points
+        )
     if points and (not isinstance(played, Buy) or _card(played.card).points < points):
         return ngettext(
             "{preferred} would have scored {n} point",

@@ -141,7 +141,8 @@ class AnalysisScreen(Shaped):
         if record is None:
             return
         box.add_widget(title(tr("Game review")))
-        self.chart = ChanceChart(names=seat_titles(record.players, record.extra))
+        # The names alone: the list says which seat the companion played.
+        self.chart = ChanceChart(names=list(record.players))
         self.chart.moves = max(1, len(record.moves))
         self._chart_data()
         self.list = rows_view(self._rows(), self._empty())
@@ -152,7 +153,7 @@ class AnalysisScreen(Shaped):
             middle.add_widget(self.list)
         else:
             middle = BoxLayout(spacing=gap(8))
-            self.chart.size_hint_x = 0.5
+            self.chart.size_hint_x = 0.56
             middle.add_widget(self.chart)
             middle.add_widget(self.list)
         box.add_widget(middle)
