@@ -108,6 +108,7 @@ def test_a_review_says_its_progress_and_stops_when_asked() -> None:
     assert job.wait(30) and job.result is None and not finished
     job = Reviewing(record, finished.append, playouts=6).start()
     assert job.wait(60) and finished == [job] and job.result is not None
+    assert job.judged == list(job.result.moves)  # each move as it was judged: a chart meanwhile
 
 
 def stored(data: Path, record: Record) -> int:

@@ -217,16 +217,19 @@ class ChanceChart(PointsChart):
         self.bind(moves=trigger, marks=trigger, at=trigger)
 
     def _entries(self, text: float) -> list[tuple[int, str, float]]:
-        """Each seat's number, its name and its chance at the end of what is drawn."""
-        rounds = self.rounds
+        """Each seat's number and name: the lines say the chances (a legend with them
+        too leaves four long names no room)."""
         return [
-            (seat, said, text * 2.2 + text_width(said, text))
+            (seat, name, text * 2.2 + text_width(name, text))
             for seat, name in enumerate(self.names)
-            for said in [f"{name} ({percent(rounds[-1][seat]) if rounds else '-'})"]
         ]
 
     def y_words(self) -> str:
-        return tr("Chance")
+        """ "Chance" where it fits beside the axis' numbers, else the unit alone."""
+        words = tr("Chance")
+        room = max(self.width * 0.08, self.text * 3.6) - 4
+        small = max(SCALE.min_text, self.text * 0.8)
+        return words if text_width(words, small) <= room else "%"
 
     def _plot(self, x0: float, y0: float, w: float, h: float, text: float) -> None:
         c = self.canvas

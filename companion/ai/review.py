@@ -281,11 +281,13 @@ def review(
     seed: int = 0,
     progress: Progress | None = None,
     stop: Callable[[], bool] | None = None,
+    on_judged: Callable[[Judged], object] | None = None,
 ) -> Review:
     """Every legal move of ``record`` judged (a move that breaks a rule ends the review).
 
-    ``progress(done, total)`` is called after each move; ``stop`` is asked between
-    rounds of playouts: when it says yes, :class:`~.search.Stopped` is raised.
+    ``progress(done, total)`` is called after each move, ``on_judged`` with each move
+    judged; ``stop`` is asked between rounds of playouts: when it says yes,
+    :class:`~.search.Stopped` is raised.
     """
     budget = default_playouts() if playouts is None else max(1, playouts)
     moves = record.moves[: replay(record).moves_applied]
@@ -293,6 +295,8 @@ def review(
     judged = []
     for done, move in enumerate(moves, start=1):
         judged.append(judge(game, move, budget, seed, stop))
+        if on_judged is not None:
+            on_judged(judged[-1])
         game.push(move)
         if progress is not None:
             progress(done, len(moves))
@@ -316,6 +320,7 @@ class Reviewing:
         self.record = record
         self.result: Review | None = None
         self.error: Exception | None = None
+        self.judged: list[Judged] = []  # the moves judged so far (a chart drawn meanwhile)
         self._on_done = on_done
         self._on_progress = on_progress
         self._playouts = playouts
@@ -331,7 +336,12 @@ class Reviewing:
     def _run(self) -> None:
         try:
             self.result = review(
-                self.record, self._playouts, self._seed, self._progress, self._stopped.is_set
+                self.record,
+                self._playouts,
+                self._seed,
+                self._progress,
+                self._stopped.is_set,
+                self.judged.append,
             )
         except Stopped:
             pass

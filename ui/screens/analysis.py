@@ -113,6 +113,8 @@ class AnalysisScreen(Shaped):
             return
         self.progress = (done, total)
         self.status.text = self._said()
+        n = len(self.chart.names)
+        self.chart.rounds = [[1.0 / n] * n, *([*j.chances] for j in self.job.judged[:done])]
         self.stop_button.text = tr("Stop")
 
     def _finished(self, job: Reviewing, *_: Any) -> None:
@@ -149,11 +151,13 @@ class AnalysisScreen(Shaped):
         if SCALE.portrait:
             middle = BoxLayout(orientation="vertical", spacing=gap(6))
             self.chart.size_hint_y = 0.45
+            self.list.size_hint_y = 0.55
             middle.add_widget(self.chart)
             middle.add_widget(self.list)
         else:
             middle = BoxLayout(spacing=gap(8))
-            self.chart.size_hint_x = 0.56
+            self.chart.size_hint_x = 0.58
+            self.list.size_hint_x = 0.42
             middle.add_widget(self.chart)
             middle.add_widget(self.list)
         box.add_widget(middle)
@@ -178,6 +182,10 @@ class AnalysisScreen(Shaped):
         assert record is not None
         if self.done is None:
             self.chart.rounds = []
+            if self.job is not None:  # laid out again meanwhile: as far as it got
+                n = len(record.players)
+                done = list(self.job.judged)
+                self.chart.rounds = [[1.0 / n] * n, *([*j.chances] for j in done)]
             return
         self.chart.rounds = chances_by_move(record, self.done)
         self.chart.marks = [(n, seat) for n, seat in self._marked()]
