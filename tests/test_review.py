@@ -16,7 +16,7 @@ from companion.ai.play import make
 from companion.ai.review import Review, Reviewing, mistakes, review, text_lines
 from companion.ai.search import Stopped
 from companion.cli import main
-from companion.export import to_text
+from companion.export import to_json, to_text
 from companion.game import Game
 from companion.moves import Buy, Reserve, Take, with_parts
 from companion.record import Record, read, replay, write
@@ -174,3 +174,32 @@ def test_the_command_refuses_what_is_not_a_record(
         main(["review", str(path), "--playouts", "0"])
     assert exit_.value.code == 2
     assert "not a number of playouts" in capsys.readouterr().err
+
+
+def test_a_record_with_an_illegal_move_is_reviewed_up_to_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = played(["easy", "easy"], seed=5, moves=6)
+    record = Record.of(game)
+    record.moves.append(
+        Take(player=record.moves[-1].player, gems=record.moves[0].gems)
+    )  # not its turn
+    path = tmp_path / "game.json"
+    path.write_text(write(record), encoding="utf-8")
+    assert main(["review", str(path), "--json", "--playouts", "6"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["moves"]) == 6
+
+
+def test_a_review_a_record_carries_from_elsewhere_is_read_with_care() -> None:
+    record = Record.of(played(["easy", "easy"], seed=6, moves=6))
+    done = review(record, 6)
+    for bogus in ({"format": "splendor-review", "version": 99}, [], {"moves": "x"}):
+        record.extra["annotations"] = {"review": bogus}
+        assert "Review by the companion" not in to_text(record)
+    # Another game's review (the fingerprint differs) is not shown either.
+    other = Record.of(played(["easy", "easy"], seed=7, moves=6))
+    record.extra["annotations"] = {"review": review(other, 6).document()}
+    assert "Review by the companion" not in to_text(record)
+    record.extra["annotations"] = {"review": done.document()}
+    assert "Review by the companion" in to_text(record)
+    assert '"review"' in to_json(record)
