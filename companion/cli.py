@@ -532,11 +532,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     try:
         record, stored = _review_record(args)
     except RecordError as err:
-        return _fail(
-            _("{file} is not a valid game record: {reason}").format(
-                file=args.record, reason=err.message
-            )
-        )
+        return _fail(not_a_record(args.record, err))
     done = None
     if stored is not None and args.playouts is None and args.seed == 0:
         with contextlib.suppress(ValueError):  # kept by an older companion: computed again

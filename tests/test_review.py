@@ -203,3 +203,11 @@ def test_a_review_a_record_carries_from_elsewhere_is_read_with_care() -> None:
     record.extra["annotations"] = {"review": done.document()}
     assert "Review by the companion" in to_text(record)
     assert '"review"' in to_json(record)
+
+
+def test_the_command_says_a_missing_file_is_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["review", str(tmp_path / "gone.json")]) == 2
+    err = capsys.readouterr().err
+    assert "gone.json" in err and "not a valid game record" not in err
