@@ -64,10 +64,16 @@ def test_the_review_never_reads_what_the_mover_could_not_see() -> None:
     second = Record(
         first.setup, [with_parts(m, card=other) if i == 1 else m for i, m in enumerate(first.moves)]
     )
-    assert replay(second).valid and second.moves[1] != first.moves[1]
-    a, b = review(first, BUDGET), review(second, BUDGET)
+    # And the engine not knowing it at all (no reader scanned it).
+    third = Record(
+        first.setup,
+        [with_parts(m, card=None) if i == 1 else m for i, m in enumerate(first.moves)],
+    )
+    assert replay(second).valid and replay(third).valid and second.moves[1] != first.moves[1]
+    a, b, c = (review(r, BUDGET) for r in (first, second, third))
     ada = [j for j in a.moves if j.seat == 0]
-    assert ada == [j for j in b.moves if j.seat == 0] and len(ada) == 7
+    assert ada == [j for j in b.moves if j.seat == 0] == [j for j in c.moves if j.seat == 0]
+    assert len(ada) == 7
 
 
 def test_a_winning_buy_passed_up_is_among_the_persons_costliest_moves() -> None:
