@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import bgstats
+from .ai.review import review_of, text_lines
 from .ai.seats import companion_levels, seat_titles
 from .errors import ExportError as ExportError  # where callers have always found it
 from .errors import ExportRefused, StoreError
@@ -268,6 +269,11 @@ def to_text(record: Record) -> str:
         if step.noble:
             visit = _("{noble} visits {player}.").format(noble=step.noble.id, player=step.player)
             lines.append(f"  {where} {visit} {_points(step.player, step.points_after)}")
+    # The companion's review, when one was made for these very moves (the journal's).
+    done = review_of(record.extra, record)
+    if done is not None:
+        levels = companion_levels(record.extra, len(record.players))
+        lines += ["", *text_lines(record, done, seats, levels)]
     return "\n".join(printable(line) for line in lines) + "\n"
 
 

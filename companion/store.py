@@ -61,7 +61,7 @@ from .setup import Setup
 from .text import check_name
 
 APPLICATION_ID = 0x53504C44  # "SPLD": marks a file as ours, so a foreign one is recognised
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Each entry takes the schema from the version before it to its own number (index + 1).
 MIGRATIONS: tuple[str, ...] = (
@@ -105,6 +105,18 @@ MIGRATIONS: tuple[str, ...] = (
         name TEXT PRIMARY KEY,
         person TEXT NOT NULL,
         at TEXT NOT NULL
+    );
+    """,
+    # A game's review (companion/ai/review.py), kept once computed: one a game and review
+    # version, with the fingerprint of the moves it judged (an undo makes it stale).
+    """
+    CREATE TABLE reviews (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        at TEXT NOT NULL,
+        review TEXT NOT NULL,
+        PRIMARY KEY (game_id, version)
     );
     """,
 )
@@ -968,6 +980,33 @@ class Store:
         rows = self._db.execute("SELECT name, person FROM aliases ORDER BY name").fetchall()
         return {name: person for name, person in rows}
 
+    def save_review(self, game_id: int, review: dict[str, Any]) -> None:
+        """Keep a game's review (:meth:`companion.ai.review.Review.document`): reopened,
+        it is shown at once. One a game and version: a newer one replaces it."""
+        self._row(game_id)  # the game is there
+        text = json.dumps(review, allow_nan=False)
+        with self._transaction("the game's review") as db:
+            db.execute(
+                "INSERT OR REPLACE INTO reviews (game_id, version, record, at, review) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, review["version"], review["record"], now(self.clock), text),
+            )
+
+    def stored_review(self, game_id: int, version: int, record: str) -> dict[str, Any] | None:
+        """The review kept for the game at ``version``, if it is of the moves whose
+        fingerprint is ``record`` (none after an undo); ``None`` if none, or unreadable."""
+        row = self._db.execute(
+            "SELECT review FROM reviews WHERE game_id = ? AND version = ? AND record = ?",
+            (game_id, version, record),
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            doc = json.loads(row[0])
+        except ValueError:
+            return None  # a damaged row is computed again, and replaced
+        return doc if isinstance(doc, dict) else None
+
     def delete_game(self, game_id: int) -> None:
         with self._transaction("the deletion") as db:
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
@@ -1114,8 +1153,17 @@ class Store:
                 log.append(entry)
             annotations = dict(record.extra.get("annotations") or {})
             annotations["journal"] = log
+            review = self._review_for(game_id, record)
+            if review is not None:
+                annotations["review"] = review
             record.extra["annotations"] = annotations
         return record
+
+    def _review_for(self, game_id: int, record: Record) -> dict[str, Any] | None:
+        """The review stored for exactly these moves, for the exports."""
+        from .ai.review import VERSION, fingerprint  # the review's module, not the journal's
+
+        return self.stored_review(game_id, VERSION, fingerprint(record))
 
     def _imported(self, game_id: int) -> bool:
         found = self._db.execute(

@@ -7,12 +7,17 @@ standings (``splendor-companion replay``) and are what the tests compute by hand
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.ai.play import make
+from companion.cards import CARDS
+from companion.game import Game
+from companion.moves import Buy, Take
 from companion.record import Record, replay
 from companion.setup import Setup
-from companion.simulate import simulate
+from companion.simulate import Dealer, random_setup, simulate
 from companion.store import GameState, Store
 
 
@@ -83,3 +88,26 @@ EASY_SHARES_WITH_MARC = against(
     SHARED_VICTORY, ("Companion", "Marc", "Zoé"), ("easy", "person", "person")
 )
 AGAINST_COMPANION = (ZOE_BEATS_HARD, HARD_BEATS_ZOE, EASY_SHARES_WITH_MARC)
+
+
+def blunder() -> tuple[Record, int, str]:
+    """A finished game where Ben, a person, could buy the card that wins and took tokens
+    instead: the record, the move's number and the card passed up."""
+    for seed in range(10, 20):  # the first of these games where Ben can win by a buy
+        rng = random.Random(seed)
+        game = Game(random_setup(rng, ["Robo", "Ben"]))
+        dealer = Dealer(game, rng)
+        players = [make("medium", seed=seed), make("medium", seed=seed + 1)]
+        passed: tuple[int, str] | None = None
+        while not game.over and not game.stalled and len(game.moves) < 200:
+            move = players[game.to_act].choose(game)
+            seat = game.seat(game.to_act)
+            wins = isinstance(move, Buy) and seat.points + CARDS[move.card].points >= 15
+            if passed is None and game.to_act == 1 and wins and not game.final_round:
+                assert isinstance(move, Buy)
+                passed = (len(game.moves) + 1, move.card)
+                move = next(m for m in game.legal_moves() if isinstance(m, Take))
+            game.push(dealer.deal(move))
+        if passed is not None and game.over:
+            return Record.of(game, app={"seats": ["hard", "person"]}), *passed
+    raise AssertionError("no winning buy for Ben in these games")

@@ -120,3 +120,19 @@ def test_the_engine_benchmark_names_the_engine_it_runs(french: None) -> None:
         assert said == "le moteur compilé avec mypyc (python -m companion.build)"
     else:
         assert said.startswith("le moteur depuis sa source, non compilé")
+
+
+def test_the_review_benchmark_reports_in_the_environments_language(
+    french: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.ai import review_bench
+    from companion.record import Record
+    from companion.simulate import simulate
+
+    # A short game and a set speed: the words are tested, not the machine.
+    monkeypatch.setattr(review_bench, "game", lambda n: Record.of(simulate(seed=n, max_moves=4)))
+    monkeypatch.setattr(review_bench, "playout_rate", lambda record: 1600.0)
+    assert review_bench.main(["--games", "1", "--playouts", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "4 coups analysés en" in out and "1\u202f600 simulations/s" in out
+    assert "sur un Raspberry Pi 4" in out and "objectif : moins de 30 s" in out

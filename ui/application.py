@@ -37,6 +37,7 @@ from .chart import PointsChart
 from .display import decide, native_size
 from .i18n import set_language, tr
 from .media import removable_media
+from .screens.analysis import AnalysisScreen
 from .screens.end import EndScreen
 from .screens.enroll import EnrollScreen
 from .screens.history import HistoryScreen
@@ -245,6 +246,7 @@ class CompanionApp(App):
             self.settings_screen,
             StatsScreen(self),
             ReviewScreen(self),
+            AnalysisScreen(self),
         ):
             self.manager.add_widget(screen)
         if self.demo:

@@ -13,10 +13,11 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, Rectangle
-from kivy.properties import ListProperty
+from kivy.properties import ListProperty, NumericProperty
 from kivy.uix.widget import Widget
 
 from companion.files import EXPORT_ELSEWHERE, write_atomic
+from companion.i18n import percent
 from companion.setup import WINNING_POINTS
 
 from . import theme
@@ -140,13 +141,17 @@ class PointsChart(Widget):
             shown = short_name(name, room - text_width(points, text), text) + points
             self._label(shown, lx + text * 1.6, ly, text_width(shown, text), text * 1.2, theme.TEXT)
         self._label(
-            tr("Points"),
+            self.y_words(),
             self.x,
             self.y + self.height - text * 1.6,
             x0 - self.x - 4,
             text * 1.2,
             theme.TEXT_DIM,
         )
+
+    def y_words(self) -> str:
+        """What the vertical axis counts, above it."""
+        return tr("Points")
 
     def _plot(self, x0: float, y0: float, w: float, h: float, text: float) -> None:
         """The grid, the winning line, each seat's line with its numbers, the axes' words."""
@@ -193,3 +198,77 @@ class PointsChart(Widget):
             self.export_to_png(str(drawn))
             write_atomic(path, drawn.read_bytes(), advice=EXPORT_ELSEWHERE)
         return path
+
+
+class ChanceChart(PointsChart):
+    """Each player's chance of winning over the game, move by move (the game review):
+    ``rounds[i][seat]`` is the seat's chance (0 to 1) after move i (index 0: before the
+    first move); ``moves`` the game's length, so a review under way draws as far as it got;
+    ``marks`` the moves a player is told about (a costly move), a dot on its mover's line;
+    ``at`` the move shown beside it, a vertical line."""
+
+    moves = NumericProperty(1)
+    marks = ListProperty([])  # (move, seat)
+    at = NumericProperty(-1)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        trigger = Clock.create_trigger(lambda dt: self.redraw(), -1)
+        self.bind(moves=trigger, marks=trigger, at=trigger)
+
+    def _entries(self, text: float) -> list[tuple[int, str, float]]:
+        """Each seat's number and name: the lines say the chances (a legend with them
+        too leaves four long names no room)."""
+        return [
+            (seat, name, text * 2.2 + text_width(name, text))
+            for seat, name in enumerate(self.names)
+        ]
+
+    def y_words(self) -> str:
+        """ "Chance" where it fits beside the axis' numbers, else the unit alone."""
+        words = tr("Chance")
+        room = max(self.width * 0.08, self.text * 3.6) - 4
+        small = max(SCALE.min_text, self.text * 0.8)
+        return words if text_width(words, small) <= room else "%"
+
+    def _plot(self, x0: float, y0: float, w: float, h: float, text: float) -> None:
+        c = self.canvas
+        rows = self.rounds
+        n = max(1, int(self.moves))
+        # A line every 25%, or every 50% where the plot is too low for them all.
+        step = 25 if h / 4 >= text * 1.3 else 50
+        for value in range(0, 101, step):
+            y = y0 + h * value / 100
+            c.add(Color(1, 1, 1, 0.5 if value == 50 else 0.12))
+            c.add(Line(points=[x0, y, x0 + w, y], width=1))
+            said = percent(value / 100)
+            self._label(said, self.x, y - text / 2, x0 - self.x - 4, text, theme.TEXT_DIM)
+        if 0 <= self.at <= n:
+            x = x0 + w * self.at / n
+            c.add(Color(*theme.ACCENT, 0.8))
+            c.add(Line(points=[x, y0, x, y0 + h], width=1.5, dash_length=6, dash_offset=4))
+        for seat in range(len(self.names)):
+            colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+            points: list[float] = []
+            for i, r in enumerate(rows):
+                points += [x0 + w * i / n, y0 + h * r[seat]]
+            c.add(Color(*colour))
+            if len(points) >= 4:
+                c.add(Line(points=points, width=2.2))
+            for i in marked_rounds(seat, len(self.names), len(rows), w, text * 1.3):
+                if i > 0:
+                    self._marker(seat, points[2 * i], points[2 * i + 1], text * 1.3)
+        # The costly moves: a ring of the mover's colour where their line dropped.
+        for move, seat in self.marks:
+            if move < len(rows):
+                x, y = x0 + w * move / n, y0 + h * rows[move][seat]
+                d = text * 1.1
+                c.add(Color(*SEAT_COLOURS[seat % len(SEAT_COLOURS)]))
+                c.add(Line(circle=(x, y, d / 2), width=2))
+        # The moves along the bottom, as many as fit at the chart's font, at round steps.
+        least = max(1, n // 10, int(n * text * 2.6 // max(w, 1.0)) + 1)
+        every = next((s for s in (1, 2, 5, 10, 20, 25, 50, 100) if s >= least), least)
+        for i in range(0, n + 1, every):
+            x = x0 + w * i / n
+            self._label(str(i), x - text * 1.2, y0 - text * 1.4, text * 2.4, text, theme.TEXT_DIM)
+        self._label(tr("Move"), x0, self.y + 2, w, text * 1.1, theme.TEXT_DIM)

@@ -222,6 +222,29 @@ def test_end_and_a_past_game_move_by_move(app: Driver) -> None:
     report(found)
 
 
+def test_the_game_review(app: Driver) -> None:
+    """The review of a four-player game with long names (a small budget), made, then
+    stepped to a costly move; and while it is being made."""
+    d = app
+    finished, _ = store_games(d)
+    d.app.show_past_game(finished)
+    d.frames(2)
+    screen = d.app.manager.get_screen("analysis")
+    screen.playouts = 4
+    d.app.end_screen.analyse()
+    d.frames(2)
+    found = every_size(d, "the review under way")
+    while screen.job is not None:
+        d.frames(1)
+    d.frames(2)
+    found += every_size(d, "the review")
+    assert screen.rows
+    screen.step_to(screen.rows[0][0])
+    d.frames(2)
+    found += every_size(d, "move by move, a costly move")
+    report(found)
+
+
 def test_enrolment_the_move_log_and_the_dialogs(app: Driver) -> None:
     from hardware.tagmap import TagMap
 

@@ -21,9 +21,10 @@ import pytest
 from kivy.core.window import Window
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from plays import blunder
 
 from companion.demo import demo_game
-from companion.record import Record
+from companion.record import Record, replay
 from companion.simulate import simulate
 from companion.store import GameState
 from companion.table import NewGame
@@ -181,3 +182,26 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     d.frames(3)
     assert WORDS[language][1].split()[0] in d.texts()
     shoot(d, "history", language, fits=False)
+
+
+def test_the_game_review(shots: tuple[Driver, str]) -> None:
+    """A past game's review (a small budget), and the table before a costly move."""
+    d, language = shots
+    app = d.app
+    set_window((800, 480))
+    record, number, _ = blunder()
+    game_id = app.store.import_record(record, GameState.of(replay(record).game))
+    app.show_past_game(game_id)
+    d.frames(3)
+    screen = app.manager.get_screen("analysis")
+    screen.playouts = 40  # smoother lines than the tests' budget
+    screen.show(game_id, app.end_screen.record or record, back_to="end")
+    app.manager.current = "analysis"
+    while screen.job is not None:
+        d.frames(1)
+    d.frames(3)
+    assert screen.rows
+    shoot(d, "review", language, fits=False)
+    screen.step_to(number)
+    d.frames(3)
+    shoot(d, "review-move", language, fits=False)

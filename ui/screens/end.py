@@ -96,7 +96,7 @@ class EndScreen(Shaped):
             side = min(Window.height * (0.5 if SCALE.small else 0.64), Window.width * 0.4, room)
             middle.add_widget(self._bgstats_panel(side))
             box.add_widget(middle)
-        bar = GridLayout(cols=2 if SCALE.portrait else 4, spacing=gap(6), size_hint_y=None)
+        bar = GridLayout(cols=2 if SCALE.portrait else 5, spacing=gap(6), size_hint_y=None)
         bar.row_force_default = True
         bar.row_default_height = row_height(52)
         bar.bind(minimum_height=bar.setter("height"))
@@ -106,6 +106,7 @@ class EndScreen(Shaped):
         else:
             bar.add_widget(button(tr("Undo the last move"), self.undo_last))
             bar.add_widget(button(tr("New game"), self.app.show_new_game))
+        bar.add_widget(button(tr("Game review"), self.analyse))
         bar.add_widget(button(tr("Export to USB"), self.export))
         bar.add_widget(button(tr("Home"), self.app.show_start))
         box.add_widget(bar)
@@ -203,6 +204,12 @@ class EndScreen(Shaped):
         assert self.record is not None
         self.manager.get_screen("review").show(self.record, back_to="end")
         self.manager.current = "review"
+
+    def analyse(self) -> None:
+        """The companion's review of the game (``ui/screens/analysis.py``), back here after."""
+        assert self.record is not None
+        self.manager.get_screen("analysis").show(self.game_id, self.record, back_to="end")
+        self.manager.current = "analysis"
 
     def undo_last(self) -> None:
         """The last move was tapped wrongly: back to the table, the game not over."""

@@ -48,6 +48,7 @@ class ReviewScreen(Shaped):
         self.moves: list[Move] = []
         self.steps: list[Step] = []  # the moves told, as the core tells them
         self.back_to = "end"
+        self.notes: dict[int, str] = {}
         self.root_box = BoxLayout(orientation="vertical")
         self.add_widget(self.root_box)
         self._build()
@@ -191,10 +192,15 @@ class ReviewScreen(Shaped):
 
     # ------------------------------------------------------------------ stepping
 
-    def show(self, record: Record, back_to: str = "end") -> None:
-        """Look back over ``record`` from its setup; ``back_to``: the screen to return to."""
+    def show(
+        self, record: Record, back_to: str = "end", notes: dict[int, str] | None = None
+    ) -> None:
+        """Look back over ``record`` from its setup; ``back_to``: the screen to return to;
+        ``notes``: a line to add where so many moves are played (the game review's word
+        on the next move)."""
         self.record = record
         self.back_to = back_to
+        self.notes = dict(notes or {})
         # Only the moves the engine accepts: a record that breaks a rule stops there.
         self.moves = list(record.moves[: replay(record).moves_applied])
         self.steps = timeline(record)
@@ -265,6 +271,13 @@ class ReviewScreen(Shaped):
         self.next_button.disabled = self.last_button.disabled = self.at == len(self.moves)
 
     def _told(self) -> str:
+        game = self.game
+        assert game is not None
+        note = self.notes.get(len(game.moves))
+        told = self._move_told()
+        return told if note is None else f"{told}\n{note}"
+
+    def _move_told(self) -> str:
         game = self.game
         assert game is not None
         total = len(self.moves)

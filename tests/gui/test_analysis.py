@@ -1,0 +1,115 @@
+"""The game review on the screen: opened on a past game, computed in the background with
+its progress said, legible at 800x480 and portrait 720x1280, a tap on a costly move shows
+the table before it; kept once made; stopped when the screen is left. A small budget."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from plays import blunder
+
+from companion import i18n
+from companion.record import Record, replay
+from companion.store import GameState
+from ui.app import window_size
+from ui.screens.analysis import AnalysisScreen
+
+from .conftest import WINDOW, set_window
+from .driver import Driver
+from .legible import faults
+
+WORDS = {
+    "en": ("Game review", "Move {n},", "The companion prefers"),
+    "fr": ("Analyse de la partie", "Coup {n},", "Le compagnon préfère"),
+}
+
+
+@pytest.fixture(params=["en"])
+def past(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Driver, int, int]]:
+    """The app on the end screen of a past game where Ben, a person, passed up the buy
+    that won: the driver, the game's number and the move."""
+    d = Driver(tmp_path / "data", language=request.param)
+    record, number, _ = blunder()
+    game = replay(record).game
+    game_id = d.app.store.import_record(record, GameState.of(game))
+    d.app.show_past_game(game_id)
+    d.frames(3)
+    try:
+        yield d, game_id, number
+    finally:
+        set_window(window_size(WINDOW))
+        d.close()
+
+
+def analysis(d: Driver) -> AnalysisScreen:
+    screen = d.app.manager.get_screen("analysis")
+    assert isinstance(screen, AnalysisScreen)
+    return screen
+
+
+def finish(d: Driver, screen: AnalysisScreen) -> None:
+    """Frames until the review is made (the screen lives meanwhile)."""
+    deadline = time.monotonic() + 120
+    while screen.job is not None:
+        assert time.monotonic() < deadline, "the review never finished"
+        d.frames(1)
+        time.sleep(0.01)
+    d.frames(3)
+
+
+@pytest.mark.parametrize("past", ["en", "fr"], indirect=True)
+def test_the_review_of_a_past_game_steps_to_a_costly_move(past: tuple[Driver, int, int]) -> None:
+    d, _, number = past
+    language = i18n.language()
+    title, move, prefers = WORDS[language]
+    screen = analysis(d)
+    screen.playouts = 12
+    d.press(title)
+    assert d.app.manager.current == "analysis"
+    d.frames(2)
+    assert screen.job is not None  # in the background: the screen answers meanwhile
+    finish(d, screen)
+    assert screen.done is not None
+    for size in [(800, 480), (720, 1280)]:
+        set_window(size)
+        d.frames(3)
+        assert not faults(f"review {language}", screen)
+    set_window((800, 480))
+    d.frames(3)
+    rows = [row for n, row in screen.rows if n == number]
+    assert rows, [n for n, _ in screen.rows]
+    assert rows[0].cells[0].text.startswith(move.format(n=number))
+    d.tap(rows[0])
+    moves = d.app.manager.get_screen("review")
+    assert d.app.manager.current == "review" and moves.at == number - 1
+    assert prefers in moves.status.text
+    d.press("Back" if language == "en" else "Retour")
+    assert d.app.manager.current == "analysis"
+
+
+def test_a_review_is_kept_and_leaving_stops_it(past: tuple[Driver, int, int]) -> None:
+    d, game_id, _ = past
+    screen = analysis(d)
+    screen.playouts = 100_000  # far too long: it is stopped before it ends
+    d.press("Game review")
+    d.frames(2)
+    job = screen.job
+    assert job is not None and "Reviewing: move" in d.texts()
+    d.press("Back")
+    assert job.stopped and d.app.manager.current == "end"
+    assert job.wait(60) and job.result is None
+    screen.playouts = 8
+    d.press("Game review")
+    finish(d, screen)
+    made = screen.done
+    # Opened again, the journal's review is shown at once: nothing is computed.
+    d.press("Back")
+    d.app.show_past_game(game_id)
+    d.frames(3)
+    d.press("Game review")
+    assert screen.job is None and screen.done == made
+    record: Record = d.app.store.record(game_id)
+    assert len(made.moves) == len(record.moves) if made is not None else False
