@@ -62,7 +62,15 @@ def in_language() -> Iterator[None]:
 
 
 class Formatter(argparse.HelpFormatter):
-    """Help that shows each option's default (translated), as ``--help`` readers expect."""
+    """Help that shows each option's default (translated), as ``--help`` readers expect,
+    and headings written the language's way ("options :" in French)."""
+
+    def start_section(self, heading: str | None) -> None:
+        # argparse writes "heading:" itself; the catalogs say how a heading meets its
+        # colon ("{heading}\u00a0:" in French), and argparse's own colon ends it.
+        if heading:
+            heading = _("{heading}:").format(heading=heading).removesuffix(":")
+        super().start_section(heading)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
@@ -88,9 +96,9 @@ def language_in(argv: Sequence[str]) -> str | None:
             break
         value = None
         if word == "--lang" and i + 1 < len(argv):
-            value = argv[i + 1]
+            value = i18n.language_code(argv[i + 1])
         elif word.startswith("--lang="):
-            value = word.split("=", 1)[1]
+            value = i18n.language_code(word.split("=", 1)[1])
         if value in i18n.LANGUAGES:
             found = value
     return found
@@ -133,13 +141,18 @@ def add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
     may follow its name) without a default there, which would hide the program's."""
     default: Any = None if top else argparse.SUPPRESS
     parser.add_argument(
-        "--lang", choices=i18n.LANGUAGES, default=default, help=_("language of messages")
+        "--lang",
+        # pt_BR, pt-BR and pt_BR.UTF-8 are pt, as a locale names it.
+        type=i18n.language_code,
+        choices=i18n.LANGUAGES,
+        default=default,
+        help=_("language of messages"),
     )
     parser.add_argument(
         "--data-dir",
         default=default,
         metavar=_("FOLDER"),
-        help=_("where games are kept (before the SPLENDOR_DATA_DIR environment variable)"),
+        help=_("where games are kept (overrides the SPLENDOR_DATA_DIR environment variable)"),
     )
 
 

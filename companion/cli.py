@@ -402,7 +402,7 @@ def _print_stats(args: argparse.Namespace, games: list[PlayedGame]) -> int:
         print(
             _(
                 "{a} against {b}: {games} together; {a} ahead {a_ahead}, {b} ahead "
-                "{b_ahead}, level {level}; wins {a_wins} to {b_wins}; {a_points} to "
+                "{b_ahead}, tied {level}; wins {a_wins} to {b_wins}; {a_points} to "
                 "{b_points} on average"
             ).format(
                 a=a,

@@ -35,6 +35,7 @@ import ast
 import errno
 import gettext
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -192,6 +193,18 @@ def language_name(code: str) -> str:
     return load(code).field("X-Language-Name") or code
 
 
+def language_code(text: str) -> str:
+    """The catalog of a language as people and systems write it: ``pt_BR``, ``pt-BR``,
+    ``pt_BR.UTF-8`` and ``pt`` are all the Portuguese (Brazil) catalog. A language without
+    a catalog comes back as it was given, for the caller to refuse.
+
+    >>> language_code("pt_BR.UTF-8"), language_code("pt-br"), language_code("de_DE")
+    ('pt', 'pt', 'de_DE')
+    """
+    code = re.split(r"[_.@-]", text.strip(), maxsplit=1)[0].lower()
+    return code if code in LANGUAGES else text
+
+
 def environment_language() -> str:
     """The language the environment asks for (``SPLENDOR_LANG``, then the locale's
     variables, as gettext reads them), else English: the app's default setting too, so
@@ -199,17 +212,21 @@ def environment_language() -> str:
     for var in ("SPLENDOR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(var, "")
         for part in value.split(":"):
-            code = part.split(".")[0].split("_")[0].lower()
+            code = language_code(part)
             if code in LANGUAGES:
                 return code
     return "en"
 
 
 def set_language(language: str | None) -> None:
-    """Switch every later message to ``language`` (``None``: back to the environment's)."""
+    """Switch every later message to ``language`` (``None``: back to the environment's).
+    A region or encoding is understood (``pt_BR`` is ``pt``)."""
     global _current
-    if language is not None and language not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
+    if language is not None:
+        language = language_code(language)
+        if language not in LANGUAGES:
+            choices = ", ".join(LANGUAGES)
+            raise ValueError(f"unknown language {language!r}; choose one of {choices}")
     _current = language
 
 
@@ -217,8 +234,57 @@ def language() -> str:
     return _current or environment_language()
 
 
+# Each language's euphony: what its grammar changes where two words meet, most often
+# where a name or a word from elsewhere is put into a sentence ("tocca a {name}" with
+# Ada is "tocca ad Ada"; "de {name}" with Ada is "d'Ada"). Applied to a filled template.
+_VOWELS = "AEIOUYÀÂÉÈÊÎÔ"
+_EUPHONY: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+    # Italian: "a" and "e" take a d before a word that starts with the same vowel.
+    "it": (
+        (re.compile(r"\b([Aa]) (?=[AaÀà])"), r"\1d "),
+        (re.compile(r"\b([Ee]) (?=[EeÈèÉé])"), r"\1d "),
+    ),
+    # French: "de" and "que" elide before a name (a capital vowel): d'Ada, qu'Ines.
+    "fr": (
+        (re.compile(rf"\b([Dd])e (?=[{_VOWELS}])"), r"\1'"),
+        (re.compile(rf"\b([Qq]u)e (?=[{_VOWELS}])"), r"\1'"),
+    ),
+}
+
+
+def euphony(text: str, lang: str | None = None) -> str:
+    """``text`` with the small changes its language's grammar makes where words meet.
+
+    >>> euphony("tocca a Ada, non a Ben", "it"), euphony("Ben e Elena", "it")
+    ('tocca ad Ada, non a Ben', 'Ben ed Elena')
+    >>> euphony("les cartes de Ada", "fr"), euphony("Ada ahead", "en")
+    ("les cartes d'Ada", 'Ada ahead')
+    """
+    for pattern, replacement in _EUPHONY.get(lang or language(), ()):
+        text = pattern.sub(replacement, text)
+    return text
+
+
+class Template(str):
+    """A translated message whose ``format`` follows its language's euphony, so that a
+    name put into it reads as the language says it (:func:`euphony`).
+
+    >>> set_language("it")
+    >>> translate("it is {name}'s turn, not {given}'s").format(name="Ben", given="Ada")
+    'tocca a Ben, non ad Ada'
+    >>> set_language("en")
+    """
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        return euphony(super().format(*args, **kwargs))
+
+
+def _template(text: str) -> str:
+    return Template(text) if language() in _EUPHONY else text
+
+
 def translate(message: str) -> str:
-    return catalog(language()).get(message, message)
+    return _template(catalog(language()).get(message, message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -237,7 +303,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
         index = entry.plural_index(n)
         forms = found[1]
         if 0 <= index < len(forms) and forms[index]:
-            return forms[index]
+            return _template(forms[index])
     return singular if n == 1 else plural
 
 

@@ -294,7 +294,7 @@ class _Reader:
         if status not in set(Status):
             raise RecordError(
                 "position.status",
-                "{text} is not a game status (playing, over or stalled)",
+                '{text} is not a game status ("playing", "over" or "stalled")',
                 text=quoted(status),
             )
         position = Position.build(

@@ -87,7 +87,7 @@ def _tokens(value: Any, path: str) -> Tokens:
         except KeyError:
             raise _fail(
                 path,
-                "{key} is not a colour (white, blue, green, red, black, gold)",
+                '{key} is not a colour ("white", "blue", "green", "red", "black" or "gold")',
                 key=quoted(key),
             ) from None
         most = MOST_TOKENS[colour]
@@ -147,7 +147,7 @@ def read_move(data: Any, path: str = "move") -> Move:
     if not isinstance(action, str) or action not in _ACTION_FIELDS:
         raise _fail(
             f"{path}.action",
-            "{action} is not an action (take, reserve, buy or pass)",
+            '{action} is not an action ("take", "reserve", "buy" or "pass")',
             action=quoted(action),
         )
     for key in data:
@@ -179,17 +179,17 @@ def read_move(data: Any, path: str = "move") -> Move:
         common["returned"] = None
     if action == "take":
         if "gems" not in data:
-            raise _fail(f"{path}.gems", "a take names its gems")
+            raise _fail(f"{path}.gems", 'a "take" names its "gems"')
         return Take(_tokens(data["gems"], f"{path}.gems"), **common)
     if action == "reserve":
         if data.get("card") is None and data.get("deck") is None:
-            raise _fail(path, "a reserve names a face-up card or a deck")
+            raise _fail(path, 'a "reserve" names a face-up "card" or a "deck"')
         card = None if data.get("card") is None else _card_id(data["card"], f"{path}.card")
         deck = None if data.get("deck") is None else _level(data["deck"], f"{path}.deck")
         return Reserve(card=card, deck=deck, **common)
     if action == "buy":
         if data.get("card") is None:
-            raise _fail(f"{path}.card", "a buy names its card")
+            raise _fail(f"{path}.card", 'a "buy" names its "card"')
         payment = data.get("payment")
         return Buy(
             _card_id(data["card"], f"{path}.card"),
@@ -206,7 +206,7 @@ def read_document(doc: Any) -> Record:
     if doc.get("format") != FORMAT:
         raise _fail(
             "format",
-            "this is not a Splendor game record (format must be {f})",
+            'this is not a Splendor game record ("format" must be {f})',
             f=json.dumps(FORMAT),
         )
     version = doc.get("version")
@@ -217,19 +217,19 @@ def read_document(doc: Any) -> Record:
             raise _fail(_short(key), "unknown key {key}", key=quoted(key))
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise _fail("players", "players is a list of 2 to 4 names")
+        raise _fail("players", '"players" is a list of 2 to 4 names')
     setup = doc.get("setup")
     if not isinstance(setup, dict):
-        raise _fail("setup", "setup is an object with nobles and market")
+        raise _fail("setup", '"setup" is an object with "nobles" and "market"')
     for key in setup:
         if key not in ("nobles", "market"):
             raise _fail(f"setup.{_short(key)}", "unknown key {key}", key=quoted(key))
     nobles = setup.get("nobles")
     if not isinstance(nobles, list) or not all(isinstance(n, str) for n in nobles):
-        raise _fail("setup.nobles", "nobles is a list of noble ids")
+        raise _fail("setup.nobles", '"nobles" is a list of noble ids')
     market = setup.get("market")
     if not isinstance(market, dict) or sorted(market) != ["1", "2", "3"]:
-        raise _fail("setup.market", 'market is an object with the keys "1", "2" and "3"')
+        raise _fail("setup.market", '"market" is an object with the keys "1", "2" and "3"')
     rows = []
     for level in ("1", "2", "3"):
         row = market[level]
@@ -239,14 +239,14 @@ def read_document(doc: Any) -> Record:
     parsed_setup = Setup.of(players, nobles, rows)
     moves = doc.get("moves", [])
     if not isinstance(moves, list):
-        raise _fail("moves", "moves is a list")
+        raise _fail("moves", '"moves" is a list')
     parsed_moves = [read_move(m, f"moves[{i}]") for i, m in enumerate(moves)]
     extra = {k: doc[k] for k in EXTRA_KEYS if k in doc}
     for key in ("started_at", "ended_at"):
         if key in extra and not _is_time(extra[key]):
             raise _fail(key, "a time is an ISO 8601 text like 2026-11-21T20:15:00Z")
     if "annotations" in extra and not isinstance(extra["annotations"], dict):
-        raise _fail("annotations", "annotations is an object")
+        raise _fail("annotations", '"annotations" is an object')
     return Record(parsed_setup, parsed_moves, extra)
 
 

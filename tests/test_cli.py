@@ -115,7 +115,8 @@ def test_help_and_argparse_errors_in_the_language_asked_after_the_command(
         main(["export", "1", "--format", "xml", "--lang", "fr"])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert "erreur : argument --format : choix non valide : 'xml'" in err
+    # French spaces its colons (no break) and quotes with « »: argparse's words too.
+    assert "erreur\u00a0: argument --format\u00a0: choix non valide\u00a0: «\u00a0xml\u00a0»" in err
 
 
 def test_lang_after_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -106,7 +106,7 @@ def test_stats_and_names_on_the_command_line(
     assert "Zoé: 3 games, 2 wins (67%), 13.7 points and 34.0 rounds" in out
     assert "Fastest win: 33 rounds (52 min), game 2" in out
     assert main([*folder, "stats", "--vs", "Zoé", "Lin"]) == 0
-    assert "2 games together; Zoé ahead 1, Lin ahead 1" in capsys.readouterr().out
+    assert "2 games together; Zoé ahead 1, Lin ahead 1, tied 0;" in capsys.readouterr().out
     assert main([*folder, "names", "--unmerge", "zoé"]) == 0
     assert main([*folder, "stats"]) == 0
     assert "zoé: 1 game, 0 wins" in capsys.readouterr().out

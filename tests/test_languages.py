@@ -1,0 +1,112 @@
+"""The languages as their readers write them (docs/languages.md): the Italian "ad" and the
+French "d'" before a name, pt_BR named as a locale names it, argparse's headings in the
+language's own typography, the Brazilian plural of zero."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion import i18n
+from companion.cli import main
+from companion.errors import ErrorCode, IllegalMove
+from companion.record import Record, write
+from companion.simulate import simulate
+
+NBSP = "\u00a0"
+
+
+def _wrong_player(tmp_path: Path, names: list[str]) -> Path:
+    """A record whose first move is played by the second seat, out of turn."""
+    doc = json.loads(write(Record.of(simulate(players=2, seed=3, max_moves=0))))
+    doc["players"] = names
+    doc["moves"] = [{"player": 1, "action": "take", "gems": {"red": 1, "blue": 1, "green": 1}}]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_italian_says_ad_before_a_name_that_starts_with_a(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--lang", "it", "replay", str(_wrong_player(tmp_path, ["Ben", "Ada"]))]) == 1
+    assert "tocca a Ben, non ad Ada" in capsys.readouterr().out
+    assert main(["--lang", "it", "replay", str(_wrong_player(tmp_path, ["Ada", "Ben"]))]) == 1
+    assert "tocca ad Ada, non a Ben" in capsys.readouterr().out
+
+
+def test_french_elides_de_before_a_name_that_starts_with_a_vowel() -> None:
+    template = "{id} is neither face up nor in {name}'s reserve"
+    i18n.set_language("fr")
+    assert (
+        "cartes réservées d'Ada"
+        in IllegalMove(ErrorCode.WRONG_PLAYER, template, id="1W1", name="Ada").message
+    )
+    assert (
+        "cartes réservées de Ben"
+        in IllegalMove(ErrorCode.WRONG_PLAYER, template, id="1W1", name="Ben").message
+    )
+
+
+@pytest.mark.parametrize("written", ["pt", "pt_BR", "pt-BR", "pt_BR.UTF-8", "PT_br"])
+def test_portuguese_is_accepted_as_a_locale_names_it(
+    written: str, data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["games", "--lang", written]) == 0
+    assert "Nenhuma partida ainda." in capsys.readouterr().out
+    assert main([f"--lang={written}", "games"]) == 0
+    assert "Nenhuma partida ainda." in capsys.readouterr().out
+
+
+def test_a_language_without_a_catalog_is_refused_with_the_choices(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["games", "--lang", "de_DE"])
+    assert exit_.value.code == 2
+    assert "'de_DE'" in capsys.readouterr().err
+
+
+def test_the_environment_may_name_brazilian_portuguese_by_its_locale(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for variable in ("SPLENDOR_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    i18n.set_language(None)
+    assert i18n.language() == "pt"
+    assert i18n.language_name("pt") == "Português (Brasil)"
+
+
+def test_brazilian_portuguese_says_zero_in_the_plural_and_french_in_the_singular() -> None:
+    i18n.set_language("pt_BR")
+    assert i18n.ngettext("{n} point", "{n} points", 0).format(n=0) == "0 pontos de prestígio"
+    assert i18n.ngettext("{n} card", "{n} cards", 0).format(n=0) == "0 cartas"
+    i18n.set_language("fr")
+    assert i18n.ngettext("{n} card", "{n} cards", 0).format(n=0) == "0 carte"
+
+
+def test_help_headings_follow_the_languages_typography(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help", "--lang", "fr"])
+    french = capsys.readouterr().out
+    assert french.startswith(f"utilisation{NBSP}: ")
+    assert f"\noptions{NBSP}:\n" in french
+    assert "options:" not in french
+    with pytest.raises(SystemExit):
+        main(["--help", "--lang", "fr"])
+    assert f"\ncommandes{NBSP}:\n" in capsys.readouterr().out  # a group's title too
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help", "--lang", "it"])
+    assert "\nopzioni:\n" in capsys.readouterr().out
+    i18n.set_language("en")
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    english = capsys.readouterr().out
+    assert "\noptions:\n" in english
+    # --data-dir wins over the environment variable: said as precedence, not position.
+    assert "(overrides the SPLENDOR_DATA_DIR environment variable)" in " ".join(english.split())
