@@ -85,7 +85,7 @@ def test_a_take_that_gives_tokens_back_says_which() -> None:
     set_language("fr")
     text = announce(game, move)
     tokens = localise(Tokens.parse("URK"))
-    assert text.startswith(f"Le compagnon prend {tokens} à la banque")
+    assert text.startswith(f"Le compagnon prend {tokens} au centre de la table")
     assert "puis rend " + localise(Tokens(white=3)) in text
 
 

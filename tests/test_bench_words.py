@@ -26,10 +26,10 @@ def french(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_app_benchmark_reports_in_the_environments_language(french: None) -> None:
     text = ui_bench.report([0.704, 0.851, 0.71], 143.6)
     assert "Mesure de l'application Splendor Companion" in text
-    assert "3 lancements : médiane 0,71 s, max 0,85 s" in text
+    assert "3 lancements\u00a0: médiane 0,71 s, max 0,85 s" in text
     assert "144 Mo" in text
     assert "median" not in text and "peak" not in text
-    assert "1 lancement :" in ui_bench.report([0.7], 143.6)  # the singular form
+    assert "1 lancement\u00a0:" in ui_bench.report([0.7], 143.6)  # the singular form
 
 
 def test_the_app_benchmark_reports_in_english_too() -> None:
@@ -49,7 +49,7 @@ def test_the_rfid_benchmark_runs_and_reports_in_the_environments_language(
     for line in lines:  # decimal commas, the figures aligned whatever the labels' lengths
         assert re.search(r"médiane \d+,\d\d ms, p99 \d+,\d\d ms, max \d+,\d\d ms$", line), line
     assert len({line.index("médiane") for line in lines}) == 1
-    assert "objectif : moins de 50 ms au p99" in text
+    assert "objectif\u00a0: moins de 50 ms au p99" in text
     assert "Anti-rebond compris" in text and "14,6 ms" in text
     assert "median" not in text and "goal" not in text
 
@@ -72,8 +72,8 @@ def test_the_companions_benchmark_reports_in_the_environments_language(
     assert ai_bench.main(args) == 0
     text = capsys.readouterr().out
     assert "1 partie à deux joueurs par match, 1 processus" in text
-    assert "difficile contre facile :" in text and "difficile contre glouton :" in text
-    assert re.search(r"sur 1 partie ; par décision, médiane \d+,\d ms", text), text
+    assert "difficile contre facile\u00a0:" in text and "difficile contre glouton\u00a0:" in text
+    assert re.search(r"sur 1 partie\u00a0; par décision, médiane \d+,\d ms", text), text
     assert "processes" not in text and "wins" not in text
 
 
@@ -106,7 +106,7 @@ def test_the_engine_benchmark_says_where_it_stands_against_the_goal(
         )
         i18n.set_language("fr")
         said = engine_bench.verdict(rate)
-        assert said.startswith("objectif : 1\u202f000 parties") and said.endswith(french), said
+        assert said.startswith("objectif\u00a0: 1\u202f000 parties") and said.endswith(french), said
     finally:
         i18n.set_language("en")
 

@@ -228,4 +228,4 @@ def test_the_build_command_speaks_the_readers_language() -> None:
         cwd=native.PACKAGE.parent, env=env, capture_output=True, text=True,
     )  # fmt: skip
     assert run.returncode == 2
-    assert run.stderr.strip() == "usage : python -m companion.build [--force | clean]"
+    assert run.stderr.strip() == "utilisation\u00a0: python -m companion.build [--force | clean]"

@@ -32,7 +32,7 @@ EXPECTED = {
         ("1 carta", "2 carte"),
         ("1 bianco", "2 bianchi, 1 rosso"),
         "2 gettoni rossi",
-        "jolly al posto di 1 bianco",
+        "oro al posto di 1 bianco",
         "15,4",
     ),
     "sv": (
@@ -48,7 +48,7 @@ EXPECTED = {
         ("1 carta", "2 cartas"),
         ("1 branca", "2 brancas, 1 vermelha"),
         "2 fichas vermelhas",
-        "curinga no lugar de 1 branca",
+        "ouro no lugar de 1 branca",
         "15,4",
     ),
     "fr": (
@@ -56,7 +56,7 @@ EXPECTED = {
         ("1 carte", "2 cartes"),
         ("1 blanc", "2 blancs, 1 rouge"),
         "2 jetons rouges",
-        "joker pour 1 blanc",
+        "or pour 1 blanc",
         "15,4",
     ),
 }
@@ -75,11 +75,14 @@ def test_counts_and_colours_agree(language: str) -> None:
     assert number(15.4, 1) == decimal
 
 
-def test_french_and_brazilian_portuguese_say_zero_in_the_singular() -> None:
+def test_french_says_zero_in_the_singular_and_brazilian_portuguese_in_the_plural() -> None:
+    # docs/languages.md: a Brazilian reader writes "0 pontos", "0 partidas".
     i18n.set_language("fr")
     assert ngettext("{n} game", "{n} games", 0).format(n=0) == "0 partie"
     i18n.set_language("pt")
-    assert ngettext("{n} game", "{n} games", 0).format(n=0) == "0 partida"
+    assert ngettext("{n} game", "{n} games", 0).format(n=0) == "0 partidas"
+    assert ngettext("{n} point", "{n} points", 0).format(n=0) == "0 pontos de prestígio"
+    assert ngettext("{n} point", "{n} points", 1).format(n=1) == "1 ponto de prestígio"
     i18n.set_language("it")
     assert ngettext("{n} game", "{n} games", 0).format(n=0) == "0 partite"
 

@@ -18,7 +18,7 @@ from .driver import FIXED_TIME, Driver
 
 WORDS = {
     "en": ("Moves", "Round 1", "takes", "0:40 turn", "Close"),
-    "fr": ("Coups", "Tour de table 1", "prend", "tour : 0:40", "Fermer"),
+    "fr": ("Coups", "Tour de table 1", "prend", "tour\u00a0: 0:40", "Fermer"),
 }
 
 
