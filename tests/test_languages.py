@@ -14,6 +14,7 @@ from companion.cli import main
 from companion.errors import ErrorCode, IllegalMove
 from companion.record import Record, write
 from companion.simulate import simulate
+from companion.tokens import Colour
 
 NBSP = "\u00a0"
 
@@ -110,3 +111,80 @@ def test_help_headings_follow_the_languages_typography(
     assert "\noptions:\n" in english
     # --data-dir wins over the environment variable: said as precedence, not position.
     assert "(overrides the SPLENDOR_DATA_DIR environment variable)" in " ".join(english.split())
+
+
+@pytest.mark.parametrize(
+    ("language", "english", "params", "said", "not_said"),
+    [
+        ("fr", "{name} counts as itself again.", {"name": "Zoé"}, "personne à part", "lui-même"),
+        ("fr", "tag {tag} is now {card}: saved", {"tag": "AB", "card": "1W1"}, "enregistrée", None),
+        (
+            "fr",
+            "{companion}: {games}, won by the people: {wins} ({rate})",
+            {"companion": "C", "games": "1 partie", "wins": 0, "rate": "0 %"},
+            "victoires des humains",
+            "gagnées",
+        ),
+        ("fr", "{player} receives a gold token.", {"player": "Ada"}, "jeton or", "joker"),
+        ("it", "count NAME as INTO", {}, "GIOCATORE", " IN"),
+        (
+            "it",
+            "level {level}, {colour}, cost {cost}",
+            {"level": 1, "colour": "bianco", "cost": ""},
+            "bonus bianco",
+            None,
+        ),
+        (
+            "sv",
+            "a {colour} bonus: cards cost less from now on",
+            {"colour": "vit"},
+            "färgen vit",
+            "i vit:",
+        ),
+        (
+            "sv",
+            "it is {name}'s turn, not {given}'s",
+            {"name": "Ben", "given": "Ada"},
+            "det är Ben som är på tur",
+            None,
+        ),
+        (
+            "sv",
+            "2 {colour} tokens can be taken only when the bank holds at least 4; it holds {n}",
+            {"colour": Colour.RED, "n": 3},
+            "nu finns det 3",
+            "där finns",
+        ),
+        ("sv", "Redo", {}, "Upprepa", " "),  # one word: the button never wraps
+        (
+            "sv",
+            "Noble {n} of {total}: which noble lies on the table?",
+            {"n": 1, "total": 3},
+            "adelsman",
+            "adelsperson",
+        ),
+        ("pt", "{name} counts as itself again.", {"name": "Zoé"}, "pessoa à parte", "si mesmo"),
+        ("pt", "pays nothing (bonuses)", {}, "bônus", "bónus"),
+        (
+            "pt",
+            "Level {level}, card {n} of 4: which card is face up? (or scan it)",
+            {"level": 1, "n": 2},
+            "escaneie",
+            "leia",
+        ),
+        (
+            "pt",
+            "{players} players reveal {want} nobles, not {n}",
+            {"players": 3, "want": 4, "n": 2},
+            "4 nobres",
+            "cartões",
+        ),
+    ],
+)
+def test_the_reviewers_findings_read_as_a_native_writes(
+    language: str, english: str, params: dict[str, object], said: str, not_said: str | None
+) -> None:
+    i18n.set_language(language)
+    text = i18n.translate(english).format(**{k: i18n.localise(v) for k, v in params.items()})
+    assert said in text, text
+    assert not_said is None or not_said not in text, text
