@@ -86,7 +86,7 @@ def test_a_take_that_gives_tokens_back_says_which() -> None:
     text = announce(game, move)
     tokens = localise(Tokens.parse("URK"))
     assert text.startswith(f"Le compagnon prend {tokens} au centre de la table")
-    assert "puis rend " + localise(Tokens(white=3)) in text
+    assert "table\u00a0; puis rend " + localise(Tokens(white=3)) in text  # French spacing
 
 
 def test_suggest_a_move_gives_the_hard_levels_choice_and_one_line() -> None:

@@ -55,12 +55,14 @@ def announce(game: Game, move: Move, name: str | None = None) -> str:
     else:
         text = _("{name} can do nothing and passes").format(name=who)
     if move.returned is not None and move.returned.total:
-        text += "; " + _("then gives back {tokens}").format(tokens=localise(move.returned))
+        then = _("then gives back {tokens}").format(tokens=localise(move.returned))
+        text = _("{this}; {that}").format(this=text, that=then)
     noble = visiting(game, move)
     if noble is not None:
         # Said by what it asks for: a record id (N8) means nothing at the table.
         wants = Tokens._make([*NOBLES[noble].requires, 0])
-        text += "; " + _("the noble asking for {bonuses} visits").format(bonuses=localise(wants))
+        visit = _("the noble asking for {bonuses} visits").format(bonuses=localise(wants))
+        text = _("{this}; {that}").format(this=text, that=visit)
     return text
 
 
