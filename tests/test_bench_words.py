@@ -135,4 +135,4 @@ def test_the_review_benchmark_reports_in_the_environments_language(
     assert review_bench.main(["--games", "1", "--playouts", "6"]) == 0
     out = capsys.readouterr().out
     assert "4 coups analysés en" in out and "1\u202f600 simulations/s" in out
-    assert "sur un Raspberry Pi 4" in out and "objectif : moins de 30 s" in out
+    assert "sur un Raspberry Pi 4" in out and "objectif\u00a0: moins de 30 s" in out

@@ -5,6 +5,7 @@ language's own typography, the Brazilian plural of zero."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,19 @@ def test_the_reviewers_findings_read_as_a_native_writes(
     text = i18n.translate(english).format(**{k: i18n.localise(v) for k, v in params.items()})
     assert said in text, text
     assert not_said is None or not_said not in text, text
+
+
+def _french() -> list[str]:
+    catalog = i18n.load("fr")
+    return [
+        *catalog.messages.values(),
+        *(f for _, forms in catalog.plurals.values() for f in forms),
+    ]
+
+
+def test_french_never_breaks_a_line_before_its_punctuation_and_quotes_with_guillemets() -> None:
+    for text in _french():
+        # A plain space before : ; ? ! (or inside « ») lets a line break there.
+        assert not re.search(r" [:;?!»]|« ", text), text
+        # A quote is « », never 'straight' (an apostrophe follows a letter: l'étiquette).
+        assert not re.search(r"(^|[\s(])'", text), text
