@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
                 "-m",
                 "pytest",
                 "tests/gui/test_screenshots.py",
+                "-m",
+                "long",  # the pictures are made by the long run's tests
                 "-q",
                 "-p",
                 "no:cacheprovider",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -78,6 +79,14 @@ class Driver:
 
     def frames(self, n: int = 2) -> None:
         for _ in range(n):
+            EventLoop.idle()
+
+    def wait(self, seconds: float) -> None:
+        """Frames until ``seconds`` have passed on the clock (frames come as fast as they
+        can in the tests: an animation needs time, not a count of frames)."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            time.sleep(0.01)
             EventLoop.idle()
 
     # ------------------------------------------------------------------ looking

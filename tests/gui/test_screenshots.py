@@ -85,6 +85,10 @@ def assert_fits(d: Driver) -> None:
                 assert widget.texture_size[0] <= widget.width + 2, widget.text
 
 
+# Every screen rendered and written at four sizes in two languages: the pictures of the
+# docs, made by tools/screenshots.py; in the long run, since test_every_display.py and
+# test_displays.py check the same screens at every display without rendering them.
+@pytest.mark.long
 def test_every_screen(shots: tuple[Driver, str]) -> None:
     d, language = shots
     app = d.app
@@ -184,6 +188,7 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     shoot(d, "history", language, fits=False)
 
 
+@pytest.mark.long
 def test_the_game_review(shots: tuple[Driver, str]) -> None:
     """A past game's review (a small budget), and the table before a costly move."""
     d, language = shots

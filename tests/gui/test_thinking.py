@@ -76,7 +76,7 @@ def test_thinking_shows_at_once_the_table_answers_and_an_undo_drops_the_answer(
     assert game.names[game.to_act] in title
     d.frames(3)
     first = panel.spinner.angle
-    d.frames(3)
+    d.wait(0.2)
     assert panel.spinner.angle != first  # it moves: the screen is not frozen
     # The board, the bank and every player stay on screen beside the panel.
     assert all(view.get_root_window() is not None for row in table.rows for view in row)
