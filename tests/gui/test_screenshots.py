@@ -95,7 +95,10 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     set_window((800, 480))
     # A finished game for the history and the end screen, an unfinished one to resume.
     finished = simulate(players=3, seed=4)
-    app.store.import_record(Record.of(finished), GameState.of(finished))
+    # With its start and end, as a game played here: its BG Stats code then holds the
+    # date and the length that docs/exports.md promises.
+    times = {"started_at": "2026-11-21T19:30:00Z", "ended_at": "2026-11-21T20:15:00Z"}
+    app.store.import_record(Record.of(finished, **times), GameState.of(finished))
     unfinished = simulate(players=4, seed=9, max_moves=40)
     app.store.import_record(Record.of(unfinished), GameState.of(unfinished))
 
