@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import hashlib
 import pickle
 import random
 import sys
@@ -14,7 +15,7 @@ import pytest
 from helpers import Hand, position
 
 from companion import BASE, ErrorCode, Game, IllegalMove, Position, RecordError, Status, Tokens
-from companion.moves import Buy, Move, Reserve, Take, with_parts
+from companion.moves import Buy, Move, Pass, Reserve, Take, with_parts
 from companion.position import Hidden
 from companion.simulate import DEFAULT_NAMES, Dealer, random_setup
 
@@ -46,6 +47,60 @@ def variants(game: Game, move: Move, rng: random.Random) -> list[Move]:
     out.append(Reserve(deck=1, card="1W1", player=move.player))
     out.append(with_parts(move, player=(move.player + 1) % len(game.names)))
     return out
+
+
+def fingerprint(seeds: range) -> str:
+    """How the engine plays, as one digest: seeded games of 2 to 4 players through the
+    public API (every action listed, the completions of the one chosen, what it still needs,
+    the move dealt and pushed, an undo every 7 moves), with the code and words of the
+    refusal of nine moves tried at every turn, and each game's last position and standings."""
+    digest = hashlib.sha256()
+    for seed in seeds:
+        game, dealer, rng = random_play(seed, players=2 + seed % 3)
+        while not game.over and not game.stalled:
+            seat = game.to_act
+            actions = game.actions()
+            action = rng.choice(actions)
+            done = game.completions(action)
+            move = dealer.deal(rng.choice(done))
+            tries = [
+                Take(Tokens(white=2, blue=1), player=seat),
+                Buy("3K4", player=seat),
+                Reserve(deck=1, player=1 - seat),
+                Pass(player=seat),
+                action,
+                with_parts(move, returned=Tokens(gold=1)),
+                with_parts(move, noble="N5"),
+                with_parts(move, reveal=None),
+                Buy("1W1", payment=Tokens(white=1), player=seat),
+            ]
+            for tried in tries:
+                err = game.explain(tried)
+                digest.update(f"{err.code.value} {err}".encode() if err else b"ok")
+            due = game.due(action)
+            listed = " ".join(map(str, actions))
+            digest.update(f"{listed}|{len(done)}|{move}|{game.reveal_due(move)}|{due}".encode())
+            game.push(move)
+            if len(game.moves) % 7 == 0:
+                game.undo()
+                game.push(move)
+        digest.update(f"{game.text()} {game.standings()}".encode())
+    return digest.hexdigest()
+
+
+def test_the_engine_plays_as_it_always_has() -> None:
+    """Recorded before the engine was rewritten with each move's effect written once: a
+    change of this digest is a change of how games play (or of what a refusal says)."""
+    assert fingerprint(range(24)) == (
+        "c21ac109bf2b849bae239251d6d9b79f6dc02c3e1bdf675627f1b094130c61c1"
+    )
+
+
+@pytest.mark.long
+def test_the_engine_plays_as_it_always_has_over_360_games() -> None:
+    assert fingerprint(range(360)) == (
+        "c50ca7f3e97b71128f2b256992a6fb84583f3e8aef904b7cad132a9c5adc3077"
+    )
 
 
 @pytest.mark.parametrize("seed", range(12))
