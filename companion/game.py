@@ -67,13 +67,14 @@ from .tables import (
     GOLD,
     NEW,
     NONE,
+    Bonuses,
     Completions,
     affordable,
     after_bonuses,
     complete,
     gives_back,
-    meets,
-    minus,
+    moved,
+    nobles_met,
     payment,
     pays_exactly,
     plus,
@@ -157,11 +158,6 @@ a plain tuple, which costs least to build and to read, compiled or not."""
 
 def _illegal(code: ErrorCode, template: str, **params: object) -> IllegalMove:
     return IllegalMove(code, template, **params)
-
-
-def _met(nobles: tuple[Noble, ...], bonuses: Sequence[int]) -> list[Noble]:
-    """Nobles whose requirement ``bonuses`` meet (N1)."""
-    return [n for n in nobles if meets(bonuses, n.requires)]
 
 
 class Game:
@@ -335,7 +331,7 @@ class Game:
 
     def qualifying_nobles(self, seat: int) -> list[Noble]:
         """Nobles on the table whose requirement this player's bonuses meet (N1)."""
-        return _met(self._state.nobles, self._state.seats[seat].bonuses)
+        return nobles_met(self._state.nobles, self._state.seats[seat].bonuses)
 
     def standings(self) -> list[Standing]:
         """Players ranked by E2: most points, then fewest purchased cards; ties share a rank."""
@@ -398,7 +394,7 @@ class Game:
         return Due(
             reveal=self.rules.levels[row] if row >= 0 and deck_sizes[row] else None,
             returns=max(0, sum(hand) - self._limit),
-            nobles=tuple(_met(s.nobles, bonuses)),
+            nobles=tuple(nobles_met(s.nobles, bonuses)),
             hand=hand,
         )
 
@@ -423,7 +419,9 @@ class Game:
         if isinstance(move, str):
             move = self.parse(move)
         before = self._state
-        state = self._next(before, move)
+        # The fast verdict; when it refuses, the explaining one raises saying why.
+        state = self._play(before, move, False) or self._play(before, move, True)
+        assert state is not None, "the explaining verdict raises where it refuses"
         self._history.append(before)
         self._state = state
         self._moves.append(move)
@@ -474,9 +472,10 @@ class Game:
         buy = tables.buy[seat]
         # What each colour is paid with, bonus and token together.
         reach = (b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4)
-        for row in market:
-            affordable(row, reach, gold, buy, moves)
-        affordable(reserved, reach, gold, buy, moves)
+        affordable(market, reach, gold, buy, moves)
+        if reserved:
+            known = tuple([c for c in reserved if isinstance(c, Card)])
+            affordable((known,), reach, gold, buy, moves)
         # Below 8 tokens and a noble's requirement, no action can have anything due: say so
         # to completions(), which is then free (it follows actions() in every turn).
         if t0 + t1 + t2 + t3 + t4 + gold + 3 <= self._limit and (
@@ -508,7 +507,7 @@ class Game:
         ):
             return (action,)  # a buy gives no token, and no noble can visit yet
         gems = NONE
-        bonuses: Sequence[int] = p.bonuses
+        bonuses = p.bonuses
         if isinstance(action, Take):
             gems = action.gems
             excess += sum(gems)
@@ -521,7 +520,8 @@ class Game:
             if card is not None:
                 bonuses = with_bonus(bonuses, card.bonus)
         nobles = s.nobles
-        met = _met(nobles, bonuses) if nobles and sum(bonuses) >= self._tables.noble_floor else ()
+        floor = self._tables.noble_floor
+        met = nobles_met(nobles, bonuses) if nobles and sum(bonuses) >= floor else ()
         if excess <= 0 and len(met) < 2:
             return (action,)
         back: tuple[Tokens | None, ...] = (None,)
@@ -551,7 +551,7 @@ class Game:
         bonuses = p.bonuses
         # The nobles a move may carry: all the same for takes and reserves, by colour for
         # buys. Computed once here rather than once per move (this lists hundreds).
-        met = _met(nobles, bonuses) if nobles and sum(bonuses) >= floor else []
+        met = nobles_met(nobles, bonuses) if nobles and sum(bonuses) >= floor else []
         choice_now: tuple[str | None, ...] = tuple(n.id for n in met) if len(met) > 1 else (None,)
         after_buy: dict[int, tuple[str | None, ...]] = {}
         gold = GOLD if s.bank[5] else NONE
@@ -561,7 +561,7 @@ class Game:
                 choice = after_buy.get(card.bonus)
                 if choice is None:
                     more = with_bonus(bonuses, card.bonus)
-                    met = _met(nobles, more) if nobles and sum(more) >= floor else []
+                    met = nobles_met(nobles, more) if nobles and sum(more) >= floor else []
                     choice = tuple(n.id for n in met) if len(met) > 1 else (None,)
                     after_buy[card.bonus] = choice
                 excess = 0
@@ -591,13 +591,6 @@ class Game:
     # a rule is one test the two share it, where saying why takes several they differ, and
     # tests/test_engine.py plays both on thousands of moves to show that they agree.
 
-    def _next(self, s: Position, move: Move) -> Position:
-        """The position after ``move``: the fast verdict, and when it refuses, the
-        explaining one, which raises saying why (changes nothing)."""
-        state = self._play(s, move, False) or self._play(s, move, True)
-        assert state is not None, "the explaining verdict raises where it refuses"
-        return state
-
     def _play(self, s: Position, move: Move, explain: bool) -> Position | None:
         """The position after the whole ``move``; ``None`` when the rules refuse it, or when
         ``explain``, :class:`IllegalMove` saying why."""
@@ -605,14 +598,17 @@ class Game:
         if acted is None:
             return None
         bank, tokens, bonuses, points, cards, reserved, deck_sizes, seen, row, index = acted
-        market = s.market
+        _, all_seats, market, _, nobles, seat, passes, round_, _, _ = s
         reveal = move.reveal
         # A6: the gap the action left is filled with the card the table declares.
         if row >= 0:
             placed: Card | None = None
             if deck_sizes[row]:
-                placed = self._revealed(reveal, row, seen, explain)
-                if placed is None:
+                # An unseen card of the gap's level.
+                placed = self._tables.cards.get(reveal) if reveal is not None else None
+                if placed is None or placed.level != row + 1 or seen >> placed.index & 1:
+                    if explain:
+                        self._refuse_reveal(reveal, row)
                     return None
                 seen |= 1 << placed.index
                 deck_sizes = _dealt(deck_sizes, row)
@@ -624,7 +620,12 @@ class Game:
                         level=self.rules.levels[row],
                     )
                 return None
-            market = _placed(market, row, index, placed)
+            faces = market[row]
+            faces = (*faces[:index], placed, *faces[index + 1 :])
+            if row == 0 and len(market) == 3:  # most often, and written out for it
+                market = (faces, market[1], market[2])
+            else:
+                market = (*market[:row], faces, *market[row + 1 :])
         elif reveal is not None:
             if explain:
                 raise _illegal(
@@ -642,20 +643,20 @@ class Game:
         if excess > 0:
             if returned is None or not gives_back(tokens, returned, excess):
                 return None
-            tokens = minus(tokens, returned)
-            bank = plus(bank, returned)
+            tokens, bank = moved(tokens, bank, returned)
         elif returned is not None and any(returned):
             return None
 
         # N1: a noble whose requirement the bonuses meet visits; the player names one
         # when several do.
-        seat = s.to_act
-        nobles = s.nobles
-        held = s.seats[seat].nobles
-        met = _met(nobles, bonuses) if nobles and sum(bonuses) >= self._tables.noble_floor else []
-        visit = self._visitor(met, move.noble, explain)
-        if visit is None and (move.noble is not None or len(met) > 1):
-            return None
+        held = all_seats[seat].nobles
+        floor = self._tables.noble_floor
+        met = nobles_met(nobles, bonuses) if nobles and sum(bonuses) >= floor else []
+        visit = None
+        if met or move.noble is not None:
+            visit = self._visitor(met, move.noble, explain)
+            if visit is None and (move.noble is not None or len(met) > 1):
+                return None
         if visit is not None:
             nobles = tuple(n for n in nobles if n is not visit)
             held = (*held, visit)
@@ -664,9 +665,7 @@ class Game:
         # The turn passes; after the last seat's, the round ends, the game too when
         # someone reached the winning points (E1).
         mine = NEW(SeatState, (tokens, bonuses, points, cards, reserved, held))
-        all_seats = s.seats
         following = seat + 1
-        round_ = s.round
         over = False
         if following == len(all_seats):
             following = 0
@@ -682,7 +681,7 @@ class Game:
             seats = (mine, *all_seats[1:])
         else:
             seats = (*all_seats[:seat], mine, *all_seats[following:])
-        passes = s.passes + 1 if isinstance(move, Pass) else 0
+        passes = passes + 1 if isinstance(move, Pass) else 0
         return NEW(
             Position,
             (bank, seats, market, deck_sizes, nobles, following, passes, round_, over, seen),
@@ -691,30 +690,28 @@ class Game:
     def _act(self, s: Position, move: Move, explain: bool) -> _Acted | None:
         """The action part of ``move`` applied to the seat to act (see :data:`_Acted`):
         ``None`` when the rules refuse it, or when ``explain``, :class:`IllegalMove`."""
-        if s.over or move.player != s.to_act:
+        bank, seats, market, deck_sizes, _, seat, _, _, over, seen = s
+        if over or move.player != seat:
             if explain:
                 raise self._not_your_turn(s, move)
             return None
-        bank = s.bank
-        tokens, bonuses, points, cards, reserved, _ = s.seats[s.to_act]
-        deck_sizes = s.deck_sizes
-        seen = s.seen_bits
+        tokens, bonuses, points, cards, reserved, _ = seats[seat]
         if isinstance(move, Take):
             gems = move.gems
             if explain:
                 self._check_take(bank, gems)
             if gems not in self._tables.take_sets[signature(bank)]:
                 return None
-            return (
-                minus(bank, gems), plus(tokens, gems), bonuses, points, cards, reserved,
-                deck_sizes, seen, -1, 0,
-            )  # fmt: skip
+            bank, tokens = moved(bank, tokens, gems)
+            return bank, tokens, bonuses, points, cards, reserved, deck_sizes, seen, -1, 0
         if isinstance(move, Buy):
-            card = self._card(move.card, explain)
+            card = self._tables.cards.get(move.card)
             if card is None:
+                self._unknown_card(move.card, explain)
                 return None
             row = card.level - 1
-            index = _face_up(s.market, card)
+            faces = market[row]  # cards compare by identity: these scans run in C
+            index = faces.index(card) if card in faces else -1
             if index < 0:
                 row = -1
                 i = _in_reserve(reserved, card, seen)
@@ -724,7 +721,7 @@ class Game:
                             ErrorCode.CARD_UNAVAILABLE,
                             "{id} is neither face up nor in {name}'s reserve",
                             id=card.id,
-                            name=self.names[s.to_act],
+                            name=self.names[seat],
                         )
                     return None
                 reserved = reserved[:i] + reserved[i + 1 :]
@@ -736,7 +733,7 @@ class Game:
                         ErrorCode.CANNOT_AFFORD,
                         "{id} costs {name} {cost} after bonuses; they hold {held}",
                         id=card.id,
-                        name=self.names[s.to_act],
+                        name=self.names[seat],
                         cost=after_bonuses(card.cost, bonuses),
                         held=tokens,
                     )
@@ -747,9 +744,10 @@ class Game:
                 if not pays_exactly(tokens, after_bonuses(card.cost, bonuses), move.payment):
                     return None
                 pay = move.payment
+            tokens, bank = moved(tokens, bank, pay)
             return (
-                plus(bank, pay), minus(tokens, pay), with_bonus(bonuses, card.bonus),
-                points + card.points, (*cards, card), reserved, deck_sizes, seen, row, index,
+                bank, tokens, with_bonus(bonuses, card.bonus), points + card.points,
+                (*cards, card), reserved, deck_sizes, seen, row, index,
             )  # fmt: skip
         if isinstance(move, Reserve):
             if len(reserved) >= self._reserve_limit:
@@ -757,7 +755,7 @@ class Game:
                     raise _illegal(
                         ErrorCode.RESERVE_LIMIT,
                         "{name} already holds {cards}: buy one before reserving again",
-                        name=self.names[s.to_act],
+                        name=self.names[seat],
                         cards=Counted(
                             "{n} reserved card", "{n} reserved cards", self._reserve_limit
                         ),
@@ -771,11 +769,13 @@ class Game:
                     if explain:
                         raise _illegal(ErrorCode.MALFORMED_MOVE, "a reserve names a card or a deck")
                     return None
-                card = self._card(move.card, explain)
+                card = self._tables.cards.get(move.card)
                 if card is None:
+                    self._unknown_card(move.card, explain)
                     return None
                 row = card.level - 1
-                index = _face_up(s.market, card)
+                faces = market[row]
+                index = faces.index(card) if card in faces else -1
                 if index < 0:
                     if explain:
                         raise _illegal(
@@ -794,10 +794,11 @@ class Game:
                 if isinstance(drawn, Card):
                     seen |= 1 << drawn.index
                 deck_sizes = _dealt(deck_sizes, level - 1)
-            gold = GOLD if bank[5] else NONE  # A4: a gold token comes with it, while any is left
+            if bank[5]:  # A4: a gold token comes with it, while any is left
+                bank, tokens = moved(bank, tokens, GOLD)
             return (
-                minus(bank, gold), plus(tokens, gold), bonuses, points, cards,
-                (*reserved, held), deck_sizes, seen, row, index,
+                bank, tokens, bonuses, points, cards, (*reserved, held), deck_sizes, seen,
+                row, index,
             )  # fmt: skip
         if isinstance(move, Pass):
             if self._has_action(s):
@@ -806,7 +807,7 @@ class Game:
                         ErrorCode.PASS_INVALID,
                         "{name} can still take, reserve or buy: a pass is allowed only when "
                         "nothing else is",
-                        name=self.names[s.to_act],
+                        name=self.names[seat],
                     )
                 return None
             return bank, tokens, bonuses, points, cards, reserved, deck_sizes, seen, -1, 0
@@ -873,9 +874,7 @@ class Game:
                 gems=gems,
             )
 
-    def _check_payment(
-        self, tokens: Tokens, bonuses: Sequence[int], card: Card, paid: Tokens
-    ) -> None:
+    def _check_payment(self, tokens: Tokens, bonuses: Bonuses, card: Card, paid: Tokens) -> None:
         """Why a payment named with a buy is refused (A5)."""
         if any(n < 0 for n in paid):
             raise _illegal(ErrorCode.MALFORMED_MOVE, "a token count cannot be negative")
@@ -932,30 +931,24 @@ class Game:
                 limit=limit,
             )
 
-    def _revealed(self, reveal: str | None, row: int, seen: int, explain: bool) -> Card | None:
-        """The card declared to fill a gap of market ``row``: an unseen one of its level."""
+    def _refuse_reveal(self, reveal: str | None, row: int) -> None:
+        """Why the card declared to fill a gap of market ``row`` is refused (A6)."""
         level = self.rules.levels[row]
         if reveal is None:
-            if explain:
-                raise _illegal(
-                    ErrorCode.REVEAL_MISSING,
-                    "declare the level {level} card turned face up to fill the gap",
-                    level=level,
-                )
-            return None
-        card = self._card(reveal, explain)
+            raise _illegal(
+                ErrorCode.REVEAL_MISSING,
+                "declare the level {level} card turned face up to fill the gap",
+                level=level,
+            )
+        card = self._tables.cards.get(reveal)
         if card is None:
-            return None
-        if card.level != level or seen >> card.index & 1:
-            if explain:
-                raise _illegal(
-                    ErrorCode.REVEAL_INVALID,
-                    "{id} cannot be revealed: the gap needs an unseen level {level} card",
-                    id=card.id,
-                    level=level,
-                )
-            return None
-        return card
+            self._unknown_card(reveal, True)
+        raise _illegal(
+            ErrorCode.REVEAL_INVALID,
+            "{id} cannot be revealed: the gap needs an unseen level {level} card",
+            id=reveal,
+            level=level,
+        )
 
     def _drawn(
         self, level: int, known: str | None, deck_sizes: tuple[int, ...], seen: int, explain: bool
@@ -974,8 +967,9 @@ class Game:
             return None
         if known is None:
             return Hidden(level)
-        card = self._card(known, explain)
+        card = self._tables.cards.get(known)
         if card is None:
+            self._unknown_card(known, explain)
             return None
         if card.level != level or seen >> card.index & 1:
             if explain:
@@ -1031,20 +1025,12 @@ class Game:
         known = [c for c in p.reserved if isinstance(c, Card)]
         return any(payment(p.tokens, p.bonuses, c.cost) is not None for c in market + known)
 
-    def _card(self, card_id: str, explain: bool) -> Card | None:
-        card = self._tables.cards.get(card_id)
-        if card is None and explain:
+    def _unknown_card(self, card_id: str, explain: bool) -> None:
+        """A move names a card that does not exist: refused."""
+        if explain:
             raise _illegal(
                 ErrorCode.MALFORMED_MOVE, "{id!r} is not a card id (like 2R3)", id=card_id
             )
-        return card
-
-
-def _face_up(market: tuple[tuple[Card | None, ...], ...], card: Card) -> int:
-    """Where ``card`` lies in its level's market row, or -1. (Cards compare by identity,
-    so the scan runs in C.)"""
-    faces = market[card.level - 1]
-    return faces.index(card) if card in faces else -1
 
 
 def _in_reserve(reserved: tuple[Card | Hidden, ...], card: Card, seen: int) -> int:
@@ -1063,17 +1049,6 @@ def _dealt(deck_sizes: tuple[int, ...], row: int) -> tuple[int, ...]:
     sizes = list(deck_sizes)
     sizes[row] -= 1
     return tuple(sizes)
-
-
-def _placed(
-    market: tuple[tuple[Card | None, ...], ...], row: int, index: int, card: Card | None
-) -> tuple[tuple[Card | None, ...], ...]:
-    """The market with ``card`` (``None``: an empty slot) at ``index`` of ``row``."""
-    faces = market[row]
-    faces = (*faces[:index], card, *faces[index + 1 :])
-    if row == 0 and len(market) == 3:  # most often, and written out for it
-        return (faces, market[1], market[2])
-    return (*market[:row], faces, *market[row + 1 :])
 
 
 def _stand_in(position: Position, players: tuple[str, ...], rules: Rules) -> Setup:

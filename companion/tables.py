@@ -20,12 +20,15 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 from typing import overload
 
-from .cards import Card
+from .cards import Card, Noble
 from .moves import Buy, Move, Pass, Reserve, Take, with_ending
 from .rules import Rules
 from .tokens import Tokens
 
 _GEM_RANGE = range(5)
+
+Bonuses = tuple[int, int, int, int, int]
+"""A count for each gem colour: bonuses, a card's cost, a noble's requirement."""
 
 NONE = Tokens()
 GOLD = Tokens(gold=1)
@@ -46,7 +49,19 @@ def minus(a: Tokens, b: Tokens) -> Tokens:
     return NEW(Tokens, (a0 - b0, a1 - b1, a2 - b2, a3 - b3, a4 - b4, a5 - b5))
 
 
-def payment(tokens: Sequence[int], bonuses: Sequence[int], cost: Sequence[int]) -> Tokens | None:
+def moved(source: Tokens, to: Tokens, tokens: Tokens) -> tuple[Tokens, Tokens]:
+    """``source`` and ``to`` once ``tokens`` have gone from one to the other (the bank and
+    a hand, either way)."""
+    s0, s1, s2, s3, s4, s5 = source
+    d0, d1, d2, d3, d4, d5 = to
+    n0, n1, n2, n3, n4, n5 = tokens
+    return (
+        NEW(Tokens, (s0 - n0, s1 - n1, s2 - n2, s3 - n3, s4 - n4, s5 - n5)),
+        NEW(Tokens, (d0 + n0, d1 + n1, d2 + n2, d3 + n3, d4 + n4, d5 + n5)),
+    )
+
+
+def payment(tokens: Tokens, bonuses: Bonuses, cost: Bonuses) -> Tokens | None:
     """The default payment of ``cost`` (A5): after ``bonuses``, coloured tokens first and
     gold for the rest; ``None`` when ``tokens`` cannot pay it."""
     t0, t1, t2, t3, t4, gold = tokens
@@ -70,7 +85,7 @@ def payment(tokens: Sequence[int], bonuses: Sequence[int], cost: Sequence[int]) 
     return NEW(Tokens, (p0, p1, p2, p3, p4, short))
 
 
-def after_bonuses(cost: Sequence[int], bonuses: Sequence[int]) -> Tokens:
+def after_bonuses(cost: Bonuses, bonuses: Bonuses) -> Tokens:
     """What ``cost`` leaves to pay in tokens once ``bonuses`` are counted (never below 0)."""
     c0, c1, c2, c3, c4 = cost
     b0, b1, b2, b3, b4 = bonuses
@@ -87,7 +102,7 @@ def after_bonuses(cost: Sequence[int], bonuses: Sequence[int]) -> Tokens:
     )
 
 
-def pays_exactly(tokens: Sequence[int], due: Sequence[int], paid: Sequence[int]) -> bool:
+def pays_exactly(tokens: Tokens, due: Tokens, paid: Tokens) -> bool:
     """Whether ``paid``, out of ``tokens``, settles ``due`` (gems, after bonuses) exactly:
     each colour at most what is due of it, gold for all the rest."""
     t0, t1, t2, t3, t4, t5 = tokens
@@ -101,7 +116,7 @@ def pays_exactly(tokens: Sequence[int], due: Sequence[int], paid: Sequence[int])
     )  # fmt: skip
 
 
-def gives_back(tokens: Sequence[int], returned: Sequence[int], excess: int) -> bool:
+def gives_back(tokens: Tokens, returned: Tokens, excess: int) -> bool:
     """Whether ``returned`` is ``excess`` tokens that ``tokens`` holds (T1)."""
     t0, t1, t2, t3, t4, t5 = tokens
     r0, r1, r2, r3, r4, r5 = returned
@@ -112,7 +127,7 @@ def gives_back(tokens: Sequence[int], returned: Sequence[int], excess: int) -> b
     )  # fmt: skip
 
 
-def with_bonus(bonuses: Sequence[int], colour: int) -> tuple[int, int, int, int, int]:
+def with_bonus(bonuses: Bonuses, colour: int) -> Bonuses:
     """``bonuses`` and one more of ``colour``: a card bought."""
     b0, b1, b2, b3, b4 = bonuses
     return (
@@ -124,43 +139,53 @@ def with_bonus(bonuses: Sequence[int], colour: int) -> tuple[int, int, int, int,
     )
 
 
-def meets(bonuses: Sequence[int], requires: Sequence[int]) -> bool:
-    """Whether ``bonuses`` reach ``requires`` in every colour (a noble's visit, N1)."""
+def nobles_met(nobles: tuple[Noble, ...], bonuses: Bonuses) -> list[Noble]:
+    """The nobles of ``nobles`` whose requirement ``bonuses`` reach in every colour (N1)."""
     w, u, g, r, k = bonuses
-    q0, q1, q2, q3, q4 = requires
-    return w >= q0 and u >= q1 and g >= q2 and r >= q3 and k >= q4
+    out = []
+    for noble in nobles:
+        q0, q1, q2, q3, q4 = noble.requires
+        if w >= q0 and u >= q1 and g >= q2 and r >= q3 and k >= q4:
+            out.append(noble)
+    return out
 
 
 def affordable(
-    cards: Sequence[object], reach: Sequence[int], gold: int, buys: Sequence[Move], out: list[Move]
+    rows: tuple[tuple[Card | None, ...], ...],
+    reach: Bonuses,
+    gold: int,
+    buys: tuple[Move, ...],
+    out: list[Move],
 ) -> None:
-    """Add to ``out`` the buy (from ``buys``, by card index) of each card of ``cards`` that
+    """Add to ``out`` the buy (from ``buys``, by card index) of each card of ``rows`` that
     ``reach`` (a colour's bonuses and tokens together) and ``gold`` pay for. It runs for
     every card offered at every turn, so the colours are written out."""
     e0, e1, e2, e3, e4 = reach
     if gold:
-        for card in cards:
-            if isinstance(card, Card):
-                c0, c1, c2, c3, c4 = card.cost
-                if (
-                    (c0 - e0 if c0 > e0 else 0)
-                    + (c1 - e1 if c1 > e1 else 0)
-                    + (c2 - e2 if c2 > e2 else 0)
-                    + (c3 - e3 if c3 > e3 else 0)
-                    + (c4 - e4 if c4 > e4 else 0)
-                ) <= gold:
-                    out.append(buys[card.index])
+        for row in rows:
+            for card in row:
+                if card is not None:
+                    c0, c1, c2, c3, c4 = card.cost
+                    if (
+                        (c0 - e0 if c0 > e0 else 0)
+                        + (c1 - e1 if c1 > e1 else 0)
+                        + (c2 - e2 if c2 > e2 else 0)
+                        + (c3 - e3 if c3 > e3 else 0)
+                        + (c4 - e4 if c4 > e4 else 0)
+                    ) <= gold:
+                        out.append(buys[card.index])
     else:
         # Without gold, every colour must cover its cost: the first that does not
         # settles it (small integers compared, nothing built).
-        for card in cards:
-            if isinstance(card, Card):
-                c0, c1, c2, c3, c4 = card.cost
-                if c0 <= e0 and c1 <= e1 and c2 <= e2 and c3 <= e3 and c4 <= e4:
-                    out.append(buys[card.index])
+        for row in rows:
+            for card in row:
+                if card is not None:
+                    c0, c1, c2, c3, c4 = card.cost
+                    if c0 <= e0 and c1 <= e1 and c2 <= e2 and c3 <= e3 and c4 <= e4:
+                        out.append(buys[card.index])
 
 
-def return_key(excess: int, hand: Sequence[int]) -> tuple[int, int, int, int, int, int, int]:
+def return_key(excess: int, hand: Tokens) -> tuple[int, int, int, int, int, int, int]:
     """The key of :func:`return_table` for giving back ``excess`` tokens from ``hand``."""
     h0, h1, h2, h3, h4, h5 = hand
     return (
@@ -207,7 +232,7 @@ def return_table() -> dict[tuple[int, ...], tuple[Tokens | None, ...]]:
     return {key: tuple(vectors) for key, vectors in table.items()}
 
 
-def returns(excess: int, hand: Sequence[int]) -> tuple[Tokens | None, ...]:
+def returns(excess: int, hand: Tokens) -> tuple[Tokens | None, ...]:
     """Every way to give back ``excess`` tokens from ``hand``."""
     return return_table()[return_key(excess, hand)]
 
