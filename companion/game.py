@@ -73,7 +73,7 @@ from .tables import (
     after_bonuses,
     complete,
     gives_back,
-    moved,
+    minus,
     nobles_met,
     payment,
     pays_exactly,
@@ -138,22 +138,6 @@ class Due:
     @property
     def noble_choice(self) -> bool:
         return len(self.nobles) > 1
-
-
-_Acted = tuple[
-    Tokens,  # the bank
-    Tokens,  # the hand
-    tuple[int, int, int, int, int],  # the bonuses
-    int,  # the points
-    tuple[Card, ...],  # the cards bought
-    tuple[Card | Hidden, ...],  # the reserve
-    tuple[int, ...],  # the deck sizes
-    int,  # the cards seen (Position.seen_bits)
-    int,  # the market row of the slot the action emptied (A6), -1 when none
-    int,  # that slot's index in its row
-]
-"""The seat to act and the table once the action part of a move is applied (nothing else):
-a plain tuple, which costs least to build and to read, compiled or not."""
 
 
 def _illegal(code: ErrorCode, template: str, **params: object) -> IllegalMove:
@@ -388,14 +372,14 @@ class Game:
         :class:`IllegalMove` when the action itself is illegal. Changes nothing.
         """
         s = self._state
-        acted = self._act(s, action, True)
-        assert acted is not None, "the explaining verdict raises where it refuses"
-        _, hand, bonuses, _, _, _, deck_sizes, _, row, _ = acted
+        after = self._play(s, action, True, action_only=True)
+        assert after is not None, "the explaining verdict raises where it refuses"
+        mine = after.seats[s.to_act]
         return Due(
-            reveal=self.rules.levels[row] if row >= 0 and deck_sizes[row] else None,
-            returns=max(0, sum(hand) - self._limit),
-            nobles=tuple(nobles_met(s.nobles, bonuses)),
-            hand=hand,
+            reveal=self.reveal_due(action),
+            returns=max(0, sum(mine.tokens) - self._limit),
+            nobles=tuple(nobles_met(s.nobles, mine.bonuses)),
+            hand=mine.tokens,
         )
 
     # ------------------------------------------------------------ the verdict
@@ -472,10 +456,11 @@ class Game:
         buy = tables.buy[seat]
         # What each colour is paid with, bonus and token together.
         reach = (b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4)
-        affordable(market, reach, gold, buy, moves)
+        # The face-up cards, and the reserved ones but those blind-reserved.
+        rows = market
         if reserved:
-            known = tuple([c for c in reserved if isinstance(c, Card)])
-            affordable((known,), reach, gold, buy, moves)
+            rows = (*market, tuple([c for c in reserved if isinstance(c, Card)]))
+        affordable(rows, reach, gold, buy, moves)
         # Below 8 tokens and a noble's requirement, no action can have anything due: say so
         # to completions(), which is then free (it follows actions() in every turn).
         if t0 + t1 + t2 + t3 + t4 + gold + 3 <= self._limit and (
@@ -583,24 +568,156 @@ class Game:
 
     # ------------------------------------------------------------ applying
     #
-    # Each move's effect is written once, in _act() (the action: take, reserve, buy, pass)
-    # and _play() (the reveal, the tokens returned, the noble's visit, the end of the turn).
+    # Each move's effect is written once, in _play(): the action (take, reserve, buy,
+    # pass), the reveal, the tokens returned, the noble's visit, the end of the turn.
     # Two verdicts run over it. The fast one (``explain`` false) answers None at the first
     # rule broken: push() and is_legal() use it, and search calls them. The explaining one
     # (``explain`` true) raises IllegalMove with the code and words of the rule broken: where
     # a rule is one test the two share it, where saying why takes several they differ, and
     # tests/test_engine.py plays both on thousands of moves to show that they agree.
 
-    def _play(self, s: Position, move: Move, explain: bool) -> Position | None:
+    def _play(
+        self, s: Position, move: Move, explain: bool, action_only: bool = False
+    ) -> Position | None:
         """The position after the whole ``move``; ``None`` when the rules refuse it, or when
-        ``explain``, :class:`IllegalMove` saying why."""
-        acted = self._act(s, move, explain)
-        if acted is None:
+        ``explain``, :class:`IllegalMove` saying why. ``action_only``: the position once
+        the action alone is applied, the gap it leaves in the market unchanged (for
+        :meth:`due`)."""
+        bank, all_seats, market, deck_sizes, nobles, seat, passes, round_, over, seen = s
+        if over or move.player != seat:
+            if explain:
+                raise self._not_your_turn(s, move)
             return None
-        bank, tokens, bonuses, points, cards, reserved, deck_sizes, seen, row, index = acted
-        _, all_seats, market, _, nobles, seat, passes, round_, _, _ = s
-        reveal = move.reveal
+        tokens, bonuses, points, cards, reserved, held = all_seats[seat]
+        row = -1  # the market row, and below the slot, that the action empties (A6)
+        index = 0
+
+        # The action: take (A1-A3), buy (A5), reserve (A4) or pass (A7).
+        if isinstance(move, Take):
+            gems = move.gems
+            if explain:
+                self._check_take(bank, gems)
+            if gems not in self._tables.take_sets[signature(bank)]:
+                return None
+            bank = minus(bank, gems)
+            tokens = plus(tokens, gems)
+        elif isinstance(move, Buy):
+            card = self._tables.cards.get(move.card)
+            if card is None:
+                self._unknown_card(move.card, explain)
+                return None
+            row = card.level - 1
+            faces = market[row]  # cards compare by identity: these scans run in C
+            index = faces.index(card) if card in faces else -1
+            if index < 0:
+                row = -1
+                i = _in_reserve(reserved, card, seen)
+                if i < 0:
+                    if explain:
+                        raise _illegal(
+                            ErrorCode.CARD_UNAVAILABLE,
+                            "{id} is neither face up nor in {name}'s reserve",
+                            id=card.id,
+                            name=self.names[seat],
+                        )
+                    return None
+                reserved = reserved[:i] + reserved[i + 1 :]
+                seen |= 1 << card.index  # a blind-reserved card is seen once bought
+            pay = payment(tokens, bonuses, card.cost)
+            if pay is None:
+                if explain:
+                    raise _illegal(
+                        ErrorCode.CANNOT_AFFORD,
+                        "{id} costs {name} {cost} after bonuses; they hold {held}",
+                        id=card.id,
+                        name=self.names[seat],
+                        cost=after_bonuses(card.cost, bonuses),
+                        held=tokens,
+                    )
+                return None
+            if move.payment is not None:
+                if explain:
+                    self._check_payment(tokens, bonuses, card, move.payment)
+                if not pays_exactly(tokens, after_bonuses(card.cost, bonuses), move.payment):
+                    return None
+                pay = move.payment
+            tokens = minus(tokens, pay)
+            bank = plus(bank, pay)
+            bonuses = with_bonus(bonuses, card.bonus)
+            points += card.points
+            cards = (*cards, card)
+        elif isinstance(move, Reserve):
+            if len(reserved) >= self._reserve_limit:
+                if explain:
+                    raise _illegal(
+                        ErrorCode.RESERVE_LIMIT,
+                        "{name} already holds {cards}: buy one before reserving again",
+                        name=self.names[seat],
+                        cards=Counted(
+                            "{n} reserved card", "{n} reserved cards", self._reserve_limit
+                        ),
+                    )
+                return None
+            kept: Card | Hidden
+            if move.deck is None:
+                if move.card is None:
+                    if explain:
+                        raise _illegal(ErrorCode.MALFORMED_MOVE, "a reserve names a card or a deck")
+                    return None
+                card = self._tables.cards.get(move.card)
+                if card is None:
+                    self._unknown_card(move.card, explain)
+                    return None
+                row = card.level - 1
+                faces = market[row]
+                index = faces.index(card) if card in faces else -1
+                if index < 0:
+                    if explain:
+                        raise _illegal(
+                            ErrorCode.CARD_UNAVAILABLE,
+                            "{id} is not face up on the table",
+                            id=card.id,
+                        )
+                    return None
+                kept = card
+            else:
+                level = move.deck
+                drawn = self._drawn(level, move.card, deck_sizes, seen, explain)
+                if drawn is None:
+                    return None
+                kept = drawn
+                if isinstance(drawn, Card):
+                    seen |= 1 << drawn.index
+                deck_sizes = _dealt(deck_sizes, level - 1)
+            reserved = (*reserved, kept)
+            if bank[5]:  # A4: a gold token comes with it, while any is left
+                bank = minus(bank, GOLD)
+                tokens = plus(tokens, GOLD)
+        elif isinstance(move, Pass):
+            if self._has_action(s):
+                if explain:
+                    raise _illegal(
+                        ErrorCode.PASS_INVALID,
+                        "{name} can still take, reserve or buy: a pass is allowed only when "
+                        "nothing else is",
+                        name=self.names[seat],
+                    )
+                return None
+            passes += 1
+        else:
+            if explain:
+                raise _illegal(ErrorCode.MALFORMED_MOVE, "unknown action {move!r}", move=move)
+            return None
+        if action_only:
+            mine = NEW(SeatState, (tokens, bonuses, points, cards, reserved, held))
+            seats = (*all_seats[:seat], mine, *all_seats[seat + 1 :])
+            return NEW(
+                Position,
+                (bank, seats, market, deck_sizes, nobles, seat, passes, round_, over, seen),
+            )
+
         # A6: the gap the action left is filled with the card the table declares.
+        reveal = move.reveal
         if row >= 0:
             placed: Card | None = None
             if deck_sizes[row]:
@@ -643,30 +760,29 @@ class Game:
         if excess > 0:
             if returned is None or not gives_back(tokens, returned, excess):
                 return None
-            tokens, bank = moved(tokens, bank, returned)
+            tokens = minus(tokens, returned)
+            bank = plus(bank, returned)
         elif returned is not None and any(returned):
             return None
 
         # N1: a noble whose requirement the bonuses meet visits; the player names one
         # when several do.
-        held = all_seats[seat].nobles
         floor = self._tables.noble_floor
         met = nobles_met(nobles, bonuses) if nobles and sum(bonuses) >= floor else []
-        visit = None
         if met or move.noble is not None:
             visit = self._visitor(met, move.noble, explain)
-            if visit is None and (move.noble is not None or len(met) > 1):
-                return None
-        if visit is not None:
-            nobles = tuple(n for n in nobles if n is not visit)
-            held = (*held, visit)
-            points += visit.points
+            if visit is None:
+                if move.noble is not None or len(met) > 1:
+                    return None
+            else:
+                nobles = tuple(n for n in nobles if n is not visit)
+                held = (*held, visit)
+                points += visit.points
 
         # The turn passes; after the last seat's, the round ends, the game too when
         # someone reached the winning points (E1).
         mine = NEW(SeatState, (tokens, bonuses, points, cards, reserved, held))
         following = seat + 1
-        over = False
         if following == len(all_seats):
             following = 0
             seats = (*all_seats[:seat], mine)
@@ -681,139 +797,12 @@ class Game:
             seats = (mine, *all_seats[1:])
         else:
             seats = (*all_seats[:seat], mine, *all_seats[following:])
-        passes = passes + 1 if isinstance(move, Pass) else 0
+        if move.__class__ is not Pass:
+            passes = 0
         return NEW(
             Position,
             (bank, seats, market, deck_sizes, nobles, following, passes, round_, over, seen),
         )
-
-    def _act(self, s: Position, move: Move, explain: bool) -> _Acted | None:
-        """The action part of ``move`` applied to the seat to act (see :data:`_Acted`):
-        ``None`` when the rules refuse it, or when ``explain``, :class:`IllegalMove`."""
-        bank, seats, market, deck_sizes, _, seat, _, _, over, seen = s
-        if over or move.player != seat:
-            if explain:
-                raise self._not_your_turn(s, move)
-            return None
-        tokens, bonuses, points, cards, reserved, _ = seats[seat]
-        if isinstance(move, Take):
-            gems = move.gems
-            if explain:
-                self._check_take(bank, gems)
-            if gems not in self._tables.take_sets[signature(bank)]:
-                return None
-            bank, tokens = moved(bank, tokens, gems)
-            return bank, tokens, bonuses, points, cards, reserved, deck_sizes, seen, -1, 0
-        if isinstance(move, Buy):
-            card = self._tables.cards.get(move.card)
-            if card is None:
-                self._unknown_card(move.card, explain)
-                return None
-            row = card.level - 1
-            faces = market[row]  # cards compare by identity: these scans run in C
-            index = faces.index(card) if card in faces else -1
-            if index < 0:
-                row = -1
-                i = _in_reserve(reserved, card, seen)
-                if i < 0:
-                    if explain:
-                        raise _illegal(
-                            ErrorCode.CARD_UNAVAILABLE,
-                            "{id} is neither face up nor in {name}'s reserve",
-                            id=card.id,
-                            name=self.names[seat],
-                        )
-                    return None
-                reserved = reserved[:i] + reserved[i + 1 :]
-                seen |= 1 << card.index  # a blind-reserved card is seen once bought
-            pay = payment(tokens, bonuses, card.cost)
-            if pay is None:
-                if explain:
-                    raise _illegal(
-                        ErrorCode.CANNOT_AFFORD,
-                        "{id} costs {name} {cost} after bonuses; they hold {held}",
-                        id=card.id,
-                        name=self.names[seat],
-                        cost=after_bonuses(card.cost, bonuses),
-                        held=tokens,
-                    )
-                return None
-            if move.payment is not None:
-                if explain:
-                    self._check_payment(tokens, bonuses, card, move.payment)
-                if not pays_exactly(tokens, after_bonuses(card.cost, bonuses), move.payment):
-                    return None
-                pay = move.payment
-            tokens, bank = moved(tokens, bank, pay)
-            return (
-                bank, tokens, with_bonus(bonuses, card.bonus), points + card.points,
-                (*cards, card), reserved, deck_sizes, seen, row, index,
-            )  # fmt: skip
-        if isinstance(move, Reserve):
-            if len(reserved) >= self._reserve_limit:
-                if explain:
-                    raise _illegal(
-                        ErrorCode.RESERVE_LIMIT,
-                        "{name} already holds {cards}: buy one before reserving again",
-                        name=self.names[seat],
-                        cards=Counted(
-                            "{n} reserved card", "{n} reserved cards", self._reserve_limit
-                        ),
-                    )
-                return None
-            row = -1
-            index = 0
-            held: Card | Hidden
-            if move.deck is None:
-                if move.card is None:
-                    if explain:
-                        raise _illegal(ErrorCode.MALFORMED_MOVE, "a reserve names a card or a deck")
-                    return None
-                card = self._tables.cards.get(move.card)
-                if card is None:
-                    self._unknown_card(move.card, explain)
-                    return None
-                row = card.level - 1
-                faces = market[row]
-                index = faces.index(card) if card in faces else -1
-                if index < 0:
-                    if explain:
-                        raise _illegal(
-                            ErrorCode.CARD_UNAVAILABLE,
-                            "{id} is not face up on the table",
-                            id=card.id,
-                        )
-                    return None
-                held = card
-            else:
-                level = move.deck
-                drawn = self._drawn(level, move.card, deck_sizes, seen, explain)
-                if drawn is None:
-                    return None
-                held = drawn
-                if isinstance(drawn, Card):
-                    seen |= 1 << drawn.index
-                deck_sizes = _dealt(deck_sizes, level - 1)
-            if bank[5]:  # A4: a gold token comes with it, while any is left
-                bank, tokens = moved(bank, tokens, GOLD)
-            return (
-                bank, tokens, bonuses, points, cards, (*reserved, held), deck_sizes, seen,
-                row, index,
-            )  # fmt: skip
-        if isinstance(move, Pass):
-            if self._has_action(s):
-                if explain:
-                    raise _illegal(
-                        ErrorCode.PASS_INVALID,
-                        "{name} can still take, reserve or buy: a pass is allowed only when "
-                        "nothing else is",
-                        name=self.names[seat],
-                    )
-                return None
-            return bank, tokens, bonuses, points, cards, reserved, deck_sizes, seen, -1, 0
-        if explain:
-            raise _illegal(ErrorCode.MALFORMED_MOVE, "unknown action {move!r}", move=move)
-        return None
 
     # ------------------------------------------------- the explaining verdict's words
 

@@ -49,18 +49,6 @@ def minus(a: Tokens, b: Tokens) -> Tokens:
     return NEW(Tokens, (a0 - b0, a1 - b1, a2 - b2, a3 - b3, a4 - b4, a5 - b5))
 
 
-def moved(source: Tokens, to: Tokens, tokens: Tokens) -> tuple[Tokens, Tokens]:
-    """``source`` and ``to`` once ``tokens`` have gone from one to the other (the bank and
-    a hand, either way)."""
-    s0, s1, s2, s3, s4, s5 = source
-    d0, d1, d2, d3, d4, d5 = to
-    n0, n1, n2, n3, n4, n5 = tokens
-    return (
-        NEW(Tokens, (s0 - n0, s1 - n1, s2 - n2, s3 - n3, s4 - n4, s5 - n5)),
-        NEW(Tokens, (d0 + n0, d1 + n1, d2 + n2, d3 + n3, d4 + n4, d5 + n5)),
-    )
-
-
 def payment(tokens: Tokens, bonuses: Bonuses, cost: Bonuses) -> Tokens | None:
     """The default payment of ``cost`` (A5): after ``bonuses``, coloured tokens first and
     gold for the rest; ``None`` when ``tokens`` cannot pay it."""
