@@ -102,16 +102,37 @@ _GEM_RANGE = range(5)
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One player's tableau as the table sees it, at one moment."""
+    """One player's tableau as the table sees it, at one moment: the position's
+    :class:`SeatState` with the seat's number and the player's name (its fields read
+    through: ``seat.tokens`` is ``seat.state.tokens``)."""
 
     seat: int
     name: str
-    tokens: Tokens
-    bonuses: tuple[int, int, int, int, int]
-    points: int
-    cards: tuple[Card, ...]
-    reserved: tuple[Card | Hidden, ...]
-    nobles: tuple[Noble, ...]
+    state: SeatState
+
+    @property
+    def tokens(self) -> Tokens:
+        return self.state.tokens
+
+    @property
+    def bonuses(self) -> Bonuses:
+        return self.state.bonuses
+
+    @property
+    def points(self) -> int:
+        return self.state.points
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.state.cards
+
+    @property
+    def reserved(self) -> tuple[Card | Hidden, ...]:
+        return self.state.reserved
+
+    @property
+    def nobles(self) -> tuple[Noble, ...]:
+        return self.state.nobles
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,10 +313,7 @@ class Game:
         return [c for bit, c in self._tables.unseen[level - 1] if not seen & bit]
 
     def seat(self, seat: int) -> Seat:
-        p = self._state.seats[seat]
-        return Seat(
-            seat, self.names[seat], p.tokens, p.bonuses, p.points, p.cards, p.reserved, p.nobles
-        )
+        return Seat(seat, self.names[seat], self._state.seats[seat])
 
     @property
     def seats(self) -> tuple[Seat, ...]:
