@@ -173,7 +173,9 @@ def against(ref: str, n: int, rounds: int, build: bool = True) -> None:
     2-player games a second by CPU time, the best of ``rounds`` (``build``: compile
     ``ref``'s engine to compare the compiled ones too)."""
     _ = translate
-    print(_("this engine against the one of {ref}, measured in turn in this run:").format(ref=ref))
+    print(
+        _("this engine against the one of {ref}, measured alternately in this run:").format(ref=ref)
+    )
     with baseline(ref, build) as (tree, built):
         if build and not built:
             print(

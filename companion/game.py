@@ -56,7 +56,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .cards import Card, Noble
+from .cards import Card, Noble, card_id_problem
 from .errors import ErrorCode, IllegalMove, RecordError
 from .i18n import Counted
 from .moves import Buy, Move, Pass, Reserve, Take, parse_move
@@ -1035,9 +1035,8 @@ class Game:
     def _unknown_card(self, card_id: str, explain: bool) -> None:
         """A move names a card that does not exist: refused."""
         if explain:
-            raise _illegal(
-                ErrorCode.MALFORMED_MOVE, "{id!r} is not a card id (like 2R3)", id=card_id
-            )
+            template, params = card_id_problem(self.rules.cards, card_id)
+            raise _illegal(ErrorCode.MALFORMED_MOVE, template, **params)
 
 
 def _in_reserve(reserved: tuple[Card | Hidden, ...], card: Card, seen: int) -> int:

@@ -159,7 +159,7 @@ def test_the_engine_benchmark_measures_another_commits_engine_beside_its_own(
     engine_bench.against("HEAD", 2, 1, build=False)
     said = capsys.readouterr().out
     assert "ce moteur contre celui de HEAD" in said
-    assert re.search(r"depuis la source, 2 joueurs : [\d\u202f]+ parties/s", said), said
+    assert re.search(r"depuis la source, 2 joueurs\u00a0: [\d\u202f]+ parties/s", said), said
 
 
 def test_the_engine_benchmark_refuses_a_baseline_it_cannot_find(
@@ -169,4 +169,4 @@ def test_the_engine_benchmark_refuses_a_baseline_it_cannot_find(
 
     assert cli.main(["bench", "--baseline", "no-such-commit"]) == 2
     said = capsys.readouterr().err.strip().splitlines()
-    assert len(said) == 1 and said[0].startswith("--baseline no-such-commit : "), said
+    assert len(said) == 1 and said[0].startswith("--baseline no-such-commit\u00a0: "), said
