@@ -16,25 +16,38 @@ what they are: the same play from the engine's source (pure Python), uniform ove
 whole legal move (``legal_moves()`` listed in full each turn, as issue 14 first
 measured), the kind-first random player of :mod:`companion.simulate`, several processes,
 and the app's own paths (``push`` alone, replay, journal).
+
+``--baseline REF`` measures this engine against the one of a git ``REF`` (a commit, a tag,
+``origin/main``) in the same run: that engine is unpacked from the repository into a
+temporary folder and compiled there, and the two play the same uniform random games in
+turn, compiled and from their source, in fresh processes (best of several rounds, so that
+the other work of the machine weighs on both alike). No second copy of the engine is kept
+in the tree.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import inspect
+import io
 import os
 import random
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import native
+from .errors import CompanionError
 from .game import Game
-from .i18n import ngettext, number, translate
+from .i18n import N_, ngettext, number, translate
 from .record import Record, read, replay, write
 from .session import Session
 from .simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, choose, random_setup, simulate
@@ -86,22 +99,110 @@ def uniform_games(n: int, players: int, whole: bool = False) -> tuple[float, flo
 
 
 def cold(
-    n: int, players: int, whole: bool = False, pure: bool = False
+    n: int, players: int, whole: bool = False, pure: bool = False, tree: Path | None = None
 ) -> tuple[float, float, float]:
     """:func:`uniform_games` in a fresh interpreter: nothing built or cached beforehand.
 
     ``pure``: the engine from its source even where it is compiled (:mod:`companion.native`).
+    ``tree``: a folder holding another engine (:func:`baseline`) to play instead of this
+    one; the same :func:`uniform_games`, this module's, is sent to play it.
     """
     code = (
-        f"from companion.bench import uniform_games;print(*uniform_games({n}, {players}, {whole}))"
+        "import random, time\n"
+        "from companion.game import Game\n"
+        "from companion.simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, random_setup\n"
+        f"{inspect.getsource(uniform_games)}\n"
+        f"print(*uniform_games({n}, {players}, {whole}))\n"
     )
     env = {k: v for k, v in os.environ.items() if k != native.PURE}
     if pure:
         env[native.PURE] = "1"
+    # The folder a fresh interpreter runs in comes first on its path: the engine there.
+    where = tree if tree is not None else native.PACKAGE.parent
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
-    ).stdout.split()
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env,
+        cwd=where,
+    ).stdout.split()  # fmt: skip
     return float(out[0]), float(out[1]), float(out[2])
+
+
+@contextmanager
+def baseline(ref: str, build: bool = True) -> Iterator[tuple[Path, bool]]:
+    """The engine of git ``ref`` in a temporary folder, compiled there when it can be (and
+    ``build``): the folder, and whether it was compiled. :class:`CompanionError` when
+    ``ref`` cannot be read from the repository this package is in."""
+    _ = translate
+    root = native.PACKAGE.parent
+    package = native.PACKAGE.name
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", "--format=tar", f"{ref}^{{commit}}", package],
+            capture_output=True,
+        )
+    except OSError as err:
+        raise CompanionError(
+            "bad-baseline",
+            N_("--baseline needs git, which cannot be run: {reason}"),
+            {"reason": str(err)},
+        ) from None
+    if archive.returncode != 0:
+        said = archive.stderr.decode(errors="replace").strip().splitlines()
+        raise CompanionError(
+            "bad-baseline",
+            N_("--baseline {ref}: not a commit of the git repository at {root} ({reason})"),
+            {"ref": ref, "root": root, "reason": said[-1] if said else archive.returncode},
+        )
+    with tempfile.TemporaryDirectory(prefix="splendor-baseline-") as temp:
+        tree = Path(temp)
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(tree, filter="data")
+        if not build:
+            yield tree, False
+            return
+        env = {k: v for k, v in os.environ.items() if k != native.PURE}
+        env["MYPY_CACHE_DIR"] = str(tree / ".mypy_cache")
+        built = subprocess.run(
+            [sys.executable, "-m", f"{package}.build", "--force"],
+            cwd=tree, env=env, capture_output=True, text=True,
+        )  # fmt: skip
+        yield tree, built.returncode == 0
+
+
+def against(ref: str, n: int, rounds: int, build: bool = True) -> None:
+    """Print this engine's speed beside the one of git ``ref`` (see the module's docs),
+    2-player games a second by CPU time, the best of ``rounds`` (``build``: compile
+    ``ref``'s engine to compare the compiled ones too)."""
+    _ = translate
+    print(
+        _("this engine against the one of {ref}, measured alternately in this run:").format(ref=ref)
+    )
+    with baseline(ref, build) as (tree, built):
+        if build and not built:
+            print(
+                "  "
+                + _("{ref} could not be compiled here: only the source is compared").format(ref=ref)
+            )
+        ways = [True] if not (built and native.compiled()) else [False, True]
+        for pure in ways:
+            ours: list[float] = []
+            theirs: list[float] = []
+            for _round in range(rounds):
+                # By CPU time: the clock counts the other work of the machine too.
+                ours.append(cold(n, 2, pure=pure)[1])
+                theirs.append(cold(n, 2, pure=pure, tree=tree)[1])
+            new, old = max(ours), max(theirs)
+            line = (
+                _("from the source, 2 players: {new} games/s by CPU time, {ref}: {old} ({change})")
+                if pure
+                else _("compiled, 2 players: {new} games/s by CPU time, {ref}: {old} ({change})")
+            )
+            print(
+                "  "
+                + line.format(
+                    new=number(new), old=number(old), ref=ref,
+                    change=f"{(new / old - 1) * 100:+.1f} %",
+                )
+            )  # fmt: skip
 
 
 def engine_words() -> str:
@@ -201,7 +302,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main(quick: bool = False) -> int:
+def main(quick: bool = False, base: str | None = None) -> int:
     n = 100 if quick else 1000
     workers = os.cpu_count() or 1
     _ = translate
@@ -213,6 +314,9 @@ def main(quick: bool = False) -> int:
         ).format(n=workers, version=sys.version.split()[0])
     )
     print(engine_words())
+    if base is not None:
+        against(base, n, 2 if quick else 5)
+        return 0
     print(_("uniform random play, public API, one process, cold (actions, then completions):"))
     for players in PLAYER_COUNTS:
         rate, cpu, per_game = cold(n, players)
@@ -288,4 +392,6 @@ def main(quick: bool = False) -> int:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
-    raise SystemExit(main(parser.parse_args().quick))
+    parser.add_argument("--baseline", metavar="REF")
+    parsed = parser.parse_args()
+    raise SystemExit(main(parsed.quick, parsed.baseline))

@@ -567,7 +567,7 @@ def _playouts(text: str) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
-    return bench.main(quick=args.quick)
+    return bench.main(quick=args.quick, base=args.baseline)
 
 
 def command(
@@ -692,6 +692,11 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
 
     p = command(sub, "bench", _("measure the engine's speed"))
     p.add_argument("--quick", action="store_true", help=_("a short run"))
+    p.add_argument(
+        "--baseline",
+        metavar="REF",
+        help=_("compare with the engine of this git commit, built beside it, in the same run"),
+    )
     p.set_defaults(func=cmd_bench)
 
     for extend in extensions:

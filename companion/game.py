@@ -55,7 +55,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from .cards import Card, Noble, card_id_problem
 from .errors import ErrorCode, IllegalMove, RecordError
@@ -68,13 +67,23 @@ from .tables import (
     GOLD,
     NEW,
     NONE,
+    Bonuses,
     Completions,
+    affordable,
+    after_bonuses,
     complete,
-    returns,
+    gives_back,
+    minus,
+    nobles_met,
+    payment,
+    pays_exactly,
+    plus,
+    return_key,
     signature,
     tables_of,
+    with_bonus,
 )
-from .tokens import GEMS, Colour, Tokens
+from .tokens import Colour, Tokens
 
 __all__ = [
     "Completions",
@@ -93,16 +102,37 @@ _GEM_RANGE = range(5)
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One player's tableau as the table sees it, at one moment."""
+    """One player's tableau as the table sees it, at one moment: the position's
+    :class:`SeatState` with the seat's number and the player's name (its fields read
+    through: ``seat.tokens`` is ``seat.state.tokens``)."""
 
     seat: int
     name: str
-    tokens: Tokens
-    bonuses: tuple[int, int, int, int, int]
-    points: int
-    cards: tuple[Card, ...]
-    reserved: tuple[Card | Hidden, ...]
-    nobles: tuple[Noble, ...]
+    state: SeatState
+
+    @property
+    def tokens(self) -> Tokens:
+        return self.state.tokens
+
+    @property
+    def bonuses(self) -> Bonuses:
+        return self.state.bonuses
+
+    @property
+    def points(self) -> int:
+        return self.state.points
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.state.cards
+
+    @property
+    def reserved(self) -> tuple[Card | Hidden, ...]:
+        return self.state.reserved
+
+    @property
+    def nobles(self) -> tuple[Noble, ...]:
+        return self.state.nobles
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,34 +161,8 @@ class Due:
         return len(self.nobles) > 1
 
 
-class _After(NamedTuple):
-    """A seat and the table once the action part of a move is applied (nothing else)."""
-
-    bank: list[int]
-    tokens: list[int]
-    bonuses: tuple[int, int, int, int, int]
-    points: int
-    cards: tuple[Card, ...]
-    reserved: tuple[Card | Hidden, ...]
-    market: tuple[tuple[Card | None, ...], ...]
-    deck_sizes: tuple[int, ...]
-    seen: int
-    slot: tuple[int, int] | None  # the market slot the action emptied
-
-
 def _illegal(code: ErrorCode, template: str, **params: object) -> IllegalMove:
     return IllegalMove(code, template, **params)
-
-
-def _met(nobles: tuple[Noble, ...], bonuses: Sequence[int]) -> list[Noble]:
-    """Nobles whose requirement ``bonuses`` meet (N1). Unrolled: it runs every turn."""
-    w, u, g, r, k = bonuses
-    out = []
-    for n in nobles:
-        q = n.requires
-        if w >= q[0] and u >= q[1] and g >= q[2] and r >= q[3] and k >= q[4]:
-            out.append(n)
-    return out
 
 
 class Game:
@@ -309,10 +313,7 @@ class Game:
         return [c for bit, c in self._tables.unseen[level - 1] if not seen & bit]
 
     def seat(self, seat: int) -> Seat:
-        p = self._state.seats[seat]
-        return Seat(
-            seat, self.names[seat], p.tokens, p.bonuses, p.points, p.cards, p.reserved, p.nobles
-        )
+        return Seat(seat, self.names[seat], self._state.seats[seat])
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -320,20 +321,19 @@ class Game:
 
     def cost(self, seat: int, card: Card) -> Tokens:
         """What ``card`` costs this player now: its cost minus their bonuses, never below 0."""
-        b = self._state.seats[seat].bonuses
-        return Tokens._make([max(0, card.cost[c] - b[c]) for c in _GEM_RANGE] + [0])
+        return after_bonuses(card.cost, self._state.seats[seat].bonuses)
 
     def default_payment(self, seat: int, card: Card) -> Tokens | None:
         """Coloured tokens first, gold for the rest; ``None`` when the player cannot afford it."""
         p = self._state.seats[seat]
-        return _default_payment(p.tokens, p.bonuses, card)
+        return payment(p.tokens, p.bonuses, card.cost)
 
     def can_afford(self, seat: int, card: Card) -> bool:
         return self.default_payment(seat, card) is not None
 
     def qualifying_nobles(self, seat: int) -> list[Noble]:
         """Nobles on the table whose requirement this player's bonuses meet (N1)."""
-        return _met(self._state.nobles, self._state.seats[seat].bonuses)
+        return nobles_met(self._state.nobles, self._state.seats[seat].bonuses)
 
     def standings(self) -> list[Standing]:
         """Players ranked by E2: most points, then fewest purchased cards; ties share a rank."""
@@ -390,16 +390,14 @@ class Game:
         :class:`IllegalMove` when the action itself is illegal. Changes nothing.
         """
         s = self._state
-        after = self._act(s, action)
-        level = None
-        if after.slot is not None and after.deck_sizes[after.slot[0]] > 0:
-            level = self.rules.levels[after.slot[0]]
-        hand = Tokens._make(after.tokens)
+        after = self._play(s, action, True, action_only=True)
+        assert after is not None, "the explaining verdict raises where it refuses"
+        mine = after.seats[s.to_act]
         return Due(
-            reveal=level,
-            returns=max(0, sum(after.tokens) - self.rules.token_limit),
-            nobles=tuple(_met(s.nobles, after.bonuses)),
-            hand=hand,
+            reveal=self.reveal_due(action),
+            returns=max(0, sum(mine.tokens) - self._limit),
+            nobles=tuple(nobles_met(s.nobles, mine.bonuses)),
+            hand=mine.tokens,
         )
 
     # ------------------------------------------------------------ the verdict
@@ -407,13 +405,15 @@ class Game:
     def explain(self, move: Move) -> IllegalMove | None:
         """Why ``move`` is illegal now, or ``None`` when it is legal. Changes nothing."""
         try:
-            self._next(self._state, move)
+            self._play(self._state, move, True)
         except IllegalMove as err:
             return err
         return None
 
     def is_legal(self, move: Move) -> bool:
-        return self.explain(move) is None
+        """Whether ``move`` is legal now: the fast verdict (the one :meth:`push` applies
+        first), for search. Changes nothing."""
+        return self._play(self._state, move, False) is not None
 
     def push(self, move: Move | str) -> Move:
         """Apply a legal whole move (or its text form) and return it; raise
@@ -421,7 +421,9 @@ class Game:
         if isinstance(move, str):
             move = self.parse(move)
         before = self._state
-        state = self._quick(before, move) or self._checked(before, move)
+        # The fast verdict; when it refuses, the explaining one raises saying why.
+        state = self._play(before, move, False) or self._play(before, move, True)
+        assert state is not None, "the explaining verdict raises where it refuses"
         self._history.append(before)
         self._state = state
         self._moves.append(move)
@@ -470,47 +472,13 @@ class Game:
                 if size:
                     moves.append(decks[i])
         buy = tables.buy[seat]
-        # What each colour is paid with, bonus and token together. These loops run for
-        # every card on every call, so they are written out.
-        e0, e1, e2, e3, e4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
-        if gold:
-            for row in market:
-                for card in row:
-                    if card is not None:
-                        c0, c1, c2, c3, c4 = card.cost
-                        if (
-                            (c0 - e0 if c0 > e0 else 0)
-                            + (c1 - e1 if c1 > e1 else 0)
-                            + (c2 - e2 if c2 > e2 else 0)
-                            + (c3 - e3 if c3 > e3 else 0)
-                            + (c4 - e4 if c4 > e4 else 0)
-                        ) <= gold:
-                            moves.append(buy[card.index])
-            for item in reserved:
-                if item.__class__ is Card:
-                    c0, c1, c2, c3, c4 = item.cost
-                    if (
-                        (c0 - e0 if c0 > e0 else 0)
-                        + (c1 - e1 if c1 > e1 else 0)
-                        + (c2 - e2 if c2 > e2 else 0)
-                        + (c3 - e3 if c3 > e3 else 0)
-                        + (c4 - e4 if c4 > e4 else 0)
-                    ) <= gold:
-                        moves.append(buy[item.index])
-        else:
-            # Without gold, every colour must cover its cost: the first that does not
-            # settles it (small integers compared, nothing built).
-            for row in market:
-                for card in row:
-                    if card is not None:
-                        c0, c1, c2, c3, c4 = card.cost
-                        if c0 <= e0 and c1 <= e1 and c2 <= e2 and c3 <= e3 and c4 <= e4:
-                            moves.append(buy[card.index])
-            for item in reserved:
-                if item.__class__ is Card:
-                    c0, c1, c2, c3, c4 = item.cost
-                    if c0 <= e0 and c1 <= e1 and c2 <= e2 and c3 <= e3 and c4 <= e4:
-                        moves.append(buy[item.index])
+        # What each colour is paid with, bonus and token together.
+        reach = (b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4)
+        # The face-up cards, and the reserved ones but those blind-reserved.
+        rows = market
+        if reserved:
+            rows = (*market, tuple([c for c in reserved if isinstance(c, Card)]))
+        affordable(rows, reach, gold, buy, moves)
         # Below 8 tokens and a noble's requirement, no action can have anything due: say so
         # to completions(), which is then free (it follows actions() in every turn).
         if t0 + t1 + t2 + t3 + t4 + gold + 3 <= self._limit and (
@@ -534,8 +502,7 @@ class Game:
         if self._plain is s:
             return (action,)
         p = s.seats[s.to_act]
-        t0, t1, t2, t3, t4, t5 = p.tokens
-        excess = t0 + t1 + t2 + t3 + t4 + t5 - self._limit
+        excess = sum(p.tokens) - self._limit
         if (
             excess <= 0
             and action.__class__ is Buy
@@ -543,7 +510,7 @@ class Game:
         ):
             return (action,)  # a buy gives no token, and no noble can visit yet
         gems = NONE
-        bonuses: Sequence[int] = p.bonuses
+        bonuses = p.bonuses
         if isinstance(action, Take):
             gems = action.gems
             excess += sum(gems)
@@ -554,31 +521,17 @@ class Game:
         elif isinstance(action, Buy):
             card = self._tables.cards.get(action.card)
             if card is not None:
-                more = list(bonuses)
-                more[card.bonus] += 1
-                bonuses = more
+                bonuses = with_bonus(bonuses, card.bonus)
         nobles = s.nobles
-        met = _met(nobles, bonuses) if nobles and sum(bonuses) >= self._tables.noble_floor else ()
+        floor = self._tables.noble_floor
+        met = nobles_met(nobles, bonuses) if nobles and sum(bonuses) >= floor else ()
         if excess <= 0 and len(met) < 2:
             return (action,)
         back: tuple[Tokens | None, ...] = (None,)
         if excess > 0:
-            # The hand after the action, each colour capped at the excess: the key of the
-            # table of every way to give tokens back (written out: it runs for a third of
-            # the turns of a random game, at 8 tokens and more).
-            g0, g1, g2, g3, g4, g5 = gems
-            h0, h1, h2, h3, h4, h5 = t0 + g0, t1 + g1, t2 + g2, t3 + g3, t4 + g4, t5 + g5
-            back = self._tables.returns[
-                (
-                    excess,
-                    h0 if h0 < excess else excess,
-                    h1 if h1 < excess else excess,
-                    h2 if h2 < excess else excess,
-                    h3 if h3 < excess else excess,
-                    h4 if h4 < excess else excess,
-                    h5 if h5 < excess else excess,
-                )
-            ]
+            # Every way to give tokens back from the hand after the action (it runs for
+            # a third of the turns of a random game, at 8 tokens and more).
+            back = self._tables.returns[return_key(excess, plus(p.tokens, gems))]
         choice: tuple[str | None, ...] = tuple(n.id for n in met) if len(met) > 1 else (None,)
         return Completions(action, back, choice)
 
@@ -601,7 +554,7 @@ class Game:
         bonuses = p.bonuses
         # The nobles a move may carry: all the same for takes and reserves, by colour for
         # buys. Computed once here rather than once per move (this lists hundreds).
-        met = _met(nobles, bonuses) if nobles and sum(bonuses) >= floor else []
+        met = nobles_met(nobles, bonuses) if nobles and sum(bonuses) >= floor else []
         choice_now: tuple[str | None, ...] = tuple(n.id for n in met) if len(met) > 1 else (None,)
         after_buy: dict[int, tuple[str | None, ...]] = {}
         gold = GOLD if s.bank[5] else NONE
@@ -610,9 +563,8 @@ class Game:
                 card = tables.cards[action.card]
                 choice = after_buy.get(card.bonus)
                 if choice is None:
-                    more = list(bonuses)
-                    more[card.bonus] += 1
-                    met = _met(nobles, more) if nobles and sum(more) >= floor else []
+                    more = with_bonus(bonuses, card.bonus)
+                    met = nobles_met(nobles, more) if nobles and sum(more) >= floor else []
                     choice = tuple(n.id for n in met) if len(met) > 1 else (None,)
                     after_buy[card.bonus] = choice
                 excess = 0
@@ -628,191 +580,226 @@ class Game:
                     for noble in choice:
                         yield complete(action, None, noble)
                 continue
-            for r in returns(excess, *(min(excess, tokens[c] + gems[c]) for c in range(6))):
+            for r in tables.returns[return_key(excess, plus(tokens, gems))]:
                 for noble in choice:
                     yield complete(action, r, noble)
 
     # ------------------------------------------------------------ applying
+    #
+    # Each move's effect is written once, in _play(): the action (take, reserve, buy,
+    # pass), the reveal, the tokens returned, the noble's visit, the end of the turn.
+    # Two verdicts run over it. The fast one (``explain`` false) answers None at the first
+    # rule broken: push() and is_legal() use it, and search calls them. The explaining one
+    # (``explain`` true) raises IllegalMove with the code and words of the rule broken: where
+    # a rule is one test the two share it, where saying why takes several they differ, and
+    # tests/test_engine.py plays both on thousands of moves to show that they agree.
 
-    def _next(self, s: Position, move: Move) -> Position:
-        """The position after ``move``, raising at the first rule it breaks (changes nothing)."""
-        quick = self._quick(s, move)
-        if quick is not None:
-            return quick
-        return self._checked(s, move)
-
-    def _quick(self, s: Position, move: Move) -> Position | None:
-        """The position after ``move`` when it is an ordinary legal move, else ``None``.
-
-        The fast path of :meth:`_next`: it accepts only what it fully checks (every rule
-        :meth:`_checked` applies) and leaves anything unusual or illegal to that method,
-        which finds the exact error. It runs for every move played, so it is written flat:
-        the bank and the hand are kept as twelve counts and made into tokens once, at the
-        end, and the checks are ordered so that each move type does only its own.
-        """
-        bank, all_seats, market, deck_sizes, nobles, seat, _, round_, over, seen = s
+    def _play(
+        self, s: Position, move: Move, explain: bool, action_only: bool = False
+    ) -> Position | None:
+        """The position after the whole ``move``; ``None`` when the rules refuse it, or when
+        ``explain``, :class:`IllegalMove` saying why. ``action_only``: the position once
+        the action alone is applied, the gap it leaves in the market unchanged (for
+        :meth:`due`)."""
+        bank, all_seats, market, deck_sizes, nobles, seat, passes, round_, over, seen = s
         if over or move.player != seat:
+            if explain:
+                raise self._not_your_turn(s, move)
             return None
-        tokens, bonuses, points, cards, reserved, held_nobles = all_seats[seat]
-        tables = self._tables
-        k0, k1, k2, k3, k4, k5 = bank
-        t0, t1, t2, t3, t4, t5 = tokens
-        row = -1  # the market row, and below the slot, the action empties (A6)
+        tokens, bonuses, points, cards, reserved, held = all_seats[seat]
+        row = -1  # the market row, and below the slot, that the action empties (A6)
         index = 0
-        cls = move.__class__
-        # type is, not isinstance: a subclass goes to _checked(), which is exact.
-        if cls is Take:
-            gems = move.gems  # type: ignore[union-attr]
-            if gems not in tables.take_sets[signature(bank)]:
+
+        # The action: take (A1-A3), buy (A5), reserve (A4) or pass (A7).
+        if isinstance(move, Take):
+            gems = move.gems
+            if explain:
+                self._check_take(bank, gems)
+            if gems not in self._tables.take_sets[signature(bank)]:
                 return None
-            g0, g1, g2, g3, g4, g5 = gems
-            k0, k1, k2, k3, k4, k5 = k0 - g0, k1 - g1, k2 - g2, k3 - g3, k4 - g4, k5 - g5
-            t0, t1, t2, t3, t4, t5 = t0 + g0, t1 + g1, t2 + g2, t3 + g3, t4 + g4, t5 + g5
-        elif cls is Buy:
-            if move.payment is not None:  # type: ignore[union-attr]
-                return None
-            card = tables.cards.get(move.card)  # type: ignore[union-attr,arg-type]
+            bank = minus(bank, gems)
+            tokens = plus(tokens, gems)
+        elif isinstance(move, Buy):
+            card = self._tables.cards.get(move.card)
             if card is None:
+                self._unknown_card(move.card, explain)
                 return None
             row = card.level - 1
-            faces = market[row]
-            # Cards compare by identity, so these scans run in C.
-            if card in faces:
-                index = faces.index(card)
-            elif card in reserved:
+            faces = market[row]  # cards compare by identity: these scans run in C
+            index = faces.index(card) if card in faces else -1
+            if index < 0:
                 row = -1
-                i = reserved.index(card)
+                i = _in_reserve(reserved, card, seen)
+                if i < 0:
+                    if explain:
+                        raise _illegal(
+                            ErrorCode.CARD_UNAVAILABLE,
+                            "{id} is neither face up nor in {name}'s reserve",
+                            id=card.id,
+                            name=self.names[seat],
+                        )
+                    return None
                 reserved = reserved[:i] + reserved[i + 1 :]
-            else:
-                return None
-            pay = _default_payment(tokens, bonuses, card)
+                seen |= 1 << card.index  # a blind-reserved card is seen once bought
+            pay = payment(tokens, bonuses, card.cost)
             if pay is None:
+                if explain:
+                    raise _illegal(
+                        ErrorCode.CANNOT_AFFORD,
+                        "{id} costs {name} {cost} after bonuses; they hold {held}",
+                        id=card.id,
+                        name=self.names[seat],
+                        cost=after_bonuses(card.cost, bonuses),
+                        held=tokens,
+                    )
                 return None
-            p0, p1, p2, p3, p4, short = pay
-            k0, k1, k2, k3, k4, k5 = k0 + p0, k1 + p1, k2 + p2, k3 + p3, k4 + p4, k5 + short
-            t0, t1, t2, t3, t4, t5 = t0 - p0, t1 - p1, t2 - p2, t3 - p3, t4 - p4, t5 - short
-            b0, b1, b2, b3, b4 = bonuses
-            bonus = card.bonus
-            bonuses = (
-                b0 + (bonus == 0),
-                b1 + (bonus == 1),
-                b2 + (bonus == 2),
-                b3 + (bonus == 3),
-                b4 + (bonus == 4),
-            )
+            if move.payment is not None:
+                if explain:
+                    self._check_payment(tokens, bonuses, card, move.payment)
+                if not pays_exactly(tokens, after_bonuses(card.cost, bonuses), move.payment):
+                    return None
+                pay = move.payment
+            tokens = minus(tokens, pay)
+            bank = plus(bank, pay)
+            bonuses = with_bonus(bonuses, card.bonus)
             points += card.points
             cards = (*cards, card)
-        elif cls is Reserve:
+        elif isinstance(move, Reserve):
             if len(reserved) >= self._reserve_limit:
+                if explain:
+                    raise _illegal(
+                        ErrorCode.RESERVE_LIMIT,
+                        "{name} already holds {cards}: buy one before reserving again",
+                        name=self.names[seat],
+                        cards=Counted(
+                            "{n} reserved card", "{n} reserved cards", self._reserve_limit
+                        ),
+                    )
                 return None
-            held: Card | Hidden
-            level = move.deck  # type: ignore[union-attr]
-            if level is None:
-                card = tables.cards.get(move.card or "")  # type: ignore[union-attr]
+            kept: Card | Hidden
+            if move.deck is None:
+                if move.card is None:
+                    if explain:
+                        raise _illegal(ErrorCode.MALFORMED_MOVE, "a reserve names a card or a deck")
+                    return None
+                card = self._tables.cards.get(move.card)
                 if card is None:
+                    self._unknown_card(move.card, explain)
                     return None
                 row = card.level - 1
-                faces = market[row] if 0 <= row < len(market) else ()
-                if card not in faces:
+                faces = market[row]
+                index = faces.index(card) if card in faces else -1
+                if index < 0:
+                    if explain:
+                        raise _illegal(
+                            ErrorCode.CARD_UNAVAILABLE,
+                            "{id} is not face up on the table",
+                            id=card.id,
+                        )
                     return None
-                index = faces.index(card)
-                held = card
+                kept = card
             else:
-                if not 0 < level <= len(deck_sizes) or not deck_sizes[level - 1]:
+                level = move.deck
+                drawn = self._drawn(level, move.card, deck_sizes, seen, explain)
+                if drawn is None:
                     return None
-                known = move.card  # type: ignore[union-attr]
-                if known is None:
-                    held = Hidden(level)
-                else:
-                    card = tables.cards.get(known)
-                    if card is None or card.level != level or seen >> card.index & 1:
-                        return None
-                    held = card
-                    seen |= 1 << card.index
-                sizes = list(deck_sizes)
-                sizes[level - 1] -= 1
-                deck_sizes = tuple(sizes)
-            reserved = (*reserved, held)
-            if k5:
-                k5 -= 1
-                t5 += 1
+                kept = drawn
+                if isinstance(drawn, Card):
+                    seen |= 1 << drawn.index
+                deck_sizes = _dealt(deck_sizes, level - 1)
+            reserved = (*reserved, kept)
+            if bank[5]:  # A4: a gold token comes with it, while any is left
+                bank = minus(bank, GOLD)
+                tokens = plus(tokens, GOLD)
+        elif isinstance(move, Pass):
+            if self._has_action(s):
+                if explain:
+                    raise _illegal(
+                        ErrorCode.PASS_INVALID,
+                        "{name} can still take, reserve or buy: a pass is allowed only when "
+                        "nothing else is",
+                        name=self.names[seat],
+                    )
+                return None
+            passes += 1
         else:
+            if explain:
+                raise _illegal(ErrorCode.MALFORMED_MOVE, "unknown action {move!r}", move=move)
             return None
-
-        reveal = move.reveal
-        if row < 0:
-            if reveal is not None:
-                return None
-        else:
-            if deck_sizes[row]:
-                card = tables.cards.get(reveal)  # type: ignore[arg-type]
-                if card is None or card.level != row + 1 or seen >> card.index & 1:
-                    return None
-                seen |= 1 << card.index
-                sizes = list(deck_sizes)
-                sizes[row] -= 1
-                deck_sizes = tuple(sizes)
-            elif reveal is not None:
-                return None
-            else:
-                card = None
-            faces = market[row]
-            faces = (*faces[:index], card, *faces[index + 1 :])
-            market = (
-                (faces, market[1], market[2])
-                if row == 0 and len(market) == 3
-                else (*market[:row], faces, *market[row + 1 :])
+        if action_only:
+            mine = NEW(SeatState, (tokens, bonuses, points, cards, reserved, held))
+            seats = (*all_seats[:seat], mine, *all_seats[seat + 1 :])
+            return NEW(
+                Position,
+                (bank, seats, market, deck_sizes, nobles, seat, passes, round_, over, seen),
             )
 
-        excess = t0 + t1 + t2 + t3 + t4 + t5 - self._limit
+        # A6: the gap the action left is filled with the card the table declares.
+        reveal = move.reveal
+        if row >= 0:
+            placed: Card | None = None
+            if deck_sizes[row]:
+                # An unseen card of the gap's level.
+                placed = self._tables.cards.get(reveal) if reveal is not None else None
+                if placed is None or placed.level != row + 1 or seen >> placed.index & 1:
+                    if explain:
+                        self._refuse_reveal(reveal, row)
+                    return None
+                seen |= 1 << placed.index
+                deck_sizes = _dealt(deck_sizes, row)
+            elif reveal is not None:
+                if explain:
+                    raise _illegal(
+                        ErrorCode.REVEAL_INVALID,
+                        "the level {level} deck is empty: the slot stays empty",
+                        level=self.rules.levels[row],
+                    )
+                return None
+            faces = market[row]
+            faces = (*faces[:index], placed, *faces[index + 1 :])
+            if row == 0 and len(market) == 3:  # most often, and written out for it
+                market = (faces, market[1], market[2])
+            else:
+                market = (*market[:row], faces, *market[row + 1 :])
+        elif reveal is not None:
+            if explain:
+                raise _illegal(
+                    ErrorCode.REVEAL_INVALID,
+                    "no face-up card left the table, so nothing is revealed ({id})",
+                    id=reveal,
+                )
+            return None
+
+        # T1: the tokens above the limit go back to the bank.
+        excess = sum(tokens) - self._limit
         returned = move.returned
+        if explain:
+            self._check_returns(s, tokens, excess, returned)
         if excess > 0:
-            if returned is None:
+            if returned is None or not gives_back(tokens, returned, excess):
                 return None
-            r0, r1, r2, r3, r4, r5 = returned
-            if r0 + r1 + r2 + r3 + r4 + r5 != excess:
-                return None
-            t0, t1, t2, t3, t4, t5 = t0 - r0, t1 - r1, t2 - r2, t3 - r3, t4 - r4, t5 - r5
-            if (
-                r0 < 0 or r1 < 0 or r2 < 0 or r3 < 0 or r4 < 0 or r5 < 0
-                or t0 < 0 or t1 < 0 or t2 < 0 or t3 < 0 or t4 < 0 or t5 < 0
-            ):  # fmt: skip
-                return None
-            k0, k1, k2, k3, k4, k5 = k0 + r0, k1 + r1, k2 + r2, k3 + r3, k4 + r4, k5 + r5
+            tokens = minus(tokens, returned)
+            bank = plus(bank, returned)
         elif returned is not None and any(returned):
             return None
 
-        noble_id = move.noble
-        if nobles and sum(bonuses) >= tables.noble_floor:
-            met = _met(nobles, bonuses)
-            if noble_id is None:
-                if len(met) > 1:
+        # N1: a noble whose requirement the bonuses meet visits; the player names one
+        # when several do.
+        floor = self._tables.noble_floor
+        met = nobles_met(nobles, bonuses) if nobles and sum(bonuses) >= floor else []
+        if met or move.noble is not None:
+            visit = self._visitor(met, move.noble, explain)
+            if visit is None:
+                if move.noble is not None or len(met) > 1:
                     return None
-                visit = met[0] if met else None
             else:
-                for visit in met:
-                    if visit.id == noble_id:
-                        break
-                else:
-                    return None
-            if visit is not None:
                 nobles = tuple(n for n in nobles if n is not visit)
-                held_nobles = (*held_nobles, visit)
+                held = (*held, visit)
                 points += visit.points
-        elif noble_id is not None:
-            return None
 
-        mine = NEW(
-            SeatState,
-            (
-                NEW(Tokens, (t0, t1, t2, t3, t4, t5)),
-                bonuses,
-                points,
-                cards,
-                reserved,
-                held_nobles,
-            ),
-        )
+        # The turn passes; after the last seat's, the round ends, the game too when
+        # someone reached the winning points (E1).
+        mine = NEW(SeatState, (tokens, bonuses, points, cards, reserved, held))
         following = seat + 1
         if following == len(all_seats):
             following = 0
@@ -828,80 +815,41 @@ class Game:
             seats = (mine, *all_seats[1:])
         else:
             seats = (*all_seats[:seat], mine, *all_seats[following:])
+        if move.__class__ is not Pass:
+            passes = 0
         return NEW(
             Position,
-            (
-                NEW(Tokens, (k0, k1, k2, k3, k4, k5)),
-                seats,
-                market,
-                deck_sizes,
-                nobles,
-                following,
-                0,
-                round_,
-                over,
-                seen,
-            ),
+            (bank, seats, market, deck_sizes, nobles, following, passes, round_, over, seen),
         )
 
-    def _checked(self, s: Position, move: Move) -> Position:
-        """:meth:`_next` step by step, raising at the first rule ``move`` breaks."""
-        after = self._act(s, move)
-        market, deck_sizes, seen = self._refill(after, move.reveal)
-        return self._end_turn(s, after, market, deck_sizes, seen, move)
+    # ------------------------------------------------- the explaining verdict's words
 
-    def _act(self, s: Position, move: Move) -> _After:
-        """The action part of a move, checked and applied to copies."""
+    def _not_your_turn(self, s: Position, move: Move) -> IllegalMove:
         if s.over:
-            raise _illegal(ErrorCode.GAME_OVER, "the game is over; no more moves can be played")
-        seat = s.to_act
-        if move.player != seat:
-            if 0 <= move.player < len(self.names):
-                raise _illegal(
-                    ErrorCode.WRONG_PLAYER,
-                    "it is {name}'s turn, not {given}'s",
-                    name=self.names[seat],
-                    given=self.names[move.player],
-                )
-            raise _illegal(
+            return _illegal(ErrorCode.GAME_OVER, "the game is over; no more moves can be played")
+        name = self.names[s.to_act]
+        if 0 <= move.player < len(self.names):
+            return _illegal(
                 ErrorCode.WRONG_PLAYER,
-                "it is {name}'s turn; this table has no player {given}",
-                name=self.names[seat],
-                given=move.player + 1,  # the record counts seats from 0, people from 1
+                "it is {name}'s turn, not {given}'s",
+                name=name,
+                given=self.names[move.player],
             )
-        p = s.seats[seat]
-        if isinstance(move, Take):
-            bank, tokens = self._take(s, p, move.gems)
-            return _After(
-                bank, tokens, p.bonuses, p.points, p.cards, p.reserved, s.market,
-                s.deck_sizes, s.seen_bits, None,
-            )  # fmt: skip
-        if isinstance(move, Reserve):
-            return self._reserve(s, p, move)
-        if isinstance(move, Buy):
-            return self._buy(s, p, move)
-        if isinstance(move, Pass):
-            if self._has_action(s):
-                raise _illegal(
-                    ErrorCode.PASS_INVALID,
-                    "{name} can still take, reserve or buy: a pass is allowed only when "
-                    "nothing else is",
-                    name=self.names[seat],
-                )
-            return _After(
-                list(s.bank), list(p.tokens), p.bonuses, p.points, p.cards, p.reserved,
-                s.market, s.deck_sizes, s.seen_bits, None,
-            )  # fmt: skip
-        raise _illegal(ErrorCode.MALFORMED_MOVE, "unknown action {move!r}", move=move)
+        return _illegal(
+            ErrorCode.WRONG_PLAYER,
+            "it is {name}'s turn; this table has no player {given}",
+            name=name,
+            given=move.player + 1,  # the record counts seats from 0, people from 1
+        )
 
-    def _take(self, s: Position, p: SeatState, gems: Tokens) -> tuple[list[int], list[int]]:
+    def _check_take(self, bank: Tokens, gems: Tokens) -> None:
+        """Why a take is refused (A1-A3); the fast verdict looks it up in the move tables."""
         if any(n < 0 for n in gems):
             raise _illegal(ErrorCode.MALFORMED_MOVE, "a token count cannot be negative")
         if gems[5]:
             raise _illegal(
                 ErrorCode.TAKE_INVALID, "gold cannot be taken: it comes only with a reserve"
             )
-        bank = s.bank
         chosen = [c for c in _GEM_RANGE if gems[c]]
         counts = [gems[c] for c in chosen]
         if counts == [2]:
@@ -932,212 +880,35 @@ class Game:
                 "take 3 tokens of 3 different colours, or 2 tokens of one colour; not {gems}",
                 gems=gems,
             )
-        new_bank = list(bank)
-        tokens = list(p.tokens)
-        for c in chosen:
-            new_bank[c] -= gems[c]
-            tokens[c] += gems[c]
-        return new_bank, tokens
 
-    def _reserve(self, s: Position, p: SeatState, move: Reserve) -> _After:
-        if len(p.reserved) >= self.rules.reserve_limit:
-            raise _illegal(
-                ErrorCode.RESERVE_LIMIT,
-                "{name} already holds 3 reserved cards: buy one before reserving again",
-                name=self.names[s.to_act],
-            )
-        slot = None
-        market = s.market
-        deck_sizes = s.deck_sizes
-        seen = s.seen_bits
-        held: Card | Hidden
-        if move.deck is not None:
-            level = move.deck
-            levels = self.rules.levels
-            if level not in levels:
-                raise _illegal(
-                    ErrorCode.MALFORMED_MOVE, "there is no deck of level {level}", level=level
-                )
-            row = levels.index(level)
-            if deck_sizes[row] == 0:
-                raise _illegal(ErrorCode.DECK_EMPTY, "the level {level} deck is empty", level=level)
-            if move.card is None:
-                held = Hidden(level)
-            else:
-                card = self._card(move.card)
-                if card.level != level or seen >> card.index & 1:
-                    raise _illegal(
-                        ErrorCode.CARD_UNAVAILABLE,
-                        "{id} cannot be the top card of the level {level} deck: it is of "
-                        "another level or already seen",
-                        id=card.id,
-                        level=level,
-                    )
-                seen |= 1 << card.index
-                held = card
-            sizes = list(deck_sizes)
-            sizes[row] -= 1
-            deck_sizes = tuple(sizes)
-        else:
-            if move.card is None:
-                raise _illegal(ErrorCode.MALFORMED_MOVE, "a reserve names a card or a deck")
-            card = self._card(move.card)
-            slot = _find_face_up(s, card)
-            if slot is None:
-                raise _illegal(
-                    ErrorCode.CARD_UNAVAILABLE, "{id} is not face up on the table", id=card.id
-                )
-            market = _emptied(market, slot)
-            held = card
-        bank = list(s.bank)
-        tokens = list(p.tokens)
-        if bank[5] > 0:
-            bank[5] -= 1
-            tokens[5] += 1
-        return _After(
-            bank, tokens, p.bonuses, p.points, p.cards, (*p.reserved, held), market,
-            deck_sizes, seen, slot,
-        )  # fmt: skip
-
-    def _buy(self, s: Position, p: SeatState, move: Buy) -> _After:
-        card = self._card(move.card)
-        slot = _find_face_up(s, card)
-        seen = s.seen_bits
-        reserved = p.reserved
-        if slot is None:
-            source = None
-            for i, r in enumerate(reserved):
-                if r is card:
-                    source = i
-                    break
-            else:
-                for i, r in enumerate(reserved):
-                    if isinstance(r, Hidden) and r.level == card.level:
-                        if not seen >> card.index & 1:
-                            source = i
-                        break
-            if source is None:
-                raise _illegal(
-                    ErrorCode.CARD_UNAVAILABLE,
-                    "{id} is neither face up nor in {name}'s reserve",
-                    id=card.id,
-                    name=self.names[s.to_act],
-                )
-            seen |= 1 << card.index  # a blind-reserved card is seen once bought
-            reserved = reserved[:source] + reserved[source + 1 :]
-        default = _default_payment(p.tokens, p.bonuses, card)
-        if default is None:
-            seat = s.to_act
-            raise _illegal(
-                ErrorCode.CANNOT_AFFORD,
-                "{id} costs {name} {cost} after bonuses; they hold {held}",
-                id=card.id,
-                name=self.names[seat],
-                cost=self.cost(seat, card),
-                held=p.tokens,
-            )
-        pay = default if move.payment is None else self._check_payment(s, p, card, move.payment)
-        bank = list(s.bank)
-        tokens = list(p.tokens)
-        for c in range(6):
-            n = pay[c]
-            if n:
-                tokens[c] -= n
-                bank[c] += n
-        b = list(p.bonuses)
-        b[card.bonus] += 1
-        return _After(
-            bank, tokens, (b[0], b[1], b[2], b[3], b[4]), p.points + card.points,
-            (*p.cards, card), reserved,
-            s.market if slot is None else _emptied(s.market, slot), s.deck_sizes, seen, slot,
-        )  # fmt: skip
-
-    def _check_payment(self, s: Position, p: SeatState, card: Card, payment: Tokens) -> Tokens:
-        if any(n < 0 for n in payment):
+    def _check_payment(self, tokens: Tokens, bonuses: Bonuses, card: Card, paid: Tokens) -> None:
+        """Why a payment named with a buy is refused (A5)."""
+        if any(n < 0 for n in paid):
             raise _illegal(ErrorCode.MALFORMED_MOVE, "a token count cannot be negative")
-        lacking = [c for c in Colour if payment[c] > p.tokens[c]]
+        lacking = [c for c in Colour if paid[c] > tokens[c]]
         if lacking:
             raise _illegal(
                 ErrorCode.PAYMENT_INVALID,
                 "the payment uses {colour} tokens the player does not hold",
                 colour=lacking,
             )
-        cost = self.cost(s.to_act, card)
-        over = [c for c in GEMS if payment[c] > cost[c]]
-        gold_needed = sum(cost[c] - payment[c] for c in GEMS if payment[c] <= cost[c])
-        if over or gold_needed != payment.gold:
+        cost = after_bonuses(card.cost, bonuses)
+        if not pays_exactly(tokens, cost, paid):
             raise _illegal(
                 ErrorCode.PAYMENT_INVALID,
                 "{id} costs {cost} after bonuses; the payment {payment} does not cover it "
                 "exactly (gold stands in for any colour)",
                 id=card.id,
                 cost=cost,
-                payment=payment,
+                payment=paid,
             )
-        return payment
 
-    def _refill(
-        self, after: _After, reveal: str | None
-    ) -> tuple[tuple[tuple[Card | None, ...], ...], tuple[int, ...], int]:
-        slot = after.slot
-        if slot is None:
-            if reveal is not None:
-                raise _illegal(
-                    ErrorCode.REVEAL_INVALID,
-                    "no face-up card left the table, so nothing is revealed ({id})",
-                    id=reveal,
-                )
-            return after.market, after.deck_sizes, after.seen
-        row, index = slot
-        level = self.rules.levels[row]
-        if after.deck_sizes[row] == 0:
-            if reveal is not None:
-                raise _illegal(
-                    ErrorCode.REVEAL_INVALID,
-                    "the level {level} deck is empty: the slot stays empty",
-                    level=level,
-                )
-            return after.market, after.deck_sizes, after.seen
-        if reveal is None:
-            raise _illegal(
-                ErrorCode.REVEAL_MISSING,
-                "declare the level {level} card turned face up to fill the gap",
-                level=level,
-            )
-        card = self._card(reveal)
-        if card.level != level or after.seen >> card.index & 1:
-            raise _illegal(
-                ErrorCode.REVEAL_INVALID,
-                "{id} cannot be revealed: the gap needs an unseen level {level} card",
-                id=card.id,
-                level=level,
-            )
-        market = after.market
-        cards = list(market[row])
-        cards[index] = card
-        sizes = list(after.deck_sizes)
-        sizes[row] -= 1
-        return (
-            (*market[:row], tuple(cards), *market[row + 1 :]),
-            tuple(sizes),
-            after.seen | 1 << card.index,
-        )
-
-    def _end_turn(
-        self,
-        s: Position,
-        after: _After,
-        market: tuple[tuple[Card | None, ...], ...],
-        deck_sizes: tuple[int, ...],
-        seen: int,
-        move: Move,
-    ) -> Position:
-        seat = s.to_act
-        tokens = after.tokens
-        bank = after.bank
-        limit = self.rules.token_limit
-        excess = sum(tokens) - limit
-        returned = move.returned
+    def _check_returns(
+        self, s: Position, tokens: Tokens, excess: int, returned: Tokens | None
+    ) -> None:
+        """Why the tokens returned, or their lack, are refused (T1)."""
+        limit = self._limit
+        given = 0
         if returned is not None and any(returned):
             if any(n < 0 for n in returned):
                 raise _illegal(ErrorCode.MALFORMED_MOVE, "a token count cannot be negative")
@@ -1148,145 +919,142 @@ class Game:
                     "returns {colour} tokens the player does not hold",
                     colour=lacking,
                 )
-            total = sum(returned)
-            if total > max(0, excess):
+            given = sum(returned)
+            if given > max(0, excess):
                 raise _illegal(
                     ErrorCode.RETURN_INVALID,
-                    "returns {tokens}; only {excess} are needed to get down to 10",
-                    tokens=Counted("{n} token", "{n} tokens", total),
+                    "returns {tokens}; only {excess} are needed to get down to {limit}",
+                    tokens=Counted("{n} token", "{n} tokens", given),
                     excess=max(0, excess),
+                    limit=limit,
                 )
-            for c in range(6):
-                tokens[c] -= returned[c]
-                bank[c] += returned[c]
-            excess -= total
-        if excess > 0:
+        if excess > given:
             raise _illegal(
                 ErrorCode.TOKEN_LIMIT,
-                "{name} would end the turn with {n} tokens: return {excess} to get down to 10",
-                name=self.names[seat],
-                n=excess + limit,
-                excess=excess,
+                "{name} would end the turn with {n} tokens: return {excess} to get down to {limit}",
+                name=self.names[s.to_act],
+                n=excess + limit - given,
+                excess=excess - given,
+                limit=limit,
             )
 
-        nobles = s.nobles
-        points = after.points
-        held = s.seats[seat].nobles
-        qualifying = _met(nobles, after.bonuses) if nobles else []
-        noble: Noble | None = None
-        if move.noble is not None:
-            noble = self.rules.nobles.get(move.noble)
-            if noble is None:
-                raise _illegal(
-                    ErrorCode.MALFORMED_MOVE, "{id!r} is not a noble (N1 to N10)", id=move.noble
-                )
-            if noble not in qualifying:
-                raise _illegal(
-                    ErrorCode.NOBLE_INVALID,
-                    "noble {id} cannot visit: it is not on the table or its bonuses are not met",
-                    id=noble.id,
-                )
-        elif len(qualifying) > 1:
+    def _refuse_reveal(self, reveal: str | None, row: int) -> None:
+        """Why the card declared to fill a gap of market ``row`` is refused (A6)."""
+        level = self.rules.levels[row]
+        if reveal is None:
             raise _illegal(
-                ErrorCode.NOBLE_CHOICE_REQUIRED,
-                "several nobles can visit ({ids}): choose one",
-                ids=[n.id for n in qualifying],
+                ErrorCode.REVEAL_MISSING,
+                "declare the level {level} card turned face up to fill the gap",
+                level=level,
             )
-        elif qualifying:
-            noble = qualifying[0]
-        if noble is not None:
-            nobles = tuple(n for n in nobles if n is not noble)
-            held = (*held, noble)
-            points += noble.points
+        card = self._tables.cards.get(reveal)
+        if card is None:
+            self._unknown_card(reveal, True)
+        raise _illegal(
+            ErrorCode.REVEAL_INVALID,
+            "{id} cannot be revealed: the gap needs an unseen level {level} card",
+            id=reveal,
+            level=level,
+        )
 
-        seats = list(s.seats)
-        seats[seat] = SeatState(
-            Tokens._make(tokens), after.bonuses, points, after.cards, after.reserved, held
-        )
-        n = len(seats)
-        over = False
-        following = seat + 1
-        round_ = s.round
-        if following == n:
-            following = 0
-            target = self.rules.winning_points
-            over = any(q.points >= target for q in seats)
-            if not over:
-                round_ += 1
-        return Position(
-            Tokens._make(bank),
-            tuple(seats),
-            market,
-            deck_sizes,
-            nobles,
-            following,
-            s.passes + 1 if move.__class__ is Pass else 0,
-            round_,
-            over,
-            seen,
-        )
+    def _drawn(
+        self, level: int, known: str | None, deck_sizes: tuple[int, ...], seen: int, explain: bool
+    ) -> Card | Hidden | None:
+        """The card a blind reserve takes from the deck of ``level`` (A4): hidden, or the
+        one named when the writer knows it."""
+        if level not in self.rules.levels:
+            if explain:
+                raise _illegal(
+                    ErrorCode.MALFORMED_MOVE, "there is no deck of level {level}", level=level
+                )
+            return None
+        if deck_sizes[level - 1] == 0:
+            if explain:
+                raise _illegal(ErrorCode.DECK_EMPTY, "the level {level} deck is empty", level=level)
+            return None
+        if known is None:
+            return Hidden(level)
+        card = self._tables.cards.get(known)
+        if card is None:
+            self._unknown_card(known, explain)
+            return None
+        if card.level != level or seen >> card.index & 1:
+            if explain:
+                raise _illegal(
+                    ErrorCode.CARD_UNAVAILABLE,
+                    "{id} cannot be the top card of the level {level} deck: it is of "
+                    "another level or already seen",
+                    id=card.id,
+                    level=level,
+                )
+            return None
+        return card
+
+    def _visitor(self, met: list[Noble], chosen: str | None, explain: bool) -> Noble | None:
+        """The noble that visits (N1), of those ``met``: the one ``chosen``, else the only
+        one. ``None`` when none does, or (refused) when ``chosen`` is not among them or
+        several are and none is chosen."""
+        if chosen is None:
+            if len(met) == 1:
+                return met[0]
+            if met and explain:
+                raise _illegal(
+                    ErrorCode.NOBLE_CHOICE_REQUIRED,
+                    "several nobles can visit ({ids}): choose one",
+                    ids=[n.id for n in met],
+                )
+            return None
+        for noble in met:
+            if noble.id == chosen:
+                return noble
+        if explain:
+            if chosen not in self.rules.nobles:
+                raise _illegal(
+                    ErrorCode.MALFORMED_MOVE, "{id!r} is not a noble (N1 to N10)", id=chosen
+                )
+            raise _illegal(
+                ErrorCode.NOBLE_INVALID,
+                "noble {id} cannot visit: it is not on the table or its bonuses are not met",
+                id=chosen,
+            )
+        return None
 
     def _has_action(self, s: Position) -> bool:
         """A7: is any action but a pass legal for the player to act?"""
         if any(s.bank[c] > 0 for c in _GEM_RANGE):
             return True
         p = s.seats[s.to_act]
-        if len(p.reserved) < self.rules.reserve_limit and (
+        if len(p.reserved) < self._reserve_limit and (
             any(s.deck_sizes) or any(c for row in s.market for c in row)
         ):
             return True
         market = [c for row in s.market for c in row if c is not None]
         known = [c for c in p.reserved if isinstance(c, Card)]
-        return any(_default_payment(p.tokens, p.bonuses, c) is not None for c in market + known)
+        return any(payment(p.tokens, p.bonuses, c.cost) is not None for c in market + known)
 
-    def _card(self, card_id: str) -> Card:
-        card = self.rules.cards.get(card_id)
-        if card is None:
+    def _unknown_card(self, card_id: str, explain: bool) -> None:
+        """A move names a card that does not exist: refused."""
+        if explain:
             template, params = card_id_problem(self.rules.cards, card_id)
             raise _illegal(ErrorCode.MALFORMED_MOVE, template, **params)
-        return card
 
 
-def _default_payment(
-    tokens: Tokens, bonuses: tuple[int, int, int, int, int], card: Card
-) -> Tokens | None:
-    # Written out per colour: it runs for every buy pushed.
-    t0, t1, t2, t3, t4, gold = tokens
-    b0, b1, b2, b3, b4 = bonuses
-    c0, c1, c2, c3, c4 = card.cost
-    n0, n1, n2, n3, n4 = c0 - b0, c1 - b1, c2 - b2, c3 - b3, c4 - b4
-    p0 = 0 if n0 <= 0 else n0 if n0 <= t0 else t0
-    p1 = 0 if n1 <= 0 else n1 if n1 <= t1 else t1
-    p2 = 0 if n2 <= 0 else n2 if n2 <= t2 else t2
-    p3 = 0 if n3 <= 0 else n3 if n3 <= t3 else t3
-    p4 = 0 if n4 <= 0 else n4 if n4 <= t4 else t4
-    short = (
-        (n0 - p0 if n0 > 0 else 0)
-        + (n1 - p1 if n1 > 0 else 0)
-        + (n2 - p2 if n2 > 0 else 0)
-        + (n3 - p3 if n3 > 0 else 0)
-        + (n4 - p4 if n4 > 0 else 0)
-    )
-    if short > gold:
-        return None
-    return NEW(Tokens, (p0, p1, p2, p3, p4, short))
+def _in_reserve(reserved: tuple[Card | Hidden, ...], card: Card, seen: int) -> int:
+    """Where ``card`` is in a reserve, or -1: itself, or else the first blind-reserved card
+    of its level when it has never been seen (that card may be it)."""
+    if card in reserved:
+        return reserved.index(card)
+    for i, held in enumerate(reserved):
+        if isinstance(held, Hidden) and held.level == card.level:
+            return -1 if seen >> card.index & 1 else i
+    return -1
 
 
-def _find_face_up(s: Position, card: Card) -> tuple[int, int] | None:
-    row = card.level - 1
-    cards = s.market[row] if 0 <= row < len(s.market) else ()
-    for i, c in enumerate(cards):
-        if c is card:
-            return (row, i)
-    return None
-
-
-def _emptied(
-    market: tuple[tuple[Card | None, ...], ...], slot: tuple[int, int]
-) -> tuple[tuple[Card | None, ...], ...]:
-    row, index = slot
-    cards = market[row]
-    return (*market[:row], (*cards[:index], None, *cards[index + 1 :]), *market[row + 1 :])
+def _dealt(deck_sizes: tuple[int, ...], row: int) -> tuple[int, ...]:
+    """The deck sizes once a card of the deck of market ``row`` is dealt."""
+    sizes = list(deck_sizes)
+    sizes[row] -= 1
+    return tuple(sizes)
 
 
 def _stand_in(position: Position, players: tuple[str, ...], rules: Rules) -> Setup:

@@ -8,7 +8,7 @@ played: the engine keeps no cache that fills with use.
 >>> table = tables_of(BASE)
 >>> [str(m) for m in table.takes[0][signature(BASE.starting_bank(2))]][:3]
 ['take WUG', 'take WUR', 'take WUK']
->>> len(returns(1, 1, 0, 0, 0, 0, 1))    # one token back from a hand of white and gold
+>>> len(returns(1, Tokens(white=1, gold=1)))    # one token back: white or gold
 2
 """
 
@@ -20,12 +20,15 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 from typing import overload
 
-from .cards import Card
+from .cards import Card, Noble
 from .moves import Buy, Move, Pass, Reserve, Take, with_ending
 from .rules import Rules
 from .tokens import Tokens
 
 _GEM_RANGE = range(5)
+
+Bonuses = tuple[int, int, int, int, int]
+"""A count for each gem colour: bonuses, a card's cost, a noble's requirement."""
 
 NONE = Tokens()
 GOLD = Tokens(gold=1)
@@ -44,6 +47,144 @@ def minus(a: Tokens, b: Tokens) -> Tokens:
     a0, a1, a2, a3, a4, a5 = a
     b0, b1, b2, b3, b4, b5 = b
     return NEW(Tokens, (a0 - b0, a1 - b1, a2 - b2, a3 - b3, a4 - b4, a5 - b5))
+
+
+def payment(tokens: Tokens, bonuses: Bonuses, cost: Bonuses) -> Tokens | None:
+    """The default payment of ``cost`` (A5): after ``bonuses``, coloured tokens first and
+    gold for the rest; ``None`` when ``tokens`` cannot pay it."""
+    t0, t1, t2, t3, t4, gold = tokens
+    b0, b1, b2, b3, b4 = bonuses
+    c0, c1, c2, c3, c4 = cost
+    n0, n1, n2, n3, n4 = c0 - b0, c1 - b1, c2 - b2, c3 - b3, c4 - b4
+    p0 = 0 if n0 <= 0 else n0 if n0 <= t0 else t0
+    p1 = 0 if n1 <= 0 else n1 if n1 <= t1 else t1
+    p2 = 0 if n2 <= 0 else n2 if n2 <= t2 else t2
+    p3 = 0 if n3 <= 0 else n3 if n3 <= t3 else t3
+    p4 = 0 if n4 <= 0 else n4 if n4 <= t4 else t4
+    short = (
+        (n0 - p0 if n0 > 0 else 0)
+        + (n1 - p1 if n1 > 0 else 0)
+        + (n2 - p2 if n2 > 0 else 0)
+        + (n3 - p3 if n3 > 0 else 0)
+        + (n4 - p4 if n4 > 0 else 0)
+    )
+    if short > gold:
+        return None
+    return NEW(Tokens, (p0, p1, p2, p3, p4, short))
+
+
+def after_bonuses(cost: Bonuses, bonuses: Bonuses) -> Tokens:
+    """What ``cost`` leaves to pay in tokens once ``bonuses`` are counted (never below 0)."""
+    c0, c1, c2, c3, c4 = cost
+    b0, b1, b2, b3, b4 = bonuses
+    return NEW(
+        Tokens,
+        (
+            c0 - b0 if c0 > b0 else 0,
+            c1 - b1 if c1 > b1 else 0,
+            c2 - b2 if c2 > b2 else 0,
+            c3 - b3 if c3 > b3 else 0,
+            c4 - b4 if c4 > b4 else 0,
+            0,
+        ),
+    )
+
+
+def pays_exactly(tokens: Tokens, due: Tokens, paid: Tokens) -> bool:
+    """Whether ``paid``, out of ``tokens``, settles ``due`` (gems, after bonuses) exactly:
+    each colour at most what is due of it, gold for all the rest."""
+    t0, t1, t2, t3, t4, t5 = tokens
+    d0, d1, d2, d3, d4, _ = due
+    p0, p1, p2, p3, p4, p5 = paid
+    return (
+        0 <= p0 <= t0 and 0 <= p1 <= t1 and 0 <= p2 <= t2 and 0 <= p3 <= t3
+        and 0 <= p4 <= t4 and 0 <= p5 <= t5
+        and p0 <= d0 and p1 <= d1 and p2 <= d2 and p3 <= d3 and p4 <= d4
+        and d0 - p0 + d1 - p1 + d2 - p2 + d3 - p3 + d4 - p4 == p5
+    )  # fmt: skip
+
+
+def gives_back(tokens: Tokens, returned: Tokens, excess: int) -> bool:
+    """Whether ``returned`` is ``excess`` tokens that ``tokens`` holds (T1)."""
+    t0, t1, t2, t3, t4, t5 = tokens
+    r0, r1, r2, r3, r4, r5 = returned
+    return (
+        0 <= r0 <= t0 and 0 <= r1 <= t1 and 0 <= r2 <= t2 and 0 <= r3 <= t3
+        and 0 <= r4 <= t4 and 0 <= r5 <= t5
+        and r0 + r1 + r2 + r3 + r4 + r5 == excess
+    )  # fmt: skip
+
+
+def with_bonus(bonuses: Bonuses, colour: int) -> Bonuses:
+    """``bonuses`` and one more of ``colour``: a card bought."""
+    b0, b1, b2, b3, b4 = bonuses
+    return (
+        b0 + (colour == 0),
+        b1 + (colour == 1),
+        b2 + (colour == 2),
+        b3 + (colour == 3),
+        b4 + (colour == 4),
+    )
+
+
+def nobles_met(nobles: tuple[Noble, ...], bonuses: Bonuses) -> list[Noble]:
+    """The nobles of ``nobles`` whose requirement ``bonuses`` reach in every colour (N1)."""
+    w, u, g, r, k = bonuses
+    out = []
+    for noble in nobles:
+        q0, q1, q2, q3, q4 = noble.requires
+        if w >= q0 and u >= q1 and g >= q2 and r >= q3 and k >= q4:
+            out.append(noble)
+    return out
+
+
+def affordable(
+    rows: tuple[tuple[Card | None, ...], ...],
+    reach: Bonuses,
+    gold: int,
+    buys: tuple[Move, ...],
+    out: list[Move],
+) -> None:
+    """Add to ``out`` the buy (from ``buys``, by card index) of each card of ``rows`` that
+    ``reach`` (a colour's bonuses and tokens together) and ``gold`` pay for. It runs for
+    every card offered at every turn, so the colours are written out."""
+    e0, e1, e2, e3, e4 = reach
+    if gold:
+        for row in rows:
+            for card in row:
+                if card is not None:
+                    c0, c1, c2, c3, c4 = card.cost
+                    if (
+                        (c0 - e0 if c0 > e0 else 0)
+                        + (c1 - e1 if c1 > e1 else 0)
+                        + (c2 - e2 if c2 > e2 else 0)
+                        + (c3 - e3 if c3 > e3 else 0)
+                        + (c4 - e4 if c4 > e4 else 0)
+                    ) <= gold:
+                        out.append(buys[card.index])
+    else:
+        # Without gold, every colour must cover its cost: the first that does not
+        # settles it (small integers compared, nothing built).
+        for row in rows:
+            for card in row:
+                if card is not None:
+                    c0, c1, c2, c3, c4 = card.cost
+                    if c0 <= e0 and c1 <= e1 and c2 <= e2 and c3 <= e3 and c4 <= e4:
+                        out.append(buys[card.index])
+
+
+def return_key(excess: int, hand: Tokens) -> tuple[int, int, int, int, int, int, int]:
+    """The key of :func:`return_table` for giving back ``excess`` tokens from ``hand``."""
+    h0, h1, h2, h3, h4, h5 = hand
+    return (
+        excess,
+        h0 if h0 < excess else excess,
+        h1 if h1 < excess else excess,
+        h2 if h2 < excess else excess,
+        h3 if h3 < excess else excess,
+        h4 if h4 < excess else excess,
+        h5 if h5 < excess else excess,
+    )
 
 
 def _return_choices(excess: int) -> tuple[Tokens, ...]:
@@ -79,9 +220,9 @@ def return_table() -> dict[tuple[int, ...], tuple[Tokens | None, ...]]:
     return {key: tuple(vectors) for key, vectors in table.items()}
 
 
-def returns(excess: int, *hand: int) -> tuple[Tokens | None, ...]:
-    """Every way to give back ``excess`` tokens from ``hand`` (counts capped at ``excess``)."""
-    return return_table()[(excess, *hand)]
+def returns(excess: int, hand: Tokens) -> tuple[Tokens | None, ...]:
+    """Every way to give back ``excess`` tokens from ``hand``."""
+    return return_table()[return_key(excess, hand)]
 
 
 def complete(action: Move, returned: Tokens | None, noble: str | None) -> Move:

@@ -7,6 +7,7 @@ companion.ai.bench``, one game a match). Figures are never asserted, only words.
 from __future__ import annotations
 
 import re
+import subprocess
 
 import pytest
 
@@ -136,3 +137,36 @@ def test_the_review_benchmark_reports_in_the_environments_language(
     out = capsys.readouterr().out
     assert "4 coups analysés en" in out and "1\u202f600 simulations/s" in out
     assert "sur un Raspberry Pi 4" in out and "objectif\u00a0: moins de 30 s" in out
+
+
+def _in_git() -> bool:
+    found = subprocess.run(
+        ["git", "-C", str(native.PACKAGE.parent), "rev-parse", "HEAD"], capture_output=True
+    )
+    return found.returncode == 0
+
+
+@pytest.mark.skipif(not _in_git(), reason="the engine is not in a git repository here")
+def test_the_engine_benchmark_measures_another_commits_engine_beside_its_own(
+    french: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--baseline REF`` unpacks the engine of a commit into a temporary folder and plays
+    both in turn (here from their source only: compiling it takes a minute)."""
+    with engine_bench.baseline("HEAD", build=False) as (tree, built):
+        assert (tree / "companion" / "game.py").is_file() and not built
+        assert engine_bench.cold(2, 2, pure=True, tree=tree)[2] > 0
+    assert not tree.exists()  # nothing left behind
+    engine_bench.against("HEAD", 2, 1, build=False)
+    said = capsys.readouterr().out
+    assert "ce moteur contre celui de HEAD" in said
+    assert re.search(r"depuis la source, 2 joueurs\u00a0: [\d\u202f]+ parties/s", said), said
+
+
+def test_the_engine_benchmark_refuses_a_baseline_it_cannot_find(
+    french: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion import cli
+
+    assert cli.main(["bench", "--baseline", "no-such-commit"]) == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith("--baseline no-such-commit\u00a0: "), said

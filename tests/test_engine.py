@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import hashlib
 import pickle
 import random
 import sys
@@ -13,8 +14,18 @@ import tracemalloc
 import pytest
 from helpers import Hand, position
 
-from companion import BASE, ErrorCode, Game, IllegalMove, Position, RecordError, Status, Tokens
-from companion.moves import Buy, Move, Reserve, Take, with_parts
+from companion import (
+    BASE,
+    ErrorCode,
+    Game,
+    IllegalMove,
+    Position,
+    RecordError,
+    Status,
+    Tokens,
+    i18n,
+)
+from companion.moves import Buy, Move, Pass, Reserve, Take, with_parts
 from companion.position import Hidden
 from companion.simulate import DEFAULT_NAMES, Dealer, random_setup
 
@@ -45,23 +56,97 @@ def variants(game: Game, move: Move, rng: random.Random) -> list[Move]:
         out.append(with_parts(move, gems=Tokens(1, 1, 0, 0, 0)))
     out.append(Reserve(deck=1, card="1W1", player=move.player))
     out.append(with_parts(move, player=(move.player + 1) % len(game.names)))
+    out.append(Pass(player=move.player))
+    me = game.seat(move.player)
+    if isinstance(move, Buy):
+        card = game.rules.cards[move.card]
+        paid = game.default_payment(move.player, card)
+        out.append(with_parts(move, payment=paid))
+        if paid is not None and paid.gold:  # the same price, one coloured token for gold
+            colour = next(c for c in range(5) if game.cost(move.player, card)[c] > paid[c])
+            out.append(with_parts(move, payment=paid - Tokens(gold=1) + Tokens._make(
+                [int(c == colour) for c in range(6)])))  # fmt: skip
+        out.append(with_parts(move, payment=Tokens(gold=1)))
+    for held in me.reserved:  # a blind-reserved card bought: any unseen card of its level
+        if isinstance(held, Hidden):
+            for card in game.unseen(held.level)[:2]:
+                out.append(with_parts(Buy(card.id, player=move.player), reveal=None))
     return out
 
 
+def fingerprint(seeds: range) -> str:
+    """How the engine plays, as one digest: seeded games of 2 to 4 players through the
+    public API (every action listed, the completions of the one chosen, what it still needs,
+    the move dealt and pushed, an undo every 7 moves), with the code and words of the
+    refusal of nine moves tried at every turn, and each game's last position and standings."""
+    digest = hashlib.sha256()
+    for seed in seeds:
+        game, dealer, rng = random_play(seed, players=2 + seed % 3)
+        while not game.over and not game.stalled:
+            seat = game.to_act
+            actions = game.actions()
+            action = rng.choice(actions)
+            done = game.completions(action)
+            move = dealer.deal(rng.choice(done))
+            tries = [
+                Take(Tokens(white=2, blue=1), player=seat),
+                Buy("3K4", player=seat),
+                Reserve(deck=1, player=1 - seat),
+                Pass(player=seat),
+                action,
+                with_parts(move, returned=Tokens(gold=1)),
+                with_parts(move, noble="N5"),
+                with_parts(move, reveal=None),
+                Buy("1W1", payment=Tokens(white=1), player=seat),
+            ]
+            for tried in tries:
+                err = game.explain(tried)
+                digest.update(f"{err.code.value} {err}".encode() if err else b"ok")
+            due = game.due(action)
+            listed = " ".join(map(str, actions))
+            digest.update(f"{listed}|{len(done)}|{move}|{game.reveal_due(move)}|{due}".encode())
+            game.push(move)
+            if len(game.moves) % 7 == 0:
+                game.undo()
+                game.push(move)
+        digest.update(f"{game.text()} {game.standings()}".encode())
+    return digest.hexdigest()
+
+
+def test_the_engine_plays_as_it_always_has() -> None:
+    """Recorded before the engine was rewritten with each move's effect written once: a
+    change of this digest is a change of how games play (or of what a refusal says)."""
+    assert fingerprint(range(24)) == (
+        "c21ac109bf2b849bae239251d6d9b79f6dc02c3e1bdf675627f1b094130c61c1"
+    )
+
+
+@pytest.mark.long
+def test_the_engine_plays_as_it_always_has_over_360_games() -> None:
+    assert fingerprint(range(360)) == (
+        "c50ca7f3e97b71128f2b256992a6fb84583f3e8aef904b7cad132a9c5adc3077"
+    )
+
+
 @pytest.mark.parametrize("seed", range(12))
-def test_push_fast_path_agrees_with_the_step_by_step_checker(seed: int) -> None:
+def test_the_fast_verdict_agrees_with_the_explaining_one(seed: int) -> None:
+    """Each move's effect is written once, with two verdicts over it: the fast one
+    (push, is_legal) and the one that says why (explain). On every move near a legal one,
+    they refuse the same moves, and the position after an accepted one is the same."""
     game, dealer, rng = random_play(seed, players=2 + seed % 3)
     while not game.over and not game.stalled:
         state = game.position()
         whole = dealer.deal(rng.choice(list(game.legal_moves())))
         for move in variants(game, whole, rng):
-            quick = game._quick(state, move)
+            fast = game._play(state, move, False)
+            assert game.is_legal(move) == (fast is not None)
             try:
-                checked = game._checked(state, move)
+                explained = game._play(state, move, True)
             except IllegalMove:
-                assert quick is None, f"{move} is illegal but the fast path accepts it"
+                assert fast is None, f"{move} is illegal but the fast verdict accepts it"
             else:
-                assert quick is None or quick == checked, move
+                assert explained is not None, f"{move}: refused without a reason"
+                assert fast == explained, f"{move} is legal but the fast verdict refuses it"
         game.push(whole)
 
 
@@ -133,6 +218,45 @@ def test_a_variant_changes_the_rules_the_game_plays_by() -> None:
     won = Game.from_text(won.text(), rules=short)
     won.push(won.actions()[0])
     assert won.over and won.status == Status.OVER
+
+
+def test_a_refusal_says_the_figures_of_the_rules_played() -> None:
+    """Under a variant (1 reserved card, 8 tokens, a win at 10 points) the refusals say
+    its figures, in the reader's language, and the game ends at its winning points."""
+    small = dataclasses.replace(
+        BASE, name="small", reserve_limit=1, token_limit=8, winning_points=10
+    )
+    setup = Game(random_setup(random.Random(1), ["Ada", "Ben"])).setup
+    game = Game(setup, rules=small)
+    game.push(Reserve(deck=1, player=0))
+    game.push(Reserve(deck=1, player=1))
+    refused = game.explain(Reserve(deck=2, player=0))
+    assert refused is not None and refused.code == ErrorCode.RESERVE_LIMIT
+    assert refused.message == ("Ada already holds 1 reserved card: buy one before reserving again")
+    i18n.set_language("fr")
+    try:
+        assert "1 carte réservée en main" in refused.message
+    finally:
+        i18n.set_language("en")
+    # Seven tokens and a gold: a take of three ends at 10, two above this table's 8.
+    crowded = position(Hand(tokens="WWUUGGR*"), Hand())
+    crowded = Game.from_text(crowded.text(), names=["Ada", "Ben"], rules=small)
+    take = crowded.parse("take WUG")
+    too_many = crowded.explain(take)
+    assert too_many is not None and too_many.code == ErrorCode.TOKEN_LIMIT
+    assert too_many.message.endswith("return 3 to get down to 8")
+    over = crowded.explain(crowded.parse("take WUG return WUGR"))
+    assert over is not None and over.message.endswith("only 3 are needed to get down to 8")
+    assert crowded.due(take).returns == 3
+    # Ten points end this game at the end of the round.
+    won = position(Hand(points=7), Hand(), to_act=1)
+    won = Game.from_text(won.text(), rules=small)
+    won.push(won.actions()[0])
+    assert not won.over
+    ten = position(Hand(points=10), Hand(), to_act=1)
+    ten = Game.from_text(ten.text(), rules=small)
+    ten.push(ten.actions()[0])
+    assert ten.over and ten.winners() == ["Player 1"]
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # A placeholder's name; a translation may add a form (``{colour:many}``).
 PLACEHOLDER = re.compile(r"\{([^}:!]*)[^}]*\}")
 # Templates exactly as the engine raises them (a change there must change them here).
-TOKEN_LIMIT = "{name} would end the turn with {n} tokens: return {excess} to get down to 10"
+TOKEN_LIMIT = "{name} would end the turn with {n} tokens: return {excess} to get down to {limit}"
 NOBLE_CHOICE = "several nobles can visit ({ids}): choose one"
 TAKE_TWO = "2 {colour} tokens can be taken only when the bank holds at least 4; it holds {n}"
 
@@ -47,7 +47,7 @@ def test_translations_keep_their_placeholders(language: str) -> None:
 )
 def test_messages_use_the_rulebook_words(language: str, tokens: str, noble: str) -> None:
     i18n.set_language(language)
-    err = IllegalMove(ErrorCode.TOKEN_LIMIT, TOKEN_LIMIT, name="Ada", n=12, excess=2)
+    err = IllegalMove(ErrorCode.TOKEN_LIMIT, TOKEN_LIMIT, name="Ada", n=12, excess=2, limit=10)
     assert tokens in err.message.lower()
     choice = IllegalMove(ErrorCode.NOBLE_CHOICE_REQUIRED, NOBLE_CHOICE, ids=["N1", "N2"])
     assert noble in choice.message.lower()
