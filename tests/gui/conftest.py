@@ -62,6 +62,25 @@ DISPLAYS = [
 ]
 
 
+# Between them these four show every arrangement (landscape at the smallest and the
+# largest unit, portrait, the 3.5-inch screen's floors): the default run walks them. The
+# four others (landscape and portrait at units in between) are walked by the long run.
+MAIN_DISPLAYS = [(800, 480), (720, 1280), (480, 320), (1920, 1080)]
+OTHER_DISPLAYS = [size for size in DISPLAYS if size not in MAIN_DISPLAYS]
+
+
+@pytest.fixture(
+    params=[
+        pytest.param(MAIN_DISPLAYS, id="main-displays"),
+        pytest.param(OTHER_DISPLAYS, id="other-displays", marks=pytest.mark.long),
+    ]
+)
+def displays(request: pytest.FixtureRequest) -> list[tuple[int, int]]:
+    """The displays a test walks: the main four, or (in the long run) the four others."""
+    sizes: list[tuple[int, int]] = request.param
+    return sizes
+
+
 def set_window(size: tuple[int, int]) -> None:
     """Resize the window (the app lays itself out again, as after a rotation)."""
     Window.size = size

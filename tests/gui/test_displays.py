@@ -65,12 +65,14 @@ def _check(d: Driver, state: str, found: list[str]) -> None:
     found += legible.faults(state, root, overlay)
 
 
-def test_the_table_reads_on_every_display(table_of_four: Driver, resized: object) -> None:
+def test_the_table_reads_on_every_display(
+    table_of_four: Driver, resized: object, displays: list[tuple[int, int]]
+) -> None:
     d = table_of_four
     found: list[str] = []
     final = simulate(players=4, seed=9, max_moves=113)  # the final round; Ben holds gold
     gid = _stored(d, final)
-    for size in DISPLAYS:
+    for size in displays:
         set_window(size)
         _resume(d, gid)
         table = d.app.table_screen
@@ -101,7 +103,7 @@ def test_the_table_reads_on_every_display(table_of_four: Driver, resized: object
 
 
 def test_the_companions_move_and_a_suggestion_read_on_every_display(
-    table_of_four: Driver,
+    table_of_four: Driver, displays: list[tuple[int, int]]
 ) -> None:
     d = table_of_four
     found: list[str] = []
@@ -109,7 +111,7 @@ def test_the_companions_move_and_a_suggestion_read_on_every_display(
     levels = tuple("easy" if s == game.to_act else None for s in range(4))
     gid = _stored(d, game, Plan(levels, seed=5, think=0.05))
     try:
-        for size in DISPLAYS:
+        for size in displays:
             set_window(size)
             _resume(d, gid)
             table = d.app.table_screen

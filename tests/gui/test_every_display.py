@@ -35,7 +35,7 @@ from ui.i18n import tr
 from ui.movelog import MoveLog
 from ui.setuppicker import LevelPicker
 
-from .conftest import DISPLAYS, WINDOW, set_window
+from .conftest import MAIN_DISPLAYS, WINDOW, set_window
 from .driver import Driver
 from .legible import faults
 
@@ -66,7 +66,11 @@ def store_games(d: Driver) -> tuple[int, int]:
 
 
 @pytest.fixture(params=["en", "fr"])
-def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Driver]:
+def app(
+    request: pytest.FixtureRequest, tmp_path: Path, displays: list[tuple[int, int]]
+) -> Iterator[Driver]:
+    global SIZES
+    SIZES = displays
     d = Driver(tmp_path / "data", language=request.param)
     try:
         yield d
@@ -78,13 +82,16 @@ def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Driver]:
         gc.collect()
 
 
+# The displays the test running walks (the ``displays`` fixture's, set by ``app``).
+SIZES = MAIN_DISPLAYS
+
 Step = Callable[[Driver], Any]
 
 
 def every_size(d: Driver, where: str, root: Callable[[], Widget] | None = None) -> list[str]:
     """The faults of what shows now, at every display (resized while it shows)."""
     found: list[str] = []
-    for size in DISPLAYS:
+    for size in SIZES:
         Window.size = size
         d.frames(FRAMES)
         found += faults(where, root() if root else d.top())
