@@ -308,6 +308,32 @@ class Store:
         store._migrate(store._db)
         return store
 
+    @classmethod
+    def reading_only(
+        cls, path: str | os.PathLike[str], clock: Callable[[], datetime] = system_clock
+    ) -> Store:
+        """The journal opened only to read (SQLite's ``mode=ro``), whoever writes it: no
+        lock taken, no file created, no migration, no set-aside, even when no app runs.
+        For a reader that must never be a second writer (the web page, ``web.journal``).
+        A journal that does not exist yet reads as one without games."""
+        store = cls.__new__(cls)
+        store.path, store.clock, store.notices = Path(path), clock, []
+        store.read_only, store.saved = True, True
+        store._lock = store._journal_lock = None
+        store._copy = None
+        try:
+            store._db = store._open_reading()
+        except BaseException:
+            store._drop_copy()
+            raise
+        return store
+
+    def data_version(self) -> int:
+        """SQLite's ``PRAGMA data_version``: it changes when another connection (the app)
+        commits to the journal. One cheap query, for a reader that follows the game."""
+        version: int = self._db.execute("PRAGMA data_version").fetchone()[0]
+        return version
+
     # ------------------------------------------------------------------ opening
 
     @property
