@@ -1,7 +1,7 @@
-"""The web page's tests' tools (a module of its own: ``tests/web`` is no package, so
-that the project's ``web`` stays the one imported): a real journal in ``tmp_path`` written through the core's
-session (as the app writes it), and aiohttp's test client on a real server bound to
-127.0.0.1 on a port the system picks."""
+"""The web page's tests' tools, a module of its own (``tests/web`` is no package, so
+that the project's ``web`` stays the one imported): a real journal in ``tmp_path`` written
+through the core's session (as the app writes it), and aiohttp's test client on a real
+server bound to 127.0.0.1 on a port the system picks."""
 
 from __future__ import annotations
 
