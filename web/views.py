@@ -25,7 +25,7 @@ from companion.movelog import move_log
 from companion.moves import Reserve
 from companion.playtime import clock_text, move_times
 from companion.record import Record
-from companion.stats import CompanionLevel, HeadToHead, PlayedGame, PlayerStats
+from companion.stats import CompanionLevel, HeadToHead, PlayedGame, PlayerStats, level_words
 from companion.store import GameInfo
 from companion.text import printable
 from companion.timeline import points_by_round
@@ -291,6 +291,7 @@ def level_line(level: CompanionLevel) -> View:
         "games": level.games,
         "people_wins": level.people_wins,
         "win_rate_text": percent(level.win_rate),
+        "words": level_words(level),
         "players": [player_line(s) for s in level.players],
     }
 
