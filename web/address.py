@@ -2,8 +2,10 @@
 kiosk's mDNS name (Raspberry Pi OS), else its address on the network. Imports neither
 aiohttp nor Kivy: the app's start and end screens ask it (``ui.webaddress``).
 
-The page is shown only when it is served: the ``web`` setting on, and a server answering
-on this machine at the port (``SPLENDOR_WEB_PORT``, set by deploy.sh; 8080 by default).
+The page is shown only when it is served: the ``web`` setting on, and on the kiosk its
+service installed (deploy.sh writes ``SPLENDOR_WEB=yes`` and ``SPLENDOR_WEB_PORT`` into
+the app's environment: the app's sandbox has no network to look); elsewhere a server
+answering on this machine at the port (8080 by default).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 PORT_VARIABLE = "SPLENDOR_WEB_PORT"
+KIOSK_VARIABLE = "SPLENDOR_WEB"  # yes or no, from deploy.sh
 DEFAULT_PORT = 8080
 AVAHI_RUNNING = Path("/run/avahi-daemon/pid")
 
@@ -62,8 +65,10 @@ def page_url(
     enabled: bool = True, environ: Mapping[str, str] | None = None, avahi: Path = AVAHI_RUNNING
 ) -> str | None:
     """The page's address for a phone, or ``None`` when it is not served here."""
+    environ = os.environ if environ is None else environ
     at = port(environ)
-    if not enabled or not serving(at):
+    kiosk = environ.get(KIOSK_VARIABLE, "").strip()
+    if not enabled or kiosk == "no" or (kiosk != "yes" and not serving(at)):
         return None
     host = host_name(avahi)
     if host is None:
