@@ -125,7 +125,7 @@ class Hub:
 
     journal: Journal
     poll: float = POLL_SECONDS
-    clients: set[asyncio.Queue[int]] = field(default_factory=set)
+    clients: set[asyncio.Queue[int | None]] = field(default_factory=set)
     counter: int = 0
     running: bool | None = None
     _seen: tuple[object, ...] | None = None
@@ -148,6 +148,11 @@ class Hub:
             for queue in self.clients:
                 queue.put_nowait(self.counter)
         return True
+
+    def close(self) -> None:
+        """End every live feed (the server stops): each client's script tries again."""
+        for queue in self.clients:
+            queue.put_nowait(None)
 
     async def run(self) -> None:
         while True:
@@ -259,12 +264,16 @@ class Site:
         get("/static/{name:[a-z.]{1,20}}", self.static_file)
         app.on_response_prepare.append(self._headers)
         app.on_startup.append(self._start)
+        app.on_shutdown.append(self._shutdown)
         app.on_cleanup.append(self._stop)
         return app
 
     async def _start(self, app: web.Application) -> None:
         self.hub.check()
         self._task = asyncio.create_task(self.hub.run())
+
+    async def _shutdown(self, app: web.Application) -> None:
+        self.hub.close()
 
     async def _stop(self, app: web.Application) -> None:
         if self._task is not None:
@@ -577,7 +586,7 @@ class Site:
                 status=503,
                 headers={"Retry-After": "30"},
             )
-        queue: asyncio.Queue[int] = asyncio.Queue()
+        queue: asyncio.Queue[int | None] = asyncio.Queue()
         self.hub.clients.add(queue)
         try:
             response = web.StreamResponse(
@@ -597,6 +606,8 @@ class Site:
                 except TimeoutError:
                     await response.write(b": still here\n\n")
                     continue
+                if counter is None:
+                    break
                 await response.write(f"event: change\ndata: {counter}\n\n".encode())
         except (ConnectionResetError, asyncio.CancelledError):
             pass
