@@ -29,8 +29,8 @@ def chromium(width: int, height: int, language: str = "en") -> Any:
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
-    binary = next(shutil.which(name) for name in CHROMIUM if shutil.which(name))
-    options.binary_location = binary
+    found = [path for path in map(shutil.which, CHROMIUM) if path]
+    options.binary_location = found[0]
     for argument in (
         "--headless=new",
         "--no-sandbox",

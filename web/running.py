@@ -40,9 +40,9 @@ class ServerThread:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        # The port the system picked: the listening socket's (aiohttp keeps its server).
+        server: Any = site._server
+        self.port = int(server.sockets[0].getsockname()[1])
 
     def __enter__(self) -> ServerThread:
         self._thread.start()

@@ -24,6 +24,7 @@ from urllib.parse import quote, urlencode
 
 import jinja2
 from aiohttp import web
+from markupsafe import Markup
 
 from companion import bgstats
 from companion.export import FORMAT, file_stem, export_text
@@ -130,6 +131,11 @@ class Hub:
     running: bool | None = None
     _seen: tuple[object, ...] | None = None
     _running_at: float = 0.0
+
+    @property
+    def seen(self) -> tuple[object, ...] | None:
+        """The journal's state as last read (``None`` before the first read)."""
+        return self._seen
 
     def check(self) -> bool:
         """Read the journal's change counter (and now and then whether the app runs):
@@ -438,14 +444,32 @@ class Site:
 
     # ------------------------------------------------------------------ pages
 
+    def _fragment(self, request: web.Request) -> Markup:
+        """The live table's HTML, rendered once per change of the journal and language:
+        every phone fetches it after each move."""
+        lang, chosen = language_of(request)
+        key = ("fragment", self.hub.seen, lang, chosen)
+
+        def make() -> views.View:
+            context = self._context(request)
+            with views.language(lang):
+                template = self.templates.get_template("live_table.html")
+                html = template.render(**context, live=self._live(lang))
+            return {"html": html}
+
+        made = self._cached(key, make) if self.hub.seen is not None else make()
+        return Markup(made["html"])
+
     async def live(self, request: web.Request) -> web.Response:
-        lang = language_of(request)[0]
-        return self._page(request, "live.html", {"live": self._live(lang), "page": "live"})
+        return self._page(
+            request, "live.html", {"fragment": self._fragment(request), "page": "live"}
+        )
 
     async def live_fragment(self, request: web.Request) -> web.Response:
         """The live table alone, for the page's script to swap in after an event."""
-        lang = language_of(request)[0]
-        return self._page(request, "live_table.html", {"live": self._live(lang)})
+        return web.Response(
+            text=str(self._fragment(request)), content_type="text/html", charset="utf-8"
+        )
 
     async def games(self, request: web.Request) -> web.Response:
         lines = [views.game_line(g) for g in self._store().games()]
