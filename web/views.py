@@ -65,6 +65,7 @@ def card(c: Card) -> View:
         "id": c.id,
         "level": c.level,
         "bonus": c.bonus.key,
+        "letter": c.bonus.letter,  # the record's letter, as the kiosk's cards carry it
         "points": c.points,
         "cost": {g.key: n for g, n in zip(GEMS, c.cost, strict=True) if n},
     }
@@ -217,7 +218,7 @@ def chart(record: Record) -> View:
 def chart_svg(data: View, width: int = 360, height: int = 220) -> View:
     """The chart's geometry: one polyline per seat, numbered at its end, in SVG units."""
     rounds: list[list[int]] = data["rounds"]
-    left, right, top_pad, bottom = 34, 26, 12, 30
+    left, right, top_pad, bottom = 34, 44, 12, 30
     span_x = max(1, len(rounds) - 1)
     plot_w, plot_h = width - left - right, height - top_pad - bottom
     top: int = data["top"]
@@ -241,6 +242,15 @@ def chart_svg(data: View, width: int = 360, height: int = 220) -> View:
                 "score": rounds[-1][seat],
             }
         )
+    # Each line's numbered marker at its end, moved right of one it would cover (two
+    # players on the same score), as the kiosk's chart spaces them.
+    placed: list[tuple[float, float]] = []
+    for line in sorted(lines, key=lambda item: item["end"][1]):
+        ex, ey = line["end"]
+        while any(abs(ex - px) < 17 and abs(ey - py) < 17 for px, py in placed):
+            ex += 17
+        placed.append((ex, ey))
+        line["marker"] = (round(ex, 1), ey)
     ticks = [{"value": v, "y": y(v)} for v in range(0, top + 1, 5)]
     xticks = [
         {"value": i + 1, "x": x(i)}
