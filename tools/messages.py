@@ -120,9 +120,7 @@ def messages() -> list[Message]:
 
 # ``_("...")`` or ``ngettext("...", "...", n)`` in a template, double-quoted literals.
 _STRING = r'"(?:[^"\\]|\\.)*"'
-_TEMPLATE_CALL = re.compile(
-    rf"\b(_|ngettext)\(\s*({_STRING})(?:\s*,\s*({_STRING}))?", re.DOTALL
-)
+_TEMPLATE_CALL = re.compile(rf"\b(_|ngettext)\(\s*({_STRING})(?:\s*,\s*({_STRING}))?", re.DOTALL)
 
 
 def _quote(text: str) -> str:

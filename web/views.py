@@ -229,7 +229,7 @@ def chart_svg(data: View, width: int = 360, height: int = 220) -> View:
     def y(points: int) -> float:
         return round(top_pad + plot_h * (1 - points / top), 1)
 
-    lines = []
+    lines: list[View] = []
     for seat in range(len(data["players"])):
         pts = [(x(i), y(r[seat])) for i, r in enumerate(rounds)]
         if not pts:
@@ -246,7 +246,7 @@ def chart_svg(data: View, width: int = 360, height: int = 220) -> View:
     # players on the same score), as the kiosk's chart spaces them.
     placed: list[tuple[float, float]] = []
     for line in sorted(lines, key=lambda item: item["end"][1]):
-        ex, ey = line["end"]
+        ex, ey = float(line["end"][0]), float(line["end"][1])
         while any(abs(ex - px) < 17 and abs(ey - py) < 17 for px, py in placed):
             ex += 17
         placed.append((ex, ey))
