@@ -28,6 +28,7 @@ def page_port(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
         listening.listen()
         port = int(listening.getsockname()[1])
         monkeypatch.setenv("SPLENDOR_WEB_PORT", str(port))
+        monkeypatch.delenv("SPLENDOR_WEB")  # not the kiosk: the app looks for the server
         yield port
 
 
