@@ -27,7 +27,7 @@ from aiohttp import web
 from markupsafe import Markup
 
 from companion import bgstats
-from companion.export import FORMAT, file_stem, export_text
+from companion.export import FORMAT, export_text, file_stem
 from companion.i18n import LANGUAGES, language_name, ngettext, number
 from companion.i18n import translate as _
 from companion.stats import against_companion, head_to_head, played_games, stats_of
