@@ -60,6 +60,7 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
 }
+KEPT_QUERY = ("move", "a", "b")  # what a language link keeps of the address
 MEDIA = {"json": "application/json", "csv": "text/csv", "txt": "text/plain"}
 
 
@@ -355,10 +356,12 @@ class Site:
                 params["lang"] = lang
             return path + ("?" + urlencode(params) if params else "")
 
-        here = request.path
+        # A page's own path (an unknown one, or "//host", is never written into a link).
+        known = request.match_info.http_exception is None and request.path.startswith("/")
+        here = request.path if known and not request.path.startswith("//") else "/"
 
         def switch(code: str) -> str:
-            params = {k: v for k, v in request.query.items() if k != "lang"}
+            params = {k: v for k, v in request.query.items() if k in KEPT_QUERY}
             params["lang"] = code
             return here + "?" + urlencode(params)
 

@@ -302,3 +302,17 @@ def test_no_path_or_setting_is_shown(journal: Store) -> None:
     for body in serve(journal.path, check, settings_file=journal.path.parent / "settings.ini"):
         assert str(journal.path.parent) not in body
         assert "secret" not in body and "games.sqlite3" not in body
+
+
+def test_a_language_link_never_leads_elsewhere(journal: Store) -> None:
+    play(journal, moves=1)
+
+    async def check(client: TestClient[Any, Any]) -> list[str]:
+        return [
+            await (await client.get(path)).text()
+            for path in ("/%2Fevil.example/x", "/no/page?x=%22%3E&lang=fr", "/games/1?move=1&z=1")
+        ]
+
+    for body in serve(journal.path, check):
+        assert "evil.example" not in body and "z=1" not in body and "?x=" not in body
+        assert 'href="/?lang=sv"' in body or 'href="/games/1?move=1&amp;lang=sv"' in body
