@@ -67,14 +67,24 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_ERROR
     journal, settings = data_files(getattr(args, "data_dir", None))
-    print(
-        _("Serving the table on http://{host}:{port}/ (Ctrl-C stops)").format(
-            host=args.host if ":" not in args.host else f"[{args.host}]", port=args.port
-        ),
-        flush=True,
-    )
+
+    def ready() -> None:
+        print(
+            _("Serving the table on http://{host}:{port}/ (Ctrl-C stops)").format(
+                host=args.host if ":" not in args.host else f"[{args.host}]", port=args.port
+            ),
+            flush=True,
+        )
+
     try:
-        serve(journal, args.host, args.port, settings_file=settings, max_clients=args.max_clients)
+        serve(
+            journal,
+            args.host,
+            args.port,
+            settings_file=settings,
+            max_clients=args.max_clients,
+            ready=ready,
+        )
     except OSError as err:
         if err.errno == errno.EADDRINUSE:
             reason = _("the port is in use by another program: choose another with --port")

@@ -662,10 +662,12 @@ def serve(
     *,
     settings_file: Path | None = None,
     max_clients: int | None = None,
+    ready: Callable[[], None] = lambda: None,
 ) -> None:
-    """Serve until stopped (Ctrl-C, or systemd's SIGTERM)."""
+    """Serve until stopped (Ctrl-C, or systemd's SIGTERM); ``ready`` is called once it
+    listens. ``OSError`` when it cannot listen (the port taken, say)."""
     site = Site(journal_path, settings_file=settings_file, max_clients=max_clients)
-    web.run_app(site.app(), host=host, port=port, access_log=None, print=None)
+    web.run_app(site.app(), host=host, port=port, access_log=None, print=lambda _text: ready())
 
 
 def data_files(data_dir: str | os.PathLike[str] | None) -> tuple[Path, Path]:

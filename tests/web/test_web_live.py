@@ -194,3 +194,26 @@ def test_killing_the_server_leaves_the_game_intact(tmp_path: Path) -> None:
         assert app.integrity() == "ok"
         resumed = Session.resume(app, session.game_id)
         assert [str(m) for m in resumed.game.moves] == moves
+
+
+def test_a_port_in_use_is_said_in_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        result = subprocess.run(
+            [
+                *(sys.executable, "-m", "splendor_companion", "serve", "--host", "127.0.0.1"),
+                *("--port", port, "--data-dir", str(tmp_path / "data")),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "SPLENDOR_LANG": "en"},
+        )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"Cannot serve on 127.0.0.1:{port}: the port is in use by another program: "
+        "choose another with --port\n"
+    )
+    assert not (tmp_path / "data").exists()  # nothing made
