@@ -414,7 +414,10 @@ class Site:
                 record = store.record(info.id, with_journal=True)
                 return views.table(record, info.id, upto)
 
-        return self._cached(("table", info.id, info.updated_at, info.moves, lang, upto), make)
+        # The journal's own change counter: an undo and another move in the same second
+        # leave the game's time and move count as they were.
+        key = ("table", info.id, self.journal.version(), lang, upto)
+        return self._cached(key, make)
 
     def _live(self, lang: str) -> dict[str, Any]:
         """The live table: the game being played (or none), and whether the app runs."""

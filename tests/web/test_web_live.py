@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -217,3 +218,20 @@ def test_a_port_in_use_is_said_in_one_line(tmp_path: Path) -> None:
         "choose another with --port\n"
     )
     assert not (tmp_path / "data").exists()  # nothing made
+
+
+def test_an_undo_and_another_move_in_the_same_second_show_the_new_move(journal: Store) -> None:
+    session = play(journal, moves=4)
+    moves = list(session.game.legal_moves())
+
+    async def check(client: TestClient[Any, Any]) -> tuple[str, str]:
+        session.play(moves[0])
+        first = (await (await client.get("/api/v1/table")).json())["table"]["log"][0]["words"]
+        session.undo()
+        session.play(moves[-1])  # the journal's clock reads the same second
+        then = (await (await client.get("/api/v1/table")).json())["table"]["log"][0]["words"]
+        return first, then
+
+    journal.clock = lambda: datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+    first, then = serve(journal.path, check)
+    assert first != then
