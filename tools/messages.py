@@ -29,8 +29,6 @@ Message = str | tuple[str, str]
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware", ROOT / "web"]
-# The web page's Jinja2 templates: ``_("...")`` and ``ngettext("...", "...", n)`` in them.
-TEMPLATES = ROOT / "web" / "templates"
 LOCALE = ROOT / "companion" / "locale"
 CALLS_FIRST = {"_", "N_", "tr", "translate", "StoreError", "_transaction"}
 CALLS_SECOND = {
@@ -107,7 +105,10 @@ def messages() -> list[Message]:
                 text = _literal(node.args[index])
                 if text:
                     found[text] = None
-    for path in sorted(TEMPLATES.glob("*.html")):
+    # The web page's Jinja2 templates (a ``templates`` folder of a source): their
+    # ``_("...")`` and ``ngettext("...", "...", n)``.
+    templates = [path for folder in SOURCES for path in sorted(folder.rglob("templates/*.html"))]
+    for path in templates:
         text = path.read_text(encoding="utf-8")
         for match in _TEMPLATE_CALL.finditer(text):
             one, many = (ast.literal_eval(m) if m else None for m in match.group(2, 3))
