@@ -11,6 +11,9 @@ ORIG_ARGS=("$@")
 
 UNIT=splendor-companion.service
 EXPORT_UNIT=splendor-companion-export@.service
+# The table's web page for the phones around it (read-only; docs/web.md).
+WEB_UNIT=splendor-companion-web.service
+WEB_PORT=8080
 UNIT_DIR=/etc/systemd/system
 WANTS_LINK=$UNIT_DIR/multi-user.target.wants/$UNIT
 ENV_FILE=/etc/default/splendor-companion
@@ -53,7 +56,8 @@ Usage: ./deploy.sh [OPTIONS]
 Installs Splendor Companion as a kiosk: apt packages (SDL2 with KMS/DRM, Mesa, mtdev),
 a virtual environment with the project in PREFIX/venv, the service user and its groups
 (video, render, input, dialout, gpio), Kivy's touchscreen configuration, the systemd
-unit (enabled and started) and the USB-stick export hook. Run as root (it uses sudo
+unit (enabled and started), the table's web page for phones (its own unit, read-only,
+on port 8080) and the USB-stick export hook. Run as root (it uses sudo
 when it is not). Settings not given keep the value of the previous run.
 
   --user NAME          the user the app runs as (default: splendor, a system user
@@ -84,6 +88,9 @@ when it is not). Settings not given keep the value of the previous run.
   --rfid-baud N        the reader's speed, or default (the reader's own); the app reads
                        it as SPLENDOR_RFID_BAUD
   --no-usb-export      do not install the hook that exports games to a USB stick
+  --no-web             do not serve the table's web page to the phones around it
+                       (--web serves it again; the app's setting "The table on
+                       phones" turns it off too)
   --dry-run            print every action, do none of them
   --uninstall          remove what deploy.sh installed; keeps the games
                        (/var/lib/splendor-companion) and the apt packages
@@ -123,6 +130,7 @@ OPT_USER="" OPT_PREFIX="" OPT_ROTATION="" OPT_TOUCH_INVERT="" OPT_RFID_PORT="" O
 OPT_PANEL="" OPT_TOUCH_ROTATION=""
 OPT_RFID_BAUD=""
 OPT_USB=""
+OPT_WEB=""
 DRY_RUN=0 UNINSTALL=0 PURGE=0 ROOT="" SOURCE="$SCRIPT_DIR" PYTHON="" MIN_FREE_MB=600
 
 need_value() {
@@ -141,6 +149,8 @@ while [ $# -gt 0 ]; do
         --rfid-reader) need_value "$1" $#; OPT_RFID_READER=$2; shift 2 ;;
         --rfid-baud) need_value "$1" $#; OPT_RFID_BAUD=$2; shift 2 ;;
         --no-usb-export) OPT_USB=no; shift ;;
+        --no-web) OPT_WEB=no; shift ;;
+        --web) OPT_WEB=yes; shift ;;
         --dry-run) DRY_RUN=1; shift ;;
         --uninstall) UNINSTALL=1; shift ;;
         --purge-data) PURGE=1; shift ;;
@@ -194,6 +204,7 @@ PREV_RFID_PORT=$(previous SPLENDOR_RFID_PORT)
 PREV_RFID_READER=$(previous SPLENDOR_RFID_READER)
 PREV_RFID_BAUD=$(previous SPLENDOR_RFID_BAUD)
 PREV_USB=$(previous SPLENDOR_USB_EXPORT)
+PREV_WEB=$(previous SPLENDOR_WEB)
 PREV_GROUPS_ADDED=$(previous SPLENDOR_GROUPS_ADDED)
 
 pick() { # the option if given, else the previous run's value, else the default
@@ -233,6 +244,7 @@ RFID_PORT=$(pick "$OPT_RFID_PORT" "$PREV_RFID_PORT" none)
 RFID_READER=$(pick "$OPT_RFID_READER" "$PREV_RFID_READER" none)
 RFID_BAUD=$(pick "$OPT_RFID_BAUD" "$PREV_RFID_BAUD" default)
 USB_EXPORT=$(pick "$OPT_USB" "$PREV_USB" yes)
+WEB=$(pick "$OPT_WEB" "$PREV_WEB" yes)
 
 # normalise PATH: the absolute PATH without ".", ".." and repeated slashes, worked out on
 # the letters alone (no symlink followed, nothing needs to exist), so that the guards
@@ -304,6 +316,7 @@ EXPORT_HELPER=$PREFIX/bin/splendor-companion-usb-export
 # ---------------------------------------------------------------- actions
 
 CHANGED=0 # something the running app depends on changed: restart it
+WEB_CHANGED=0 # the web page's unit changed: restart it
 
 # quoted ARGS...: the command as one could type it.
 quoted() {
@@ -521,7 +534,7 @@ check_source() {
     local template
     for template in splendor-companion.service "$EXPORT_UNIT" splendor-companion-usb-export \
         99-splendor-companion-usb.rules 99-splendor-companion-backlight.rules \
-        splendor-companion-command "$REQUEST_UNIT" "$REQUEST_PATH_UNIT"; do
+        splendor-companion-command "$REQUEST_UNIT" "$REQUEST_PATH_UNIT" "$WEB_UNIT"; do
         [ -f "$SCRIPT_DIR/systemd/$template" ] ||
             check_failed "$SCRIPT_DIR/systemd/$template is missing: is this a complete checkout?"
     done
@@ -858,6 +871,8 @@ SPLENDOR_ROTATION=$ROTATION
 SPLENDOR_TOUCH_ROTATION=$TOUCH_ROTATION
 SPLENDOR_TOUCH_INVERT=$TOUCH_INVERT
 SPLENDOR_USB_EXPORT=$USB_EXPORT
+SPLENDOR_WEB=$WEB
+SPLENDOR_WEB_PORT=$WEB_PORT
 SPLENDOR_DATA_DIR=$DATA_DIR
 EOF
     [ -z "$PANEL" ] || say "SPLENDOR_DISPLAY=$PANEL"
@@ -917,6 +932,14 @@ step_files() {
         remove "$UNIT_DIR/$REQUEST_PATH_UNIT"
         remove "$EXPORT_HELPER"
     fi
+    if [ "$WEB" = yes ]; then
+        write_file "$UNIT_DIR/$WEB_UNIT" 644 - "$(render "$WEB_UNIT")"
+        [ "$WROTE" -eq 0 ] || { units_changed=1; WEB_CHANGED=1; }
+    elif [ -e "$ROOT$UNIT_DIR/$WEB_UNIT" ]; then
+        run systemctl disable --now "$WEB_UNIT"
+        remove "$UNIT_DIR/$WEB_UNIT"
+        units_changed=1
+    fi
     if [ "$units_changed" -eq 1 ]; then
         run systemctl daemon-reload
         CHANGED=1
@@ -937,6 +960,17 @@ step_service() {
             run systemctl enable --now "$REQUEST_PATH_UNIT"
         fi
     fi
+    if [ "$WEB" = yes ]; then
+        # Its own service: the page restarts without the app, the app without the page.
+        if [ -L "$ROOT$UNIT_DIR/multi-user.target.wants/$WEB_UNIT" ]; then
+            say "UNCHANGED $WEB_UNIT enabled"
+        else
+            run systemctl enable --now "$WEB_UNIT"
+        fi
+        if [ "$CHANGED" -eq 1 ] || [ "$WEB_CHANGED" -eq 1 ]; then
+            run systemctl restart "$WEB_UNIT"
+        fi
+    fi
     if [ "$CHANGED" -eq 1 ]; then
         run systemctl restart "$UNIT"
     elif [ -n "$ROOT" ]; then
@@ -949,7 +983,7 @@ step_service() {
 }
 
 install() {
-    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT)${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
+    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT, web page $WEB)${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
     check_system
     check_source
     check_python
@@ -990,13 +1024,18 @@ uninstall() {
     if [ -e "$ROOT$UNIT_DIR/$REQUEST_PATH_UNIT" ]; then
         run systemctl disable --now "$REQUEST_PATH_UNIT"
     fi
+    if [ -e "$ROOT$UNIT_DIR/$WEB_UNIT" ]; then
+        run systemctl disable --now "$WEB_UNIT"
+    fi
     local units_there=0 rule_there=0 group
-    [ ! -e "$ROOT$UNIT_DIR/$UNIT" ] && [ ! -e "$ROOT$UNIT_DIR/$EXPORT_UNIT" ] || units_there=1
+    [ ! -e "$ROOT$UNIT_DIR/$UNIT" ] && [ ! -e "$ROOT$UNIT_DIR/$EXPORT_UNIT" ] &&
+        [ ! -e "$ROOT$UNIT_DIR/$WEB_UNIT" ] || units_there=1
     [ ! -e "$ROOT$UDEV_RULE" ] && [ ! -e "$ROOT$BACKLIGHT_RULE" ] || rule_there=1
     remove "$UNIT_DIR/$UNIT"
     remove "$UNIT_DIR/$EXPORT_UNIT"
     remove "$UNIT_DIR/$REQUEST_UNIT"
     remove "$UNIT_DIR/$REQUEST_PATH_UNIT"
+    remove "$UNIT_DIR/$WEB_UNIT"
     remove "$UDEV_RULE"
     remove "$BACKLIGHT_RULE"
     remove "$COMMAND_LINK"

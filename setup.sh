@@ -78,6 +78,8 @@ if [ -n "$dev" ]; then
     # The test suite checks the kiosk's shell script and unit files with these; without
     # them those two checks are skipped, so a machine that refuses them still tests.
     apt_install shellcheck systemd || say "shellcheck or systemd-analyze missing: their checks will be skipped"
+    # The web page's browser tests drive Debian's Chromium through its chromedriver.
+    apt_install chromium chromium-driver || say "chromium or chromium-driver missing: the browser tests will be skipped"
 fi
 
 if [ ! -x .venv/bin/python ]; then

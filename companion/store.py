@@ -308,6 +308,34 @@ class Store:
         store._migrate(store._db)
         return store
 
+    @classmethod
+    def reading_only(
+        cls, path: str | os.PathLike[str], clock: Callable[[], datetime] = system_clock
+    ) -> Store:
+        """The journal opened only to read (SQLite's ``mode=ro``), whoever writes it: no
+        lock taken, no file created, no migration, no set-aside, even when no app runs.
+        For a reader that must never be a second writer (the web page, ``web.journal``).
+        A journal that does not exist yet reads as one without games. Without a ``-wal``
+        file beside it (no writer has it open) it is read as it lies (``immutable``), so
+        that SQLite adds no file beside it either: open it again once a ``-wal`` appears."""
+        store = cls.__new__(cls)
+        store.path, store.clock, store.notices = Path(path), clock, []
+        store.read_only, store.saved = True, True
+        store._lock = store._journal_lock = None
+        store._copy = None
+        try:
+            store._db = store._open_reading(immutable=not store._wal.exists())
+        except BaseException:
+            store._drop_copy()
+            raise
+        return store
+
+    def data_version(self) -> int:
+        """SQLite's ``PRAGMA data_version``: it changes when another connection (the app)
+        commits to the journal. One cheap query, for a reader that follows the game."""
+        version: int = self._db.execute("PRAGMA data_version").fetchone()[0]
+        return version
+
     # ------------------------------------------------------------------ opening
 
     @property
@@ -544,15 +572,17 @@ class Store:
         query = "&".join(f"{k}={v}" for k, v in options.items())
         return f"{self.path.absolute().as_uri()}?{query}"
 
-    def _open_reading(self) -> sqlite3.Connection:
-        """The journal read-only, changing nothing: no lock, no set-aside, no migration."""
+    def _open_reading(self, immutable: bool = False) -> sqlite3.Connection:
+        """The journal read-only, changing nothing: no lock, no set-aside, no migration
+        (``immutable``: as it lies, when no writer can have it open)."""
         self.read_only = True
         if not self.path.exists():
             db = sqlite3.connect(":memory:", isolation_level=None)
             self._migrate(db)  # an empty journal: no games
             return db
+        options = {"mode": "ro", "immutable": "1"} if immutable else {"mode": "ro"}
         try:
-            db = sqlite3.connect(self._uri(mode="ro"), uri=True, isolation_level=None)
+            db = sqlite3.connect(self._uri(**options), uri=True, isolation_level=None)
             try:
                 version = db.execute("PRAGMA user_version").fetchone()[0]
             except sqlite3.OperationalError:

@@ -1,7 +1,8 @@
 """The whole command line: the core's commands (:mod:`companion.cli`), the app's options
-(with no command, the app runs: :mod:`ui.app`) and the RFID commands
-(:mod:`hardware.cli`). Neither adds anything at import: Kivy, pyserial and evdev are
-imported only when what needs them runs, which says what is missing and how to install it.
+(with no command, the app runs: :mod:`ui.app`), the RFID commands (:mod:`hardware.cli`)
+and the web page (:mod:`web.cli`). None adds anything at import: Kivy, pyserial, evdev,
+aiohttp and Jinja2 are imported only when what needs them runs, which says what is
+missing and how to install it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,14 @@ def hardware(parser: argparse.ArgumentParser, sub: object) -> None:
     register(sub, cli.command)
 
 
-EXTENSIONS: tuple[cli.Extension, ...] = (app, hardware)
+def web(parser: argparse.ArgumentParser, sub: object) -> None:
+    """``serve``: the table's read-only web page."""
+    from web.cli import register
+
+    register(sub, cli.command)
+
+
+EXTENSIONS: tuple[cli.Extension, ...] = (app, hardware, web)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -34,6 +34,7 @@ KIVY_CONFIG = f"{DATA_DIR}/kivy/config.ini"
 PREFIX = "/opt/splendor-companion"
 WANTS_LINK = "/etc/systemd/system/multi-user.target.wants/splendor-companion.service"
 REQUEST_PATH_UNIT = "splendor-companion-export-request.path"
+WEB_UNIT = "/etc/systemd/system/splendor-companion-web.service"
 COMMAND = "/usr/local/bin/splendor-companion"
 
 DEBIAN = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_CODENAME=bookworm\n'
@@ -138,6 +139,7 @@ def install_everything(root: Path, packages: list[str]) -> None:
     link.parent.mkdir(parents=True, exist_ok=True)
     link.symlink_to(UNIT)
     (link.parent / REQUEST_PATH_UNIT).symlink_to(f"/etc/systemd/system/{REQUEST_PATH_UNIT}")
+    (link.parent / Path(WEB_UNIT).name).symlink_to(WEB_UNIT)
     # Kivy has run once: its own full file, with config_version.
     put(
         root / KIVY_CONFIG.lstrip("/"),
@@ -281,6 +283,7 @@ def test_a_changed_source_is_installed_again_and_the_app_restarted(
         f"PLAN {PREFIX}/venv/bin/python -m companion.build "
         "(the engine compiled; pure Python if it cannot be)",
         f"DO write {PREFIX}/.installed-source",
+        "PLAN systemctl restart splendor-companion-web.service",  # the page runs it too
         "PLAN systemctl restart splendor-companion.service",
     ]
 
@@ -828,6 +831,7 @@ def test_systemd_analyze_verify(tmp_path_factory: pytest.TempPathFactory, source
     request = units / "splendor-companion-export-request.service"
     for unit in (
         units / "splendor-companion.service",
+        units / "splendor-companion-web.service",
         instance,
         request,
         units / REQUEST_PATH_UNIT,
@@ -1075,3 +1079,70 @@ def test_the_helpers_status_is_never_written_through_a_link() -> None:
         ]
     finally:
         shutil.rmtree(data)
+
+
+# ---------------------------------------------------------------- the web page
+
+
+def test_the_web_page_is_served_by_its_own_unit_by_default(root: Path, source: Path) -> None:
+    run = deploy(root, source, "--user", "kiosk")
+    assert run.code == 0, run.err
+    unit = text(root, WEB_UNIT)
+    assert not re.search(r"@[A-Z]+@", unit)
+    lines = set(unit.splitlines())
+    assert {
+        "User=kiosk",
+        "ExecStart=/opt/splendor-companion/venv/bin/splendor-companion serve --port "
+        "${SPLENDOR_WEB_PORT}",
+        f"ReadOnlyPaths={DATA_DIR}",
+        "ProtectSystem=strict",
+        "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX",
+        "EnvironmentFile=/etc/default/splendor-companion",
+        "WantedBy=multi-user.target",
+    } <= lines
+    assert not any(line.startswith("ReadWritePaths") for line in lines)
+    env = text(root, ENV_FILE).splitlines()
+    assert "SPLENDOR_WEB=yes" in env and "SPLENDOR_WEB_PORT=8080" in env
+    assert run.has("PLAN systemctl enable --now splendor-companion-web.service")
+
+
+def test_no_web_removes_the_page_and_the_next_run_keeps_it_off(root: Path, source: Path) -> None:
+    assert deploy(root, source).code == 0
+    run = deploy(root, source, "--no-web")
+    assert run.code == 0, run.err
+    assert run.has("PLAN systemctl disable --now splendor-companion-web.service")
+    assert not (root / WEB_UNIT.lstrip("/")).exists()
+    assert "SPLENDOR_WEB=no" in text(root, ENV_FILE).splitlines()
+    again = deploy(root, source)
+    assert not (root / WEB_UNIT.lstrip("/")).exists()  # kept off
+    assert not again.has("PLAN systemctl enable --now splendor-companion-web.service")
+    assert deploy(root, source, "--web").code == 0
+    assert (root / WEB_UNIT.lstrip("/")).exists()
+
+
+def test_uninstall_removes_the_web_page(root: Path, source: Path) -> None:
+    assert deploy(root, source).code == 0
+    run = deploy(root, source, "--uninstall")
+    assert run.code == 0, run.err
+    assert run.has("PLAN systemctl disable --now splendor-companion-web.service")
+    assert not (root / WEB_UNIT.lstrip("/")).exists()
+
+
+def test_systemd_analyze_security_scores_the_web_unit_under_5(
+    tmp_path_factory: pytest.TempPathFactory, source: Path
+) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed (apt-get install systemd)")
+    root = tmp_path_factory.mktemp("root")
+    put(root / "etc/os-release", DEBIAN)
+    assert deploy(root, source).code == 0
+    unit = root / WEB_UNIT.lstrip("/")
+    result = subprocess.run(
+        [analyze, "security", "--offline=true", "--no-pager", str(unit)],
+        capture_output=True,
+        text=True,
+    )
+    found = re.search(r"Overall exposure level for \S+: ([0-9.]+)", result.stdout)
+    assert found, result.stdout + result.stderr
+    assert float(found.group(1)) < 5.0, result.stdout

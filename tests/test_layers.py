@@ -8,7 +8,10 @@ import json
 import subprocess
 import sys
 
-ABOVE = ("ui", "hardware", "splendor_companion", "kivy", "serial", "gpiozero", "evdev")
+ABOVE = (
+    *("ui", "hardware", "web", "splendor_companion"),
+    *("kivy", "serial", "gpiozero", "evdev", "aiohttp", "jinja2"),
+)
 
 SHOW = """
 import json, sys
@@ -47,3 +50,18 @@ def test_the_program_has_the_app_and_the_rfid_commands() -> None:
     parser = build_parser()
     assert parser.parse_args(["--demo", "4"]).demo == 4
     assert parser.parse_args(["rfid", "monitor"]).rfid_command == "monitor"
+
+
+def test_the_program_has_the_web_page_and_it_needs_no_kivy() -> None:
+    from splendor_companion.program import build_parser
+
+    args = build_parser().parse_args(["serve", "--port", "8081"])
+    assert (args.host, args.port) == ("0.0.0.0", 8081)
+    shown = subprocess.run(
+        [sys.executable, "-c", "import sys, web.server, web.address; print('kivy' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert shown.stdout.strip() == "False"

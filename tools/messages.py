@@ -19,6 +19,7 @@ The languages are the catalogs in ``companion/locale``: a new language is a new
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from typing import Any
 Message = str | tuple[str, str]
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware"]
+SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware", ROOT / "web"]
 LOCALE = ROOT / "companion" / "locale"
 CALLS_FIRST = {"_", "N_", "tr", "translate", "StoreError", "_transaction"}
 CALLS_SECOND = {
@@ -104,7 +105,23 @@ def messages() -> list[Message]:
                 text = _literal(node.args[index])
                 if text:
                     found[text] = None
+    # The web page's Jinja2 templates (a ``templates`` folder of a source): their
+    # ``_("...")`` and ``ngettext("...", "...", n)``.
+    templates = [path for folder in SOURCES for path in sorted(folder.rglob("templates/*.html"))]
+    for path in templates:
+        text = path.read_text(encoding="utf-8")
+        for match in _TEMPLATE_CALL.finditer(text):
+            one, many = (ast.literal_eval(m) if m else None for m in match.group(2, 3))
+            if match.group(1) == "ngettext" and one and many:
+                found[(one, many)] = None
+            elif match.group(1) == "_" and one:
+                found[one] = None
     return list(found)
+
+
+# ``_("...")`` or ``ngettext("...", "...", n)`` in a template, double-quoted literals.
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_TEMPLATE_CALL = re.compile(rf"\b(_|ngettext)\(\s*({_STRING})(?:\s*,\s*({_STRING}))?", re.DOTALL)
 
 
 def _quote(text: str) -> str:

@@ -27,12 +27,7 @@ from .scale import SCALE
 from .widgets import draw_text, text_width
 
 # One colour per seat, distinct from each other and readable on the dark background.
-SEAT_COLOURS = [
-    theme.hex_rgba("#f0b92a"),
-    theme.hex_rgba("#4fa3ff"),
-    theme.hex_rgba("#ff6b5e"),
-    theme.hex_rgba("#5ed38a"),
-]
+SEAT_COLOURS = [theme.hex_rgba(code) for code in theme.SEAT_HEX]
 
 
 def marked_rounds(seat: int, seats: int, rounds: int, width: float, marker: float) -> range:

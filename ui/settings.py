@@ -38,6 +38,10 @@ DEFAULTS = {
     "undo_hold": "1",
     "dim_after": "5",
     "rotation": "0",
+    # The table's web page (docs/web.md): served (1) or not (0), and how many phones may
+    # follow it live at once. The web server reads them from this file.
+    "web": "1",
+    "web_max_clients": "32",
 }
 
 KIOSK = {
@@ -57,6 +61,8 @@ PIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_:]{0,15}")
 EXPECTED = {
     "language": N_("one of {values}"),
     "hints": N_("0 or 1"),
+    "web": N_("0 or 1"),
+    "web_max_clients": N_("a number from 1 to 1000"),
     "rotation": N_("one of {values}"),
     "dim_after": N_("a number of minutes from 0 to 1440"),
     "rfid_reader": N_("one of {values}"),
@@ -83,8 +89,10 @@ def usable(key: str, value: str) -> bool:
     text = value.strip()
     if key == "language":
         return text in LANGUAGES
-    if key == "hints":
+    if key in ("hints", "web"):
         return text in ("0", "1")
+    if key == "web_max_clients":
+        return text.isdigit() and _number(text, 1, 1000) is not None
     if key == "rotation":
         try:  # what the display's decision takes (ui.display): 90, portrait, nothing...
             parse_choice(text)

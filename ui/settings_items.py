@@ -170,6 +170,20 @@ SECTIONS: list[tuple[str, list[Item]]] = [
                 lambda: ["0", "1", "2", "5", "10", "15", "30", "60"],
                 minutes,
             ),
+            Item(
+                "web",
+                N_("The table on phones"),
+                N_("A page of the game for phones nearby"),
+                lambda: ["1", "0"],
+                on_off,
+            ),
+            Item(
+                "web_max_clients",
+                N_("Phones following live"),
+                N_("How many follow the table at once"),
+                lambda: ["8", "16", "32", "64"],
+                lambda value: value,
+            ),
         ],
     ),
     (

@@ -75,3 +75,16 @@ BUTTON_DISABLED = hex_rgba("#2c2f37")
 TEXT_DISABLED = hex_rgba("#6d7280")
 BANNER = hex_rgba("#f0b92a")
 BANNER_TEXT = hex_rgba("#1b1d24")
+
+# Each gem's outline in a unit box (y up), for the colours other than white and gold
+# (round): the kiosk's gems (ui.widgets) and the web page's (web.style) draw the same.
+GEM_SHAPES: dict[Colour, tuple[tuple[float, float], ...]] = {
+    Colour.BLUE: ((0.5, 1.0), (1.0, 0.5), (0.5, 0.0), (0.0, 0.5)),
+    Colour.GREEN: ((0.5, 1.0), (0.95, 0.75), (0.95, 0.25), (0.5, 0.0), (0.05, 0.25), (0.05, 0.75)),
+    Colour.RED: ((0.04, 0.96), (0.96, 0.96), (0.96, 0.42), (0.5, 0.0), (0.04, 0.42)),
+    Colour.BLACK: ((0.06, 0.94), (0.94, 0.94), (0.94, 0.06), (0.06, 0.06)),
+}
+
+# One colour per seat in the points chart, distinct and readable on the dark background:
+# the kiosk's end chart (ui.chart) and the web page's.
+SEAT_HEX = ("#f0b92a", "#4fa3ff", "#ff6b5e", "#5ed38a")

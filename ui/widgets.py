@@ -132,12 +132,7 @@ class Tappable(ButtonBehavior, Widget):
 # black) stay apart for a colour-blind player: white round, blue a diamond, green a
 # hexagon, red a shield, black a square, gold a coin with a ring. Points of each outline
 # in a unit box; the digit sits at ``_DIGIT_Y`` of the box's height.
-_SHAPES: dict[Colour, tuple[tuple[float, float], ...]] = {
-    Colour.BLUE: ((0.5, 1.0), (1.0, 0.5), (0.5, 0.0), (0.0, 0.5)),
-    Colour.GREEN: ((0.5, 1.0), (0.95, 0.75), (0.95, 0.25), (0.5, 0.0), (0.05, 0.25), (0.05, 0.75)),
-    Colour.RED: ((0.04, 0.96), (0.96, 0.96), (0.96, 0.42), (0.5, 0.0), (0.04, 0.42)),
-    Colour.BLACK: ((0.06, 0.94), (0.94, 0.94), (0.94, 0.06), (0.06, 0.06)),
-}
+_SHAPES = theme.GEM_SHAPES  # one list for the kiosk and the web page
 _DIGIT_Y = {Colour.RED: 0.58}
 
 

@@ -22,6 +22,9 @@ os.environ["KIVY_HOME"] = _home
 os.environ["KIVY_NO_ARGS"] = "1"
 os.environ["KIVY_NO_CONSOLELOG"] = "1"
 os.environ["KIVY_NO_FILELOG"] = "1"
+# The web page's address shows only where a test asks for it (test_web_address.py): a
+# server another program runs on this machine's port 8080 must not change the screens.
+os.environ["SPLENDOR_WEB"] = "no"
 if not os.environ.get("DISPLAY"):
     os.environ["SDL_VIDEODRIVER"] = "offscreen"
 

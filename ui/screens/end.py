@@ -27,6 +27,8 @@ from ..i18n import tr
 from ..layout import Shaped, button, fit_label, gap, grow_label, row_height
 from ..qr import QRCode
 from ..scale import SCALE
+from ..webaddress import HEIGHT as WEB_HEIGHT
+from ..webaddress import WebAddress, address
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
@@ -82,8 +84,11 @@ class EndScreen(Shaped):
         self.chart = PointsChart(rounds=points_by_round(record), names=titles)
         left.add_widget(self.chart)
         self.message = grow_label(said[0], font=17, color=said[1])
+        url = address(self.app)  # the table's web page, where it is served
         if SCALE.portrait:
             left.add_widget(self._bgstats_panel(Window.width * 0.5, beside=True))
+            if url:
+                left.add_widget(WebAddress(url))
             left.add_widget(self.message)
             box.add_widget(self._scrolled(left))
         else:
@@ -93,9 +98,13 @@ class EndScreen(Shaped):
             # The code as tall as the screen allows (less on a 3.5-inch screen, where the
             # standings and the chart need the width).
             room = Window.height - 2 * gap(8) - gap(8) - row_height(52) - SCALE.font(16) * 3
+            if url:
+                room -= row_height(WEB_HEIGHT) + gap(8)
             side = min(Window.height * (0.5 if SCALE.small else 0.64), Window.width * 0.4, room)
             middle.add_widget(self._bgstats_panel(side))
             box.add_widget(middle)
+            if url:
+                box.add_widget(WebAddress(url))
         bar = GridLayout(cols=2 if SCALE.portrait else 5, spacing=gap(6), size_hint_y=None)
         bar.row_force_default = True
         bar.row_default_height = row_height(52)

@@ -16,6 +16,7 @@ from .. import theme
 from ..i18n import tr
 from ..layout import Shaped, button, fit_label, gap, grow_label, row_height
 from ..scale import SCALE
+from ..webaddress import WebAddress, address
 
 if TYPE_CHECKING:
     from ..application import CompanionApp
@@ -89,4 +90,7 @@ class StartScreen(Shaped):
                     height=row_height(48),
                 )
             )
+        url = address(self.app)
+        if url:  # the table's web page: its address, and a code a phone scans
+            box.add_widget(WebAddress(url))
         self.frame.add_widget(box)

@@ -1,0 +1,318 @@
+"""The web page over HTTP, as a phone or another program meets it: what it shows, what
+it refuses, what it never lets out."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from aiohttp.test_utils import TestClient
+from webtools import blind_game, play, serve
+
+from companion import bgstats
+from companion.export import FORMAT, export_file
+from companion.i18n import set_language
+from companion.session import Session
+from companion.store import Store, resolve
+
+HOSTILE = ('<script>alert("x")</script>', 'Ann "O\'Hara" & <b>co</b>')
+
+
+def test_every_page_answers_with_the_safety_headers(journal: Store) -> None:
+    session = play(journal, moves=12)
+
+    async def check(client: TestClient[Any, Any]) -> list[tuple[str, int, str, str]]:
+        seen = []
+        for path in (
+            "/",
+            "/live/table",
+            "/games",
+            f"/games/{session.game_id}",
+            f"/games/{session.game_id}?move=3",
+            "/stats",
+            "/api/v1/table",
+            "/api/v1/games",
+            f"/api/v1/games/{session.game_id}",
+            "/static/style.css",
+            "/no/such/page",
+        ):
+            response = await client.get(path)
+            seen.append(
+                (
+                    path,
+                    response.status,
+                    response.headers.get("Content-Security-Policy", ""),
+                    response.headers.get("X-Content-Type-Options", ""),
+                )
+            )
+        return seen
+
+    for path, status, policy, sniff in serve(journal.path, check):
+        assert status == (404 if path == "/no/such/page" else 200), path
+        assert policy.startswith("default-src 'self'"), path
+        assert sniff == "nosniff", path
+
+
+def test_only_get_and_head_are_answered(journal: Store) -> None:
+    play(journal, moves=2)
+
+    async def check(client: TestClient[Any, Any]) -> list[tuple[int, str]]:
+        out = []
+        for method, path in (
+            ("POST", "/"),
+            ("PUT", "/api/v1/games"),
+            ("DELETE", "/games/1"),
+            ("PATCH", "/no/such/page"),
+            ("OPTIONS", "/"),
+        ):
+            response = await client.request(method, path, data=b"x" * 10)
+            out.append((response.status, response.headers.get("Allow", "")))
+        head = await client.head("/")
+        out.append((head.status, "HEAD"))
+        return out
+
+    results = serve(journal.path, check)
+    assert results[:-1] == [(405, "GET, HEAD")] * 5
+    assert results[-1] == (200, "HEAD")
+
+
+def test_a_game_number_is_a_bounded_whole_number(journal: Store) -> None:
+    session = play(journal, moves=4)
+
+    async def check(client: TestClient[Any, Any]) -> dict[str, int]:
+        paths = (
+            "/games/0",
+            "/games/999",
+            "/games/9223372036854775808",
+            "/games/99999999999999999999999",
+            "/games/-1",
+            "/games/1e3",
+            "/api/v1/games/999",
+            f"/games/{session.game_id}?move=abc",
+            f"/games/{session.game_id}?move=-1",
+            f"/games/{session.game_id}?move=99999999",
+            f"/games/{session.game_id}?move=9999",
+            f"/games/{session.game_id}/export/exe",
+        )
+        return {p: (await client.get(p)).status for p in paths}
+
+    found = serve(journal.path, check)
+    assert found.pop(f"/games/{session.game_id}?move=9999") == 200  # the last move shown
+    for path in (f"/games/{session.game_id}?move={v}" for v in ("abc", "-1", "99999999")):
+        assert found.pop(path) == 400
+    assert set(found.values()) == {404}, found
+
+
+def test_no_path_from_a_request_reaches_the_filesystem(journal: Store) -> None:
+    play(journal, moves=2)
+
+    async def check(client: TestClient[Any, Any]) -> list[tuple[int, str]]:
+        out = []
+        for path in (
+            "/static/../../pyproject.toml",
+            "/static/%2e%2e/%2e%2e/pyproject.toml",
+            "/static/..%2fserver.py",
+            "/static/server.py",
+            "/static/",
+            "/static",
+            "/static/style.css/",
+            "/templates/base.html",
+        ):
+            response = await client.get(path)
+            out.append((response.status, await response.text()))
+        return out
+
+    for status, body in serve(journal.path, check):
+        assert status == 404
+        assert "import" not in body and "[project]" not in body and "{%" not in body
+
+
+def test_hostile_names_show_as_text(journal: Store) -> None:
+    session = play(journal, players=2, moves=6)
+    # Names the new-game screen refuses, as an old journal or a foreign tool may hold them:
+    # written into the file directly.
+    with sqlite3.connect(journal.path) as db:
+        db.execute(
+            "UPDATE games SET players = ? WHERE id = ?",
+            (json.dumps(["Eve\u202etxt.exe", HOSTILE[0]]), session.game_id),
+        )
+    other = Session.start(journal, play_setup(HOSTILE))
+    other.play("take WUG")
+
+    async def check(client: TestClient[Any, Any]) -> list[str]:
+        return [
+            await (await client.get(path)).text()
+            for path in ("/", "/games", f"/games/{other.game_id}", "/api/v1/table", "/api/v1/games")
+        ]
+
+    for body in serve(journal.path, check):
+        assert "<script>alert" not in body
+        assert "<b>co</b>" not in body
+        assert "\u202e" not in body and "\\u202e" not in body
+    live, games, game, api, _games = serve(journal.path, check)
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in live
+    assert "Ann &#34;O&#39;Hara&#34; &amp; &lt;b&gt;co&lt;/b&gt;" in game
+    assert "Evetxt.exe" in games
+    assert json.loads(api)["table"]["players"][0]["name"] == HOSTILE[0]
+
+
+def play_setup(names: tuple[str, ...]) -> Any:
+    from companion.setup import Setup
+
+    return Setup.of(
+        list(names),
+        ["N1", "N2", "N3"],
+        ["1W1 1W2 1W3 1W4", "2W1 2W2 2W3 2W4", "3W1 3W2 3W3 3W4"],
+    )
+
+
+def test_a_blind_reserve_never_leaves_the_kiosk(journal: Store) -> None:
+    session, card = blind_game(journal)
+
+    async def check(client: TestClient[Any, Any]) -> list[str]:
+        return [
+            await (await client.get(path)).text()
+            for path in (
+                "/",
+                "/live/table",
+                "/api/v1/table",
+                f"/games/{session.game_id}",
+                f"/api/v1/games/{session.game_id}",
+            )
+        ]
+
+    bodies = serve(journal.path, check)
+    for body in bodies:
+        assert card not in body
+    reserved = [p["reserved"] for p in json.loads(bodies[2])["table"]["players"]]
+    assert {"level": int(card[0]), "hidden": True} in [c for r in reserved for c in r]
+
+
+def test_downloads_are_the_export_files_byte_for_byte(journal: Store, tmp_path: Path) -> None:
+    session = play(journal, players=3, seed=4)
+    assert session.game.over
+    journal.merge_name("Ben", "Benjamin")  # the BG Stats play names the person
+
+    async def check(client: TestClient[Any, Any]) -> dict[str, tuple[bytes, str]]:
+        out = {}
+        for lang in ("en", "fr"):
+            for fmt in FORMAT:
+                response = await client.get(f"/games/{session.game_id}/export/{fmt}?lang={lang}")
+                assert response.status == 200
+                out[f"{lang}-{fmt}"] = (
+                    await response.read(),
+                    response.headers["Content-Disposition"],
+                )
+        return out
+
+    got = serve(journal.path, check)
+    record = journal.record(session.game_id, with_journal=True)
+    aliases = journal.aliases()
+    for lang in ("en", "fr"):
+        set_language(lang)
+        for fmt in FORMAT:
+            path = tmp_path / f"{lang}.{FORMAT[fmt].suffix}"
+            export_file(record, fmt, path, lambda n: resolve(aliases, n))
+            body, disposition = got[f"{lang}-{fmt}"]
+            assert hashlib.sha256(body).digest() == hashlib.sha256(path.read_bytes()).digest()
+            assert disposition.startswith("attachment;")
+    set_language("en")
+    assert got["fr-txt"][0] != got["en-txt"][0]  # in the page's language
+
+
+def test_a_game_being_played_offers_no_download(journal: Store) -> None:
+    session = play(journal, moves=10)
+
+    async def check(client: TestClient[Any, Any]) -> tuple[int, str]:
+        response = await client.get(f"/games/{session.game_id}/export/json")
+        page = await (await client.get(f"/games/{session.game_id}")).text()
+        return response.status, page
+
+    status, page = serve(journal.path, check)
+    assert status == 404
+    assert "/export/" not in page
+
+
+def test_the_bg_stats_link_is_the_end_screens(journal: Store) -> None:
+    session = play(journal, players=2, seed=2)
+    assert session.game.over
+
+    async def check(client: TestClient[Any, Any]) -> str:
+        return await (await client.get(f"/games/{session.game_id}")).text()
+
+    page = serve(journal.path, check)
+    link = bgstats.link(bgstats.stored_play(journal, session.game_id))
+    escaped = link.replace("&", "&amp;").replace('"', "&#34;")
+    assert f'href="{escaped}"' in page
+    assert bgstats.read_link(link) == bgstats.stored_play(journal, session.game_id)
+
+
+def test_the_language_follows_the_browser_and_the_address(journal: Store) -> None:
+    play(journal, moves=3)
+
+    async def check(client: TestClient[Any, Any]) -> list[str]:
+        return [
+            await (await client.get("/", headers={"Accept-Language": "fr-CH, en;q=0.5"})).text(),
+            await (await client.get("/?lang=sv", headers={"Accept-Language": "fr"})).text(),
+            await (await client.get("/?lang=xx")).text(),
+        ]
+
+    french, swedish, english = serve(journal.path, check)
+    assert '<html lang="fr">' in french and "Tour de table" in french
+    assert '<html lang="sv">' in swedish and 'href="/games?lang=sv"' in swedish
+    assert '<html lang="en">' in english and "Round" in english
+
+
+def test_the_api_is_versioned_json(journal: Store) -> None:
+    session = play(journal, players=3, moves=7)
+
+    async def check(client: TestClient[Any, Any]) -> list[Any]:
+        out = []
+        for path in ("/api/v1/table", "/api/v1/games", f"/api/v1/games/{session.game_id}?move=2"):
+            response = await client.get(path)
+            assert response.content_type == "application/json"
+            out.append(await response.json())
+        return out
+
+    table, games, game = serve(journal.path, check)
+    assert table["api"] == games["api"] == game["api"] == 1
+    assert table["table"]["move"] == 7 and table["table"]["round"] == 3
+    assert table["running"] is True  # the journal's writer (the app) is open
+    assert [g["id"] for g in games["games"]] == [session.game_id]
+    assert game["table"]["move"] == 2 and len(game["table"]["log"]) == 2
+    assert sum(table["table"]["bank"].values()) + sum(
+        p["token_count"] for p in table["table"]["players"]
+    ) == sum(table["table"]["bank"].values()) + sum(
+        sum(p["tokens"].values()) for p in table["table"]["players"]
+    )
+    text = json.dumps([table, games, game])
+    assert "sqlite" not in text and str(Path.home()) not in text
+
+
+def test_no_path_or_setting_is_shown(journal: Store) -> None:
+    play(journal, moves=3)
+    (journal.path.parent / "settings.ini").write_text("[companion]\nrfid_port = /dev/secret\n")
+
+    async def check(client: TestClient[Any, Any]) -> list[str]:
+        return [await (await client.get(p)).text() for p in ("/", "/games", "/stats", "/x")]
+
+    for body in serve(journal.path, check, settings_file=journal.path.parent / "settings.ini"):
+        assert str(journal.path.parent) not in body
+        assert "secret" not in body and "games.sqlite3" not in body
+
+
+def test_a_language_link_never_leads_elsewhere(journal: Store) -> None:
+    play(journal, moves=1)
+
+    async def check(client: TestClient[Any, Any]) -> list[str]:
+        return [
+            await (await client.get(path)).text()
+            for path in ("/%2Fevil.example/x", "/no/page?x=%22%3E&lang=fr", "/games/1?move=1&z=1")
+        ]
+
+    for body in serve(journal.path, check):
+        assert "evil.example" not in body and "z=1" not in body and "?x=" not in body
+        assert 'href="/?lang=sv"' in body or 'href="/games/1?move=1&amp;lang=sv"' in body

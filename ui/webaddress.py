@@ -1,0 +1,42 @@
+"""The table's web page, found from the kiosk: its address and a small QR code holding
+only that address, on the start and end screens (``web.address`` says whether it is
+served, and where)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+
+from web.address import page_url
+
+from . import theme
+from .i18n import tr
+from .layout import fit_label, gap, row_height
+from .qr import QRCode
+
+HEIGHT = 76  # px at 800x480: a code a phone reads from a chair, two lines beside it
+
+
+def address(app: Any) -> str | None:
+    """The page's address when the ``web`` setting is on and the page is served."""
+    config = getattr(app, "config", None)
+    enabled = True
+    if config is not None:
+        enabled = str(config.getdefault("companion", "web", "1")).strip() != "0"
+    return page_url(enabled)
+
+
+class WebAddress(BoxLayout):
+    """``url`` as a QR code, and the words that say what it is."""
+
+    def __init__(self, url: str, **kw: Any) -> None:
+        side = row_height(HEIGHT)
+        super().__init__(spacing=gap(8), size_hint_y=None, height=side, **kw)
+        self.url = url
+        self.qr = QRCode(text=url, size_hint=(None, None), size=(side, side))
+        self.add_widget(self.qr)
+        words = BoxLayout(orientation="vertical")
+        words.add_widget(fit_label(tr("The table on your phone:"), font=16, color=theme.TEXT_DIM))
+        words.add_widget(fit_label(url, font=18, color=theme.ACCENT, bold=True))
+        self.add_widget(words)

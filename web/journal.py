@@ -1,0 +1,110 @@
+"""The journal as the web page reads it: opened read-only, followed, reopened when needed.
+
+:class:`Journal` never writes: it opens the app's SQLite file with ``mode=ro``
+(:meth:`companion.store.Store.reading_only`), takes no lock and creates no file. It notices
+a move the app journals by SQLite's ``PRAGMA data_version`` (one cheap query), and opens
+the file again when it changed under it (the app started a fresh journal, or the file
+appeared after the server started). Whether the app is running is read from the
+system's table of locks (``/proc/locks``): the app holds an exclusive ``flock`` on
+``games.sqlite3.lock`` while it runs; probing that lock ourselves could make an app that
+starts at that instant refuse its own journal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.store import Store, StoreError
+
+
+@dataclass(frozen=True, slots=True)
+class _Signature:
+    """What says the file under the open connection is still the same journal."""
+
+    inode: int | None
+    wal: bool
+
+
+def _signature(path: Path) -> _Signature:
+    try:
+        inode: int | None = path.stat().st_ino
+    except OSError:
+        inode = None
+    wal = path.with_name(path.name + "-wal").exists()
+    return _Signature(inode, wal)
+
+
+def writer_running(path: Path, locks: Path = Path("/proc/locks")) -> bool | None:
+    """Whether a companion holds the journal's writer lock (``None``: cannot tell).
+
+    Read from the system's table of locks, without taking any lock ourselves."""
+    lock = path.with_name(path.name + ".lock")
+    try:
+        found = lock.stat()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return None
+    inode = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
+    try:
+        table = locks.read_text()
+    except OSError:
+        return None
+    for line in table.splitlines():
+        parts = line.split()
+        # "1: FLOCK  ADVISORY  WRITE 8786 fe:00:2146825 0 EOF"
+        if len(parts) > 5 and parts[1] == "FLOCK" and parts[5] == inode:
+            return True
+    return False
+
+
+class Journal:
+    """The app's journal, read-only; :meth:`store` is the connection to read it with."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._store: Store | None = None
+        self._signature: _Signature | None = None
+        self._version: tuple[_Signature, int] | None = None
+        self.problem: StoreError | None = None
+        """Why the journal cannot be read now (damaged, foreign, newer), or ``None``."""
+
+    def store(self) -> Store | None:
+        """The open journal (opened again if the file changed); ``None`` with
+        :attr:`problem` set when it cannot be read."""
+        now = _signature(self.path)
+        if self._store is not None and now != self._signature:
+            self.close()
+        if self._store is None:
+            try:
+                self._store = Store.reading_only(self.path)
+            except StoreError as err:
+                self.problem = err
+                return None
+            self.problem = None
+            self._signature = now
+        return self._store
+
+    def version(self) -> tuple[object, ...]:
+        """Changes whenever the journal does: a move, an undo, a new game, a new file."""
+        store = self.store()
+        if store is None:
+            return ("problem", str(self.problem))
+        try:
+            return (self._signature, store.data_version())
+        except Exception:  # a file swapped under a connection: read it again next time
+            self.close()
+            return ("reopen",)
+
+    def running(self) -> bool | None:
+        return writer_running(self.path)
+
+    def close(self) -> None:
+        if self._store is not None:
+            with contextlib.suppress(Exception):
+                self._store.close()
+        self._store = None
+        self._signature = None

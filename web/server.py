@@ -1,0 +1,681 @@
+"""The web server: aiohttp, read-only, GET and HEAD only.
+
+Pages (HTML, Jinja2 with autoescaping), the JSON API (``/api/v1/...``), the live feed
+(server-sent events, ``/events``) and the static files, which come from a fixed map held
+in memory: no part of a request's path ever reaches the filesystem. See docs/web.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import configparser
+import contextlib
+import json
+import logging
+import os
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import jinja2
+from aiohttp import web
+from markupsafe import Markup
+
+from companion import bgstats
+from companion.export import FORMAT, export_text, file_stem
+from companion.i18n import LANGUAGES, language_name, ngettext, number
+from companion.i18n import translate as _
+from companion.stats import against_companion, head_to_head, played_games, stats_of
+from companion.store import GameInfo, Store, StoreError, resolve
+from companion.text import normal_name
+from companion.tokens import GEMS, Colour
+
+from . import views
+from .journal import Journal
+from .style import colours_css
+
+log = logging.getLogger("splendor_companion.web")
+
+DEFAULT_PORT = 8080
+DEFAULT_MAX_CLIENTS = 32
+POLL_SECONDS = 0.2  # how often the journal's change counter is read: well inside 1 s
+RUNNING_SECONDS = 1.0  # how often the system's lock table is read (is the app running?)
+HEARTBEAT_SECONDS = 15.0  # a comment on each live feed, so a dead connection is noticed
+MAX_ID = 2**63 - 1  # SQLite's largest integer: any other number is no game
+MAX_MOVE = 10_000
+# What aiohttp accepts of a request: a GET has no body, and short headers.
+LIMITS = {"max_line_size": 4096, "max_field_size": 4096, "max_headers": 64}
+CLIENT_MAX_SIZE = 1024
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+KEPT_QUERY = ("move", "a", "b")  # what a language link keeps of the address
+MEDIA = {"json": "application/json", "csv": "text/csv", "txt": "text/plain"}
+
+
+def _static_files() -> dict[str, tuple[bytes, str]]:
+    """Every static file, by the one name a request may ask for: read once at start."""
+    folder = resources.files("web").joinpath("static")
+    files = {
+        "style.css": (folder.joinpath("style.css").read_bytes(), "text/css"),
+        "live.js": (folder.joinpath("live.js").read_bytes(), "text/javascript"),
+        "colours.css": (colours_css().encode(), "text/css"),
+    }
+    return files
+
+
+@dataclass
+class Settings:
+    """The kiosk's settings the server obeys, from the app's ``settings.ini`` (read, never
+    written): ``web`` (1 or 0) and ``web_max_clients``. A value that cannot be used is its
+    default, as in the app."""
+
+    file: Path | None
+    max_clients: int = DEFAULT_MAX_CLIENTS
+    _enabled: bool = True
+    _stamp: tuple[int, int] | None = None
+    _fixed_max: bool = False
+
+    def refresh(self) -> None:
+        if self.file is None:
+            return
+        try:
+            found = self.file.stat()
+        except OSError:
+            self._enabled, self._stamp = True, None
+            return
+        stamp = (found.st_mtime_ns, found.st_size)
+        if stamp == self._stamp:
+            return
+        self._stamp = stamp
+        config = configparser.RawConfigParser()
+        with contextlib.suppress(OSError, configparser.Error, UnicodeDecodeError):
+            config.read(self.file, encoding="utf-8")
+        section = config["companion"] if config.has_section("companion") else {}
+        self._enabled = str(section.get("web", "1")).strip() != "0"
+        if not self._fixed_max:
+            self.max_clients = clients_setting(str(section.get("web_max_clients", "")))
+
+    @property
+    def enabled(self) -> bool:
+        self.refresh()
+        return self._enabled
+
+
+def clients_setting(text: str) -> int:
+    """``web_max_clients`` as a number from 1 to 1000; its default otherwise."""
+    text = text.strip()
+    if text.isdigit() and len(text) <= 4 and 1 <= int(text) <= 1000:
+        return int(text)
+    return DEFAULT_MAX_CLIENTS
+
+
+@dataclass
+class Hub:
+    """The journal followed: one poll for every live client; each waits on its queue."""
+
+    journal: Journal
+    poll: float = POLL_SECONDS
+    clients: set[asyncio.Queue[int | None]] = field(default_factory=set)
+    counter: int = 0
+    running: bool | None = None
+    _seen: tuple[object, ...] | None = None
+    _running_at: float = 0.0
+
+    @property
+    def seen(self) -> tuple[object, ...] | None:
+        """The journal's state as last read (``None`` before the first read)."""
+        return self._seen
+
+    def check(self) -> bool:
+        """Read the journal's change counter (and now and then whether the app runs):
+        ``True`` when something changed, then every client is woken."""
+        now = time.monotonic()
+        if now - self._running_at >= RUNNING_SECONDS:
+            self._running_at = now
+            self.running = self.journal.running()
+        seen = (self.journal.version(), self.running)
+        if seen == self._seen:
+            return False
+        first = self._seen is None
+        self._seen = seen
+        if not first:
+            self.counter += 1
+            for queue in self.clients:
+                queue.put_nowait(self.counter)
+        return True
+
+    def close(self) -> None:
+        """End every live feed (the server stops): each client's script tries again."""
+        for queue in self.clients:
+            queue.put_nowait(None)
+
+    async def run(self) -> None:
+        while True:
+            try:
+                self.check()
+            except Exception:  # never let one bad read stop the live page
+                log.exception("reading the journal")
+            await asyncio.sleep(self.poll)
+
+
+def isolate(name: str) -> str:
+    """A name inside a sentence, isolated (U+2068 ... U+2069): a right-to-left name never
+    reorders the words around it."""
+    return "\u2068" + name + "\u2069"
+
+
+def accepted_language(header: str) -> str:
+    """The first of the browser's languages (by ``q``) that the companion speaks.
+
+    >>> accepted_language("de-CH, fr;q=0.8, en;q=0.5")
+    'fr'
+    >>> accepted_language("")
+    'en'
+    """
+    found: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header[:512].split(",")):
+        code, _sep, params = part.strip().partition(";")
+        weight = 1.0
+        for param in params.split(";"):
+            key, _eq, value = param.strip().partition("=")
+            if key == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        base = code.strip().split("-")[0].lower()
+        if base in LANGUAGES and weight > 0:
+            found.append((-weight, index, base))
+    return min(found)[2] if found else "en"
+
+
+def language_of(request: web.Request) -> tuple[str, bool]:
+    """The page's language and whether the address chose it (``?lang=``)."""
+    asked = request.query.get("lang", "")
+    if asked in LANGUAGES:
+        return asked, True
+    return accepted_language(request.headers.get("Accept-Language", "")), False
+
+
+class Site:
+    """The pages, the API and the live feed over one read-only journal."""
+
+    def __init__(
+        self,
+        journal_path: Path,
+        *,
+        settings_file: Path | None = None,
+        max_clients: int | None = None,
+        poll: float = POLL_SECONDS,
+    ) -> None:
+        self.journal = Journal(journal_path)
+        self.hub = Hub(self.journal, poll)
+        self.settings = Settings(settings_file)
+        if max_clients is not None:
+            self.settings.max_clients = max_clients
+            self.settings._fixed_max = True
+        self.settings.refresh()
+        self.static = _static_files()
+        self.templates = jinja2.Environment(
+            loader=jinja2.PackageLoader("web", "templates"),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.templates.globals.update(
+            _=lambda text: _(text),
+            ngettext=lambda one, many, n: ngettext(one, many, n),
+            number=number,
+            gems=[c.key for c in GEMS],
+            colours=[c.key for c in Colour],
+            colour_word=lambda key: _(key),
+            languages=[(code, language_name(code)) for code in LANGUAGES],
+            isolate=isolate,
+        )
+        self.templates.filters["isolate"] = isolate
+        self._cache: OrderedDict[tuple[object, ...], views.View] = OrderedDict()
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ the app
+
+    def app(self) -> web.Application:
+        app = web.Application(
+            middlewares=[self._only_reading, self._errors],
+            client_max_size=CLIENT_MAX_SIZE,
+            handler_args=LIMITS,
+        )
+        get = app.router.add_get
+        get("/", self.live)
+        get("/live/table", self.live_fragment)
+        get("/events", self.events)
+        get("/games", self.games)
+        get(r"/games/{id:\d{1,19}}", self.game)
+        get(r"/games/{id:\d{1,19}}/export/{fmt:[a-z]{1,10}}", self.download)
+        get("/stats", self.stats)
+        get("/api/v1/table", self.api_table)
+        get("/api/v1/games", self.api_games)
+        get(r"/api/v1/games/{id:\d{1,19}}", self.api_game)
+        get("/static/{name:[a-z.]{1,20}}", self.static_file)
+        app.on_response_prepare.append(self._headers)
+        app.on_startup.append(self._start)
+        app.on_shutdown.append(self._shutdown)
+        app.on_cleanup.append(self._stop)
+        return app
+
+    async def _start(self, app: web.Application) -> None:
+        self.hub.check()
+        self._task = asyncio.create_task(self.hub.run())
+
+    async def _shutdown(self, app: web.Application) -> None:
+        self.hub.close()
+
+    async def _stop(self, app: web.Application) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self.journal.close()
+
+    @staticmethod
+    async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers.update(SECURITY_HEADERS)
+        response.headers.setdefault("Cache-Control", "no-store")
+
+    @web.middleware
+    async def _only_reading(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Only GET and HEAD, whatever the path: nothing here changes anything."""
+        if request.method not in ("GET", "HEAD"):
+            return self._page(
+                request,
+                "error.html",
+                {"message": _("This page only shows the game: nothing can be sent to it.")},
+                status=405,
+                headers={"Allow": "GET, HEAD"},
+            )
+        if not self.settings.enabled:
+            return self._page(
+                request,
+                "error.html",
+                {"message": _("The table's page is turned off in the kiosk's settings.")},
+                status=503,
+            )
+        return await handler(request)
+
+    @web.middleware
+    async def _errors(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """A clear page for what is not there, never a traceback or a path."""
+        try:
+            return await handler(request)
+        except web.HTTPException as err:
+            if err.status in (404, 400):
+                message = (
+                    _("There is no such page.")
+                    if err.status == 404
+                    else _("This address is not one the page makes: go back to the table.")
+                )
+                return self._page(request, "error.html", {"message": message}, status=err.status)
+            raise
+        except StoreError as err:
+            if err.code == "no-game":
+                return self._page(
+                    request, "error.html", {"message": _("There is no such game.")}, status=404
+                )
+            log.warning("journal: %s", err.message)
+            return self._page(
+                request,
+                "error.html",
+                {"message": _("The kiosk's journal cannot be read now.")},
+                status=503,
+            )
+
+    # ------------------------------------------------------------------ helpers
+
+    def _context(self, request: web.Request) -> dict[str, Any]:
+        lang, chosen = language_of(request)
+
+        def url(path: str, **query: object) -> str:
+            params = {k: v for k, v in query.items() if v is not None}
+            if chosen:
+                params["lang"] = lang
+            return path + ("?" + urlencode(params) if params else "")
+
+        # A page's own path (an unknown one, or "//host", is never written into a link).
+        known = request.match_info.http_exception is None and request.path.startswith("/")
+        here = request.path if known and not request.path.startswith("//") else "/"
+
+        def switch(code: str) -> str:
+            params = {k: v for k, v in request.query.items() if k in KEPT_QUERY}
+            params["lang"] = code
+            return here + "?" + urlencode(params)
+
+        return {"lang": lang, "url": url, "switch": switch, "path": here}
+
+    def _page(
+        self,
+        request: web.Request,
+        template: str,
+        values: dict[str, Any],
+        *,
+        status: int = 200,
+        headers: dict[str, str] | None = None,
+    ) -> web.Response:
+        context = self._context(request)
+        values = {"page": "", **values}
+        with views.language(context["lang"]):
+            body = self.templates.get_template(template).render(**context, **values)
+        return web.Response(
+            text=body,
+            status=status,
+            content_type="text/html",
+            charset="utf-8",
+            headers=headers,
+        )
+
+    def _store(self) -> Store:
+        store = self.journal.store()
+        if store is None:
+            assert self.journal.problem is not None
+            raise self.journal.problem
+        return store
+
+    def _cached(self, key: tuple[object, ...], make: Callable[[], views.View]) -> views.View:
+        found = self._cache.get(key)
+        if found is None:
+            found = make()
+            self._cache[key] = found
+            if len(self._cache) > 64:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return found
+
+    def _game_view(self, store: Store, info: GameInfo, lang: str, upto: int | None) -> views.View:
+        """A game's table after ``upto`` moves, in ``lang`` (kept for the next reader)."""
+
+        def make() -> views.View:
+            with views.language(lang):
+                record = store.record(info.id, with_journal=True)
+                return views.table(record, info.id, upto)
+
+        # The journal's own change counter: an undo and another move in the same second
+        # leave the game's time and move count as they were.
+        key = ("table", info.id, self.journal.version(), lang, upto)
+        return self._cached(key, make)
+
+    def _live(self, lang: str) -> dict[str, Any]:
+        """The live table: the game being played (or none), and whether the app runs."""
+        store = self._store()
+        info = store.latest_unfinished()
+        running = self.hub.running
+        table = None if info is None else self._game_view(store, info, lang, None)
+        last = None
+        if info is None:
+            games = [g for g in store.games() if g.problem is None]
+            last = views.game_line(games[0]) if games else None
+        return {"api": views.API_VERSION, "running": running, "table": table, "last": last}
+
+    @staticmethod
+    def _game_id(request: web.Request) -> int:
+        text = request.match_info["id"]
+        value = int(text)
+        if not 0 < value <= MAX_ID:
+            raise web.HTTPNotFound()
+        return value
+
+    @staticmethod
+    def _move(request: web.Request, total: int) -> int | None:
+        text = request.query.get("move")
+        if text is None:
+            return None
+        if not text.isdigit() or len(text) > 5 or int(text) > MAX_MOVE:
+            raise web.HTTPBadRequest()
+        return min(int(text), total)
+
+    # ------------------------------------------------------------------ pages
+
+    def _fragment(self, request: web.Request) -> Markup:
+        """The live table's HTML, rendered once per change of the journal and language:
+        every phone fetches it after each move."""
+        lang, chosen = language_of(request)
+        key = ("fragment", self.hub.seen, lang, chosen)
+
+        def make() -> views.View:
+            context = self._context(request)
+            with views.language(lang):
+                template = self.templates.get_template("live_table.html")
+                html = template.render(**context, live=self._live(lang))
+            return {"html": html}
+
+        made = self._cached(key, make) if self.hub.seen is not None else make()
+        return Markup(made["html"])
+
+    async def live(self, request: web.Request) -> web.Response:
+        return self._page(
+            request, "live.html", {"fragment": self._fragment(request), "page": "live"}
+        )
+
+    async def live_fragment(self, request: web.Request) -> web.Response:
+        """The live table alone, for the page's script to swap in after an event."""
+        return web.Response(
+            text=str(self._fragment(request)), content_type="text/html", charset="utf-8"
+        )
+
+    async def games(self, request: web.Request) -> web.Response:
+        lines = [views.game_line(g) for g in self._store().games()]
+        return self._page(request, "games.html", {"games": lines, "page": "games"})
+
+    async def game(self, request: web.Request) -> web.Response:
+        game_id = self._game_id(request)
+        store = self._store()
+        info = store.info(game_id)
+        if info.problem is not None:
+            raise info.problem
+        lang = language_of(request)[0]
+        upto = self._move(request, info.moves)
+        whole = self._game_view(store, info, lang, None)
+        table = whole if upto is None else self._game_view(store, info, lang, upto)
+        record = store.record(game_id, with_journal=True)
+        chart = views.chart_svg(views.chart(record))
+        link = None
+        if info.finished:
+            link = bgstats.link(bgstats.stored_play(store, game_id))
+        values = {
+            "info": views.game_line(info),
+            "whole": whole,
+            "table": table,
+            "chart": chart,
+            "bgstats": link,
+            "formats": list(FORMAT) if info.finished else [],
+            "page": "games",
+        }
+        return self._page(request, "game.html", values)
+
+    async def download(self, request: web.Request) -> web.Response:
+        """A finished game's file, byte for byte what ``export`` writes."""
+        game_id = self._game_id(request)
+        fmt = request.match_info["fmt"]
+        if fmt not in FORMAT:
+            raise web.HTTPNotFound()
+        store = self._store()
+        info = store.info(game_id)
+        if info.problem is not None:
+            raise info.problem
+        if not info.finished:
+            raise web.HTTPNotFound()
+        lang = language_of(request)[0]
+        with views.language(lang):
+            data = export_bytes(store, game_id, fmt)
+        name = f"{file_stem(info)}.{FORMAT[fmt].suffix}"
+        ascii_name = name.encode("ascii", "replace").decode().replace("?", "_")
+        return web.Response(
+            body=data,
+            headers={
+                "Content-Type": MEDIA.get(fmt, "application/json") + "; charset=utf-8",
+                "Content-Disposition": (
+                    f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name)}"
+                ),
+            },
+        )
+
+    async def stats(self, request: web.Request) -> web.Response:
+        lang = language_of(request)[0]
+        with views.language(lang):
+            games = played_games(self._store())
+            people = views.people(games)
+            a, b = request.query.get("a", ""), request.query.get("b", "")
+            head = None
+            if a in people and b in people and a != b:
+                head = views.head_line(head_to_head(games, normal_name(a), normal_name(b)))
+            values = {
+                "players": [
+                    views.player_line(s)
+                    for s in stats_of(g for g in games if not g.against_companion)
+                ],
+                "levels": [views.level_line(lv) for lv in against_companion(games)],
+                "people": [views.name(p) for p in people],
+                "a": a if a in people else "",
+                "b": b if b in people else "",
+                "head": head,
+                "page": "stats",
+            }
+        return self._page(request, "stats.html", values)
+
+    async def static_file(self, request: web.Request) -> web.Response:
+        found = self.static.get(request.match_info["name"])
+        if found is None:
+            raise web.HTTPNotFound()
+        body, kind = found
+        return web.Response(body=body, content_type=kind, headers={"Cache-Control": "max-age=300"})
+
+    # ------------------------------------------------------------------ the API
+
+    @staticmethod
+    def _json(data: object, status: int = 200) -> web.Response:
+        # <, > and & escaped too: a name stays data even where the JSON is pasted into HTML.
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False)
+        text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        return web.Response(
+            text=text,
+            status=status,
+            content_type="application/json",
+        )
+
+    async def api_table(self, request: web.Request) -> web.Response:
+        return self._json(self._live(language_of(request)[0]))
+
+    async def api_games(self, request: web.Request) -> web.Response:
+        lines = [views.game_line(g) for g in self._store().games()]
+        return self._json({"api": views.API_VERSION, "games": lines})
+
+    async def api_game(self, request: web.Request) -> web.Response:
+        game_id = self._game_id(request)
+        store = self._store()
+        try:
+            info = store.info(game_id)
+        except StoreError:
+            return self._json({"api": views.API_VERSION, "error": "no-game"}, status=404)
+        if info.problem is not None:
+            return self._json({"api": views.API_VERSION, "error": "unreadable-game"}, status=503)
+        lang = language_of(request)[0]
+        upto = self._move(request, info.moves)
+        table = self._game_view(store, info, lang, upto)
+        return self._json({"api": views.API_VERSION, "info": views.game_line(info), "table": table})
+
+    # ------------------------------------------------------------------ the live feed
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: ``change`` with a counter whenever the journal changes (or
+        the app starts or stops). At most ``web_max_clients`` at once."""
+        if len(self.hub.clients) >= self.settings.max_clients:
+            return self._page(
+                request,
+                "error.html",
+                {
+                    "message": _(
+                        "Too many phones follow the table live: this one shows it without "
+                        "live updates. Reload the page in a while."
+                    )
+                },
+                status=503,
+                headers={"Retry-After": "30"},
+            )
+        queue: asyncio.Queue[int | None] = asyncio.Queue()
+        self.hub.clients.add(queue)
+        try:
+            response = web.StreamResponse(
+                headers={
+                    "Content-Type": "text/event-stream",
+                    "Cache-Control": "no-store",
+                    "X-Accel-Buffering": "no",
+                }
+            )
+            await response.prepare(request)
+            await response.write(
+                f"retry: 1000\nevent: change\ndata: {self.hub.counter}\n\n".encode()
+            )
+            while True:
+                try:
+                    counter = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                if counter is None:
+                    break
+                await response.write(f"event: change\ndata: {counter}\n\n".encode())
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.hub.clients.discard(queue)
+        return response
+
+
+def export_bytes(store: Store, game_id: int, fmt: str) -> bytes:
+    """A game's export file as ``export GAME --format FMT --out FILE`` writes it (the
+    same functions: :func:`companion.export.export_text`), names merged as the journal says."""
+    record = store.record(game_id, with_journal=True)
+    aliases = store.aliases()
+
+    def person(name: str) -> str:
+        return resolve(aliases, name)
+
+    return export_text(record, fmt, person).encode("utf-8")
+
+
+def serve(
+    journal_path: Path,
+    host: str,
+    port: int,
+    *,
+    settings_file: Path | None = None,
+    max_clients: int | None = None,
+    ready: Callable[[], None] = lambda: None,
+) -> None:
+    """Serve until stopped (Ctrl-C, or systemd's SIGTERM); ``ready`` is called once it
+    listens. ``OSError`` when it cannot listen (the port taken, say)."""
+    site = Site(journal_path, settings_file=settings_file, max_clients=max_clients)
+    web.run_app(site.app(), host=host, port=port, access_log=None, print=lambda _text: ready())
+
+
+def data_files(data_dir: str | os.PathLike[str] | None) -> tuple[Path, Path]:
+    """The journal and the settings file of a data folder (``--data-dir`` or the default)."""
+    from companion.paths import database_path
+
+    journal = database_path(data_dir)
+    return journal, journal.with_name("settings.ini")
