@@ -109,6 +109,7 @@ def play_through_taps(d: Driver, move: Move) -> None:
     finish_turn(d, move)
 
 
+@pytest.mark.pi  # the GUI walk tools/pi-check runs on the Pi's processor
 def test_whole_two_player_game_from_setup_to_standings_only_through_taps(driver: Driver) -> None:
     d = driver
     # A short game that needs every kind of step: blind reserves bought later (the card
