@@ -38,7 +38,7 @@ FAKES = {
     "dpkg-query": f"{FAKE_LOG}\nexit 1",
     "apt-get": f"{FAKE_LOG}\nexit 0",
     "sudo": 'exec "$@"',
-    "id": 'echo 1000',
+    "id": "echo 1000",
     # Python, its venv's copy and its pip: the venv module writes the venv's python.
     "python3.11": f"""{FAKE_LOG}
 if [ "$1 $2" = "-m venv" ]; then mkdir -p "$3/bin" && cp "$0" "$3/bin/python"; fi
