@@ -87,7 +87,7 @@ def display(dev: Path, environ: Mapping[str, str], settings: Mapping[str, str]) 
         return Finding(
             False,
             _(
-                "display: no KMS/DRM device ({folder}/card*): add dtoverlay=vc4-kms-v3d to "
+                "display: no KMS/DRM device in {folder}: add dtoverlay=vc4-kms-v3d to "
                 "/boot/firmware/config.txt and reboot"
             ).format(folder=dev / "dri"),
         )

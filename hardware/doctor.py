@@ -135,7 +135,7 @@ def reader(
         return core.Finding(
             False,
             _(
-                "reader: {port} is missing: plug the reader in, or turn the serial port on "
+                "reader: {port} is missing: plug the reader in, or enable the serial port "
                 "(sudo raspi-config: Interface Options, Serial Port, hardware: Yes), then reboot"
             ).format(port=port),
         )
