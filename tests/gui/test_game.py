@@ -109,7 +109,6 @@ def play_through_taps(d: Driver, move: Move) -> None:
     finish_turn(d, move)
 
 
-@pytest.mark.pi  # the GUI walk tools/pi-check runs on the Pi's processor
 def test_whole_two_player_game_from_setup_to_standings_only_through_taps(driver: Driver) -> None:
     d = driver
     # A short game that needs every kind of step: blind reserves bought later (the card
@@ -172,6 +171,9 @@ def test_illegal_take_is_refused_with_the_engine_reason(driver: Driver) -> None:
     assert str(table.session.game.moves[-1]) == "take GG"
 
 
+# The GUI walk tools/pi-check runs on the Pi's processor (the whole game's walk took
+# over 20 minutes there, drawn by Mesa's software renderer under emulation).
+@pytest.mark.pi
 def test_undo_is_one_tap_and_survives_a_restart(driver: Driver) -> None:
     d = driver
     game = simulate(players=2, seed=3, max_moves=6)
