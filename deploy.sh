@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# deploy.sh: install Splendor Companion as a kiosk on Raspberry Pi OS (Bookworm, 64-bit or
-# 32-bit) or any Debian-like system: the app starts full screen on the touchscreen at boot
+# deploy.sh: install Splendor Companion as a kiosk on Raspberry Pi OS (Bookworm, 64-bit;
+# 32-bit is refused, see check_64bit) or any 64-bit Debian-like system: the app starts full screen on the touchscreen at boot
 # and restarts by itself. Safe to run again (after `git pull`, to update; with options, to
 # change a setting): what is already right is left alone. `./deploy.sh --help` for options.
 set -euo pipefail
@@ -91,6 +91,9 @@ when it is not). Settings not given keep the value of the previous run.
   --no-web             do not serve the table's web page to the phones around it
                        (--web serves it again; the app's setting "The table on
                        phones" turns it off too)
+  --no-start           install and enable, but start nothing and reload neither systemd
+                       nor udev (an image being prepared, a chroot: the kiosk starts at
+                       the next boot); the default where systemd is not running
   --dry-run            print every action, do none of them
   --uninstall          remove what deploy.sh installed; keeps the games
                        (/var/lib/splendor-companion) and the apt packages
@@ -131,6 +134,7 @@ OPT_PANEL="" OPT_TOUCH_ROTATION=""
 OPT_RFID_BAUD=""
 OPT_USB=""
 OPT_WEB=""
+NO_START=0 NO_START_WHY=--no-start
 DRY_RUN=0 UNINSTALL=0 PURGE=0 ROOT="" SOURCE="$SCRIPT_DIR" PYTHON="" MIN_FREE_MB=600
 
 need_value() {
@@ -151,6 +155,7 @@ while [ $# -gt 0 ]; do
         --no-usb-export) OPT_USB=no; shift ;;
         --no-web) OPT_WEB=no; shift ;;
         --web) OPT_WEB=yes; shift ;;
+        --no-start) NO_START=1; shift ;;
         --dry-run) DRY_RUN=1; shift ;;
         --uninstall) UNINSTALL=1; shift ;;
         --purge-data) PURGE=1; shift ;;
@@ -186,6 +191,11 @@ elif [ -n "$ROOT" ]; then
     MODE=root
 else
     MODE=real
+fi
+# No systemd running (a chroot, a container): nothing to start or reload, the units are
+# read at the next boot. sd_booted(3)'s test.
+if [ "$MODE" = real ] && [ "$NO_START" -eq 0 ] && [ ! -d /run/systemd/system ]; then
+    NO_START=1 NO_START_WHY="systemd is not running here"
 fi
 
 # The previous run's settings, from the environment file it wrote (never sourced).
@@ -328,6 +338,22 @@ quoted() {
 }
 
 # run CMD...: a system command; printed, and run only on the real system.
+# live COMMAND...: an action on the running system (start a service, reload systemd or
+# udev): left out with --no-start, said in a NOTE; what is installed is read at boot.
+live() {
+    if [ "$NO_START" -eq 1 ]; then
+        note "not run ($NO_START_WHY): $(quoted "$@")"
+        return 0
+    fi
+    run "$@"
+}
+
+# now_or_at_boot enable|disable UNIT: systemctl enable --now (disable --now), or only
+# enable (disable) with --no-start.
+now_or_at_boot() {
+    if [ "$NO_START" -eq 1 ]; then run systemctl "$1" "$2"; else run systemctl "$1" --now "$2"; fi
+}
+
 run() {
     if [ "$MODE" = real ]; then
         say "DO $(quoted "$@")"
@@ -486,6 +512,21 @@ check_system() {
         check_failed "this is ${name:-$id}, not a Debian-like system (ID=$id, ID_LIKE=$id_like in /etc/os-release). deploy.sh installs with apt: use Raspberry Pi OS (Bookworm) or Debian 12 or newer."
     fi
     say "CHECK system: ${name:-$id} (Debian-like)"
+}
+
+# 32-bit ARM (Raspberry Pi OS 32-bit, armhf, also on a 64-bit kernel): refused before
+# anything is done. PyPI has no 32-bit ARM wheels of Kivy 2.3 nor python-evdev: pip would
+# build them from source, which needs headers and hours. Every Pi from the 3 on (and the
+# Zero 2 W) runs the 64-bit Raspberry Pi OS.
+check_64bit() {
+    local machine arch=""
+    machine=$(uname -m)
+    ! command -v dpkg >/dev/null || arch=$(dpkg --print-architecture 2>/dev/null)
+    case "$machine/$arch" in
+        armv6l/* | armv7l/* | armv8l/* | */armhf | */armel)
+            check_failed "this is a 32-bit ARM system ($machine${arch:+, $arch}): Splendor Companion needs a 64-bit one. PyPI has no 32-bit ARM wheels of Kivy 2.3 (the touchscreen toolkit) nor of python-evdev, and building them on the Pi fails or takes hours. Install Raspberry Pi OS Lite (64-bit) with Raspberry Pi Imager (every Pi from the 3 on, and the Zero 2 W), then run deploy.sh again."
+            ;;
+    esac
 }
 
 python_version() { # PATH: "3.11" or nothing
@@ -923,7 +964,7 @@ step_files() {
         [ ! -e "$ROOT$UNIT_DIR/$EXPORT_UNIT" ] || units_changed=1
         [ ! -e "$ROOT$UDEV_RULE" ] || rule_changed=1
         if [ -e "$ROOT$UNIT_DIR/$REQUEST_PATH_UNIT" ]; then
-            run systemctl disable --now "$REQUEST_PATH_UNIT"
+            now_or_at_boot disable "$REQUEST_PATH_UNIT"
             units_changed=1
         fi
         remove "$UDEV_RULE"
@@ -936,15 +977,15 @@ step_files() {
         write_file "$UNIT_DIR/$WEB_UNIT" 644 - "$(render "$WEB_UNIT")"
         [ "$WROTE" -eq 0 ] || { units_changed=1; WEB_CHANGED=1; }
     elif [ -e "$ROOT$UNIT_DIR/$WEB_UNIT" ]; then
-        run systemctl disable --now "$WEB_UNIT"
+        now_or_at_boot disable "$WEB_UNIT"
         remove "$UNIT_DIR/$WEB_UNIT"
         units_changed=1
     fi
     if [ "$units_changed" -eq 1 ]; then
-        run systemctl daemon-reload
+        live systemctl daemon-reload
         CHANGED=1
     fi
-    [ "$rule_changed" -eq 0 ] || run udevadm control --reload
+    [ "$rule_changed" -eq 0 ] || live udevadm control --reload
 }
 
 step_service() {
@@ -957,7 +998,7 @@ step_service() {
         if [ -L "$ROOT$UNIT_DIR/multi-user.target.wants/$REQUEST_PATH_UNIT" ]; then
             say "UNCHANGED $REQUEST_PATH_UNIT enabled"
         else
-            run systemctl enable --now "$REQUEST_PATH_UNIT"
+            now_or_at_boot enable "$REQUEST_PATH_UNIT"
         fi
     fi
     if [ "$WEB" = yes ]; then
@@ -965,25 +1006,27 @@ step_service() {
         if [ -L "$ROOT$UNIT_DIR/multi-user.target.wants/$WEB_UNIT" ]; then
             say "UNCHANGED $WEB_UNIT enabled"
         else
-            run systemctl enable --now "$WEB_UNIT"
+            now_or_at_boot enable "$WEB_UNIT"
         fi
         if [ "$CHANGED" -eq 1 ] || [ "$WEB_CHANGED" -eq 1 ]; then
-            run systemctl restart "$WEB_UNIT"
+            live systemctl restart "$WEB_UNIT"
         fi
     fi
     if [ "$CHANGED" -eq 1 ]; then
-        run systemctl restart "$UNIT"
+        live systemctl restart "$UNIT"
     elif [ -n "$ROOT" ]; then
         say "UNCHANGED $UNIT (running or not: not checked with --root)"
     elif systemctl is-active --quiet "$UNIT" 2>/dev/null; then
         say "UNCHANGED $UNIT running"
     else
-        run systemctl start "$UNIT"
+        live systemctl start "$UNIT"
     fi
 }
 
 install() {
     say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT, web page $WEB)${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
+    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT)${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
+    check_64bit
     check_system
     check_source
     check_python
@@ -1004,7 +1047,9 @@ install() {
     step_kivy_config
     step_files
     step_service
-    if [ "$MODE" = real ]; then
+    if [ "$MODE" = real ] && [ "$NO_START" -eq 1 ]; then
+        say "done: installed and enabled; the app starts on the touchscreen at the next boot"
+    elif [ "$MODE" = real ]; then
         say "done: the app runs on the touchscreen; its log: journalctl -u splendor-companion -f"
     fi
 }
@@ -1017,15 +1062,15 @@ uninstall() {
     check_tools
     become_root
     if unit_enabled || [ -e "$ROOT$UNIT_DIR/$UNIT" ]; then
-        run systemctl disable --now "$UNIT"
+        now_or_at_boot disable "$UNIT"
     else
         say "UNCHANGED $UNIT (not installed)"
     fi
     if [ -e "$ROOT$UNIT_DIR/$REQUEST_PATH_UNIT" ]; then
-        run systemctl disable --now "$REQUEST_PATH_UNIT"
+        now_or_at_boot disable "$REQUEST_PATH_UNIT"
     fi
     if [ -e "$ROOT$UNIT_DIR/$WEB_UNIT" ]; then
-        run systemctl disable --now "$WEB_UNIT"
+        now_or_at_boot disable "$WEB_UNIT"
     fi
     local units_there=0 rule_there=0 group
     [ ! -e "$ROOT$UNIT_DIR/$UNIT" ] && [ ! -e "$ROOT$UNIT_DIR/$EXPORT_UNIT" ] &&
@@ -1039,8 +1084,8 @@ uninstall() {
     remove "$UDEV_RULE"
     remove "$BACKLIGHT_RULE"
     remove "$COMMAND_LINK"
-    [ "$units_there" -eq 0 ] || run systemctl daemon-reload
-    [ "$rule_there" -eq 0 ] || run udevadm control --reload
+    [ "$units_there" -eq 0 ] || live systemctl daemon-reload
+    [ "$rule_there" -eq 0 ] || live udevadm control --reload
     # Only what deploy.sh put in the prefix, which may hold other things.
     remove "$VENV"
     remove "$EXPORT_HELPER"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Set up Splendor Companion in ./.venv on Debian or Raspberry Pi OS (or any machine with
-# Python >= 3.11). Idempotent: run it again after a `git pull` to update.
+# Set up Splendor Companion in ./.venv on Debian or Raspberry Pi OS, 64-bit (or any machine
+# with Python >= 3.11; 32-bit ARM is refused). Idempotent: run it again after a `git pull`.
 #   ./setup.sh          the app
-#   ./setup.sh --dev    the app and the tools that run the test suite
+#   ./setup.sh --dev    the app and the tools that run the test suite (and tools/pi-check)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -23,14 +23,35 @@ case "${1:-}" in
 esac
 [ $# -le 1 ] || { printf 'setup: one option at most\n' >&2; usage >&2; exit 2; }
 extras="[native]"
+
+# 32-bit ARM (Raspberry Pi OS 32-bit, armhf, also on a 64-bit kernel): refused before
+# anything is installed. PyPI has no 32-bit ARM wheels of Kivy 2.3 nor python-evdev: pip
+# would build them from source, which needs headers and hours. Every Pi from the 3 on
+# (and the Zero 2 W) runs the 64-bit Raspberry Pi OS. (deploy.sh says the same.)
+machine=$(uname -m)
+arch=""
+! command -v dpkg >/dev/null || arch=$(dpkg --print-architecture 2>/dev/null || true)
+case "$machine/$arch" in
+    armv6l/* | armv7l/* | armv8l/* | */armhf | */armel)
+        printf 'setup: this is a 32-bit ARM system (%s): Splendor Companion needs a 64-bit one.
+' "$machine${arch:+, $arch}" >&2
+        printf 'setup: PyPI has no 32-bit ARM wheels of Kivy 2.3 (the touchscreen toolkit) nor of python-evdev, and building them on the Pi fails or takes hours.
+' >&2
+        printf 'setup: install Raspberry Pi OS (64-bit) with Raspberry Pi Imager (every Pi from the 3 on, and the Zero 2 W), then run ./setup.sh again.
+' >&2
+        exit 1
+        ;;
+esac
 [ -n "$dev" ] && extras="[dev,native]"
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+apt_updated=""
 apt_install() {
-    # Only what is missing, so that a second run (and CI) does not touch apt at all.
+    # Only what is missing, so that a second run (and CI) does not touch apt at all; the
+    # package lists are read once a run, however many calls install something.
     local missing=()
     for pkg in "$@"; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
@@ -41,7 +62,10 @@ apt_install() {
         return 1
     fi
     say "installing ${missing[*]}"
-    as_root apt-get update -qq
+    if [ -z "$apt_updated" ]; then
+        as_root apt-get update -qq
+        apt_updated=1
+    fi
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 }
 
@@ -80,6 +104,10 @@ if [ -n "$dev" ]; then
     apt_install shellcheck systemd || say "shellcheck or systemd-analyze missing: their checks will be skipped"
     # The web page's browser tests drive Debian's Chromium through its chromedriver.
     apt_install chromium chromium-driver || say "chromium or chromium-driver missing: the browser tests will be skipped"
+    # tools/pi-check: an arm64 Debian in emulation (on an x86-64 Debian or Ubuntu only).
+    if [ "$machine" = x86_64 ] && [ "$(uname -s)" = Linux ]; then
+        apt_install debootstrap qemu-user-static binfmt-support || say "debootstrap or qemu-user-static missing: tools/pi-check installs them itself"
+    fi
 fi
 
 if [ ! -x .venv/bin/python ]; then

@@ -1,8 +1,8 @@
 """The whole command line: the core's commands (:mod:`companion.cli`), the app's options
-(with no command, the app runs: :mod:`ui.app`), the RFID commands (:mod:`hardware.cli`)
-and the web page (:mod:`web.cli`). None adds anything at import: Kivy, pyserial, evdev,
-aiohttp and Jinja2 are imported only when what needs them runs, which says what is
-missing and how to install it.
+(with no command, the app runs: :mod:`ui.app`), the RFID commands (:mod:`hardware.cli`),
+the web page (:mod:`web.cli`) and ``doctor`` (:mod:`hardware.doctor`). None adds anything
+at import: Kivy, pyserial, evdev, aiohttp and Jinja2 are imported only when what needs them
+runs, which says what is missing and how to install it.
 """
 
 from __future__ import annotations
@@ -34,7 +34,14 @@ def web(parser: argparse.ArgumentParser, sub: object) -> None:
     register(sub, cli.command)
 
 
-EXTENSIONS: tuple[cli.Extension, ...] = (app, hardware, web)
+def doctor(parser: argparse.ArgumentParser, sub: object) -> None:
+    """``doctor``: the display, touchscreen, reader, GPIO, journal and web page checked."""
+    from hardware.doctor import register
+
+    register(sub, cli.command)
+
+
+EXTENSIONS: tuple[cli.Extension, ...] = (app, hardware, web, doctor)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -201,11 +201,47 @@ def test_dry_run_lists_the_checks_it_passed(root: Path, source: Path) -> None:
     assert any(line.startswith("CHECK disk: ") for line in run.lines)
 
 
-def test_raspberry_pi_os_32_bit_passes_the_system_check(root: Path, source: Path) -> None:
+@pytest.mark.parametrize(
+    ("machine", "arch"), [("armv7l", "armhf"), ("armv6l", "armhf"), ("aarch64", "armhf")]
+)
+def test_32_bit_raspberry_pi_os_is_refused_before_anything_is_done(
+    root: Path, source: Path, tmp_path: Path, machine: str, arch: str
+) -> None:
+    # aarch64 with armhf: the 32-bit Raspberry Pi OS on a Pi 4's 64-bit kernel.
     put(root / "etc/os-release", RASPBIAN_32)
-    run = deploy(root, source, "--dry-run")
+    fake = tmp_path / "bin"
+    put(fake / "uname", f'#!/bin/sh\n[ "$1" = -m ] && echo {machine} || echo Linux\n', 0o755)
+    put(fake / "dpkg", f"#!/bin/sh\necho {arch}\n", 0o755)
+    before = snapshot(root)
+    result = subprocess.run(
+        ["bash", str(DEPLOY), "--root", str(root), "--source", str(source), *PYTHON],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"},
+        timeout=60,
+    )
+    assert result.returncode == 3
+    assert "32-bit ARM" in result.stderr and "Kivy 2.3" in result.stderr
+    assert "Raspberry Pi OS Lite (64-bit)" in result.stderr
+    assert not [line for line in result.stdout.splitlines() if line.startswith(("PLAN", "DO"))]
+    assert snapshot(root) == before
+
+
+def test_no_start_installs_and_enables_but_starts_and_reloads_nothing(
+    root: Path, source: Path
+) -> None:
+    run = deploy(root, source, "--no-start")
     assert run.code == 0, run.err
-    assert any(line.startswith("CHECK system: Raspbian GNU/Linux 12") for line in run.lines)
+    assert run.has("PLAN systemctl enable splendor-companion.service")
+    assert run.has(f"PLAN systemctl enable {REQUEST_PATH_UNIT}")
+    assert (root / UNIT.lstrip("/")).is_file() and (root / UDEV_RULE.lstrip("/")).is_file()
+    live = ("restart", "start ", "daemon-reload", "udevadm", "--now")
+    assert not [a for a in run.actions if any(word in a for word in live)], run.actions
+    assert run.has("NOTE not run (--no-start): systemctl restart splendor-companion.service")
+    gone = deploy(root, source, "--uninstall", "--no-start")
+    assert gone.code == 0, gone.err
+    assert gone.has("PLAN systemctl disable splendor-companion.service")
+    assert not [a for a in gone.actions if any(word in a for word in live)], gone.actions
 
 
 def test_groups_missing_on_the_system_are_left_out(root: Path, source: Path) -> None:
@@ -807,7 +843,8 @@ def test_shellcheck() -> None:
     shellcheck = shutil.which("shellcheck")
     if shellcheck is None:
         pytest.skip("shellcheck is not installed (apt-get install shellcheck)")
-    scripts = [DEPLOY, SYSTEMD / "splendor-companion-usb-export"]
+    scripts = [DEPLOY, REPO / "setup.sh", REPO / "tools" / "pi-check"]
+    scripts += [SYSTEMD / "splendor-companion-usb-export"]
     result = subprocess.run([shellcheck, *map(str, scripts)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -29,6 +29,9 @@ from companion.moves import Buy, Move, Pass, Reserve, Take, with_parts
 from companion.position import Hidden
 from companion.simulate import DEFAULT_NAMES, Dealer, random_setup
 
+# Among the tests tools/pi-check runs on the Pi's processor (pytest -m pi).
+pytestmark = pytest.mark.pi
+
 
 def random_play(seed: int, players: int = 2) -> tuple[Game, Dealer, random.Random]:
     rng = random.Random(seed)

@@ -19,6 +19,9 @@ from companion.moves import Move, Reserve, with_parts
 from companion.record import Record, document, read, replay, write
 from companion.simulate import DEFAULT_NAMES, Dealer, choose, random_setup, simulate
 
+# Among the tests tools/pi-check runs on the Pi's processor (pytest -m pi).
+pytestmark = pytest.mark.pi
+
 NOBLES = ["N1", "N2", "N3"]
 MARKET = {
     "1": ["1W1", "1U1", "1G1", "1R1"],

@@ -24,6 +24,9 @@ from companion.simulate import Dealer, choose, simulate
 from companion.store import MIGRATIONS, SCHEMA_VERSION, GameState, Store, StoreError
 from companion.tokens import Colour, Tokens
 
+# Among the tests tools/pi-check runs on the Pi's processor (pytest -m pi).
+pytestmark = pytest.mark.pi
+
 SETUP = Setup.of(
     ["Ada", "Ben", "Cleo"],
     ["N1", "N2", "N3", "N4"],

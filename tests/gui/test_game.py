@@ -171,6 +171,9 @@ def test_illegal_take_is_refused_with_the_engine_reason(driver: Driver) -> None:
     assert str(table.session.game.moves[-1]) == "take GG"
 
 
+# The GUI walk tools/pi-check runs on the Pi's processor (the whole game's walk took
+# over 20 minutes there, drawn by Mesa's software renderer under emulation).
+@pytest.mark.pi
 def test_undo_is_one_tap_and_survives_a_restart(driver: Driver) -> None:
     d = driver
     game = simulate(players=2, seed=3, max_moves=6)
