@@ -33,6 +33,18 @@ def on_app_thread(function: Callable[[], None]) -> None:
     Clock.schedule_once(lambda dt: function())
 
 
+class _Door:
+    """Events of the readers and buttons on their way to Kivy's thread, dropped once the
+    devices are closed: a reader's last word, on its way as the app stops, must not reach
+    screens whose journal is already closed."""
+
+    def __init__(self) -> None:
+        self.open = True
+
+    def __call__(self, function: Callable[[], None]) -> None:
+        on_app_thread(lambda: function() if self.open else None)
+
+
 class Devices:
     def __init__(self, app: CompanionApp, pin_factory: Any = None) -> None:
         self.app = app
@@ -40,6 +52,7 @@ class Devices:
         self.scanner: CardScanner | None = None
         self.tags: TagMap | None = None
         self.status = ""
+        self.door = _Door()
         port = app.setting("rfid_port")
         kind = app.setting("rfid_reader")
         kind = kind if kind in NAMES else DEFAULT
@@ -56,8 +69,8 @@ class Devices:
                 port,
                 kind,
                 baudrate=baud_of(kind, baud),
-                on_tag=lambda tag: on_app_thread(lambda: self.tag_read(tag)),
-                on_status=lambda state, detail: on_app_thread(
+                on_tag=lambda tag: self.door(lambda: self.tag_read(tag)),
+                on_status=lambda state, detail: self.door(
                     lambda: self.reader_status(state, detail)
                 ),
             ).start()
@@ -75,7 +88,7 @@ class Devices:
             pins,
             on_undo=app.undo_pressed,
             on_confirm=app.confirm_pressed,
-            dispatch=on_app_thread,
+            dispatch=self.door,
             pin_factory=pin_factory,
             reserved=dict(zip(UART_PINS, ("TX", "RX"), strict=True)) if uart else None,
             hold=_seconds(app.setting("undo_hold"), 1.0),
@@ -112,6 +125,7 @@ class Devices:
             self.panel.refused()
 
     def close(self) -> None:
+        self.door.open = False
         if self.reader is not None:
             self.reader.stop()
         self.panel.close()

@@ -428,3 +428,22 @@ def test_a_card_scanned_when_none_is_asked_for_is_named_in_words(
     wait_for(d, lambda: card_words(CARDS[card]) in d.texts())
     assert "no card is being declared now" in d.texts()
     assert card not in re.findall(r"\w+", d.texts())
+
+
+def test_a_readers_last_word_after_the_app_stopped_is_dropped(
+    driver: Driver, serial_port: tuple[int, str]
+) -> None:
+    """A reader's status on its way to the screen as the app stops (its journal closed)
+    is dropped, not shown on a screen that would read the closed journal."""
+    d = driver
+    _master, port = serial_port
+    configure(d, rfid_port=port, rfid_reader="rdm6300")
+    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
+    d.app.show_start()
+    d.frames(2)
+    devices = d.app.hardware
+    assert devices is not None
+    devices.door(lambda: devices.reader_status("disconnected", "unplugged"))  # in flight
+    d.app.dispatch("on_stop")  # closes the devices and the journal
+    d.frames(3)  # the word arrives now: dropped, no "closed database" error
+    assert not devices.door.open
