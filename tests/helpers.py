@@ -15,8 +15,11 @@ the table and in the players' hands.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import signal
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from types import FrameType
 
 import pytest
 
@@ -204,3 +207,19 @@ def assert_listed_moves_legal(game: Game) -> None:
         if level is not None:
             move = with_parts(move, reveal=game.unseen(level)[0].id)
         assert game.explain(move) is None, f"listed {move} is illegal: {game.explain(move)}"
+
+
+@contextlib.contextmanager
+def alarm(seconds: int) -> Iterator[None]:
+    """A hang becomes a failure (not a timing: a run that never ends)."""
+
+    def hung(signum: int, frame: FrameType | None) -> None:
+        raise AssertionError(f"no answer after {seconds} s: a hang")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

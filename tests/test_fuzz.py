@@ -23,17 +23,16 @@ import io
 import json
 import os
 import re
-import signal
 import sqlite3
 import tempfile
 import unicodedata
 from collections.abc import Callable, Iterator
 from datetime import timedelta, timezone
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import pytest
+from helpers import alarm
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -271,20 +270,6 @@ def journal(path: Path) -> list[str]:
         return list(db.iterdump())
     finally:
         db.close()
-
-
-@contextlib.contextmanager
-def alarm(seconds: int) -> Iterator[None]:
-    def hung(signum: int, frame: FrameType | None) -> None:
-        raise AssertionError(f"no answer after {seconds} s: a hang")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.fixture(scope="module")

@@ -5,17 +5,14 @@ an older companion let in is still listed and exported with the others."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import signal
 import sqlite3
 import unicodedata
-from collections.abc import Iterator
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import pytest
+from helpers import alarm
 
 from companion import i18n
 from companion.bgstats import bgstats_time
@@ -353,22 +350,6 @@ def test_a_record_that_starts_with_a_byte_order_mark_is_read(
 
 
 # ------------------------------------------------------------------ simulate --think (14)
-
-
-@contextlib.contextmanager
-def alarm(seconds: int) -> Iterator[None]:
-    """A hang becomes a failure (not a timing: a run that never ends)."""
-
-    def hung(signum: int, frame: FrameType | None) -> None:
-        raise AssertionError(f"no answer after {seconds} s: a hang")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.mark.parametrize("think", ["nan", "inf", "-inf", "0", "-1", "0.001", "1e6", "61", "x", ""])
