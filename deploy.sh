@@ -781,7 +781,7 @@ pip_install_source() { # a copy without .git or .venv, so that pip leaves no fil
     local stage
     stage=$(mktemp -d)
     source_files | tar -C "$SOURCE" --null -T - -cf - | tar -C "$stage" -xf -
-    # [native]: what compiling the engine needs (companion.build, below).
+    # [native]: what compiling the engine needs (companion.engine.build, below).
     "$VENV/bin/python" -m pip install --upgrade "${stage}[native]" || {
         rm -rf "$stage"
         return 1
@@ -809,13 +809,13 @@ step_project() {
         fi
         # The engine compiled with mypyc: the companion thinks faster on the Pi. Where it
         # cannot be, the same engine runs from its source, slower.
-        say "DO $VENV/bin/python -m companion.build"
-        "$VENV/bin/python" -m companion.build >/dev/null ||
+        say "DO $VENV/bin/python -m companion.engine.build"
+        "$VENV/bin/python" -m companion.engine.build >/dev/null ||
             note "the engine was not compiled: it runs as pure Python (slower)"
     else
         say "PLAN $VENV/bin/python -m pip install --upgrade $SOURCE"
         say "PLAN $VENV/bin/python -m pip install 'kivy>=2.3.1' (only if the project does not bring it)"
-        say "PLAN $VENV/bin/python -m companion.build (the engine compiled; pure Python if it cannot be)"
+        say "PLAN $VENV/bin/python -m companion.engine.build (the engine compiled; pure Python if it cannot be)"
     fi
     write_file "$STAMP" 644 - "$fingerprint"
     CHANGED=1

@@ -118,7 +118,7 @@ fi
 .venv/bin/python -m pip install -q -e ".${extras}"
 # The engine compiled with mypyc from the same source (README, "Speed and memory"); where
 # it cannot be, the same engine runs as pure Python, slower.
-if log=$(.venv/bin/python -m companion.build 2>&1); then
+if log=$(.venv/bin/python -m companion.engine.build 2>&1); then
     say "${log##*$'\n'}"
 else
     printf '%s\n' "$log" | tail -n 15

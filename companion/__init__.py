@@ -15,14 +15,14 @@ except metadata.PackageNotFoundError:  # run from a source tree that was not ins
     __version__ = "0+unknown"
 
 # First, before the engine: importing it keeps a stale compiled engine from running.
-from . import native  # noqa: F401
-from .cards import CARDS, CARDS_BY_LEVEL, LEVELS, NOBLES, Card, Noble
+from .engine import native  # noqa: F401
+from .engine.cards import CARDS, CARDS_BY_LEVEL, LEVELS, NOBLES, Card, Noble
+from .engine.game import Game, Hidden, Position, Seat, Standing, Status
+from .engine.moves import Buy, Move, Pass, Reserve, Take, parse_move
+from .engine.rules import BASE, Rules
+from .engine.setup import Setup, starting_bank
+from .engine.tokens import GEMS, Colour, Tokens
 from .errors import ErrorCode, IllegalMove, RecordError
-from .game import Game, Hidden, Position, Seat, Standing, Status
-from .moves import Buy, Move, Pass, Reserve, Take, parse_move
-from .rules import BASE, Rules
-from .setup import Setup, starting_bank
-from .tokens import GEMS, Colour, Tokens
 
 __all__ = [
     "BASE",

@@ -11,10 +11,10 @@ the whole move. Goal (issue 14): 1,000 two-player games a second in one CPython 
 600 at least.
 
 The engine runs as installed: compiled with mypyc where ``./setup.sh`` could build it
-(:mod:`companion.native`), which the first lines say. The other figures are labelled for
+(:mod:`companion.engine.native`), which the first lines say. The other figures are labelled for
 what they are: the same play from the engine's source (pure Python), uniform over every
 whole legal move (``legal_moves()`` listed in full each turn, as issue 14 first
-measured), the kind-first random player of :mod:`companion.simulate`, several processes,
+measured), the kind-first random player of :mod:`companion.engine.simulate`, several processes,
 and the app's own paths (``push`` alone, replay, journal).
 
 ``--baseline REF`` measures this engine against the one of a git ``REF`` (a commit, a tag,
@@ -44,14 +44,14 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
-from . import native
+from .engine import native
+from .engine.game import Game
+from .engine.simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, choose, random_setup, simulate
 from .errors import CompanionError
-from .game import Game
 from .i18n import N_, ngettext, number, translate
-from .record import Record, read, replay, write
-from .session import Session
-from .simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, choose, random_setup, simulate
-from .store import Store
+from .journal.session import Session
+from .journal.store import Store
+from .records.record import Record, read, replay, write
 
 PLAYER_COUNTS = (2, 3, 4)
 GOAL, FLOOR = 1000, 600  # uniform random 2-player games a second, cold (issue 14)
@@ -103,14 +103,17 @@ def cold(
 ) -> tuple[float, float, float]:
     """:func:`uniform_games` in a fresh interpreter: nothing built or cached beforehand.
 
-    ``pure``: the engine from its source even where it is compiled (:mod:`companion.native`).
+    ``pure``: the engine from its source even where it is compiled (:mod:`companion.engine.native`).
     ``tree``: a folder holding another engine (:func:`baseline`) to play instead of this
     one; the same :func:`uniform_games`, this module's, is sent to play it.
     """
+    simulate = "companion.engine.simulate"
+    if tree is not None and not (tree / native.PACKAGE.name / "engine").is_dir():
+        simulate = "companion.simulate"  # a baseline from before the engine had its own folder
     code = (
         "import random, time\n"
-        "from companion.game import Game\n"
-        "from companion.simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, random_setup\n"
+        "from companion import Game\n"
+        f"from {simulate} import DEFAULT_NAMES, MAX_MOVES, Dealer, random_setup\n"
         f"{inspect.getsource(uniform_games)}\n"
         f"print(*uniform_games({n}, {players}, {whole}))\n"
     )
@@ -161,8 +164,11 @@ def baseline(ref: str, build: bool = True) -> Iterator[tuple[Path, bool]]:
             return
         env = {k: v for k, v in os.environ.items() if k != native.PURE}
         env["MYPY_CACHE_DIR"] = str(tree / ".mypy_cache")
+        # The build command where that engine has it (before the engine's own folder, the
+        # package's).
+        command = "engine.build" if (tree / package / "engine" / "build.py").exists() else "build"
         built = subprocess.run(
-            [sys.executable, "-m", f"{package}.build", "--force"],
+            [sys.executable, "-m", f"{package}.{command}", "--force"],
             cwd=tree, env=env, capture_output=True, text=True,
         )  # fmt: skip
         yield tree, built.returncode == 0
@@ -206,11 +212,13 @@ def against(ref: str, n: int, rounds: int, build: bool = True) -> None:
 
 
 def engine_words() -> str:
-    """Which engine this process runs: compiled (:mod:`companion.native`) or its source."""
+    """Which engine this process runs: compiled (:mod:`companion.engine.native`) or its source."""
     _ = translate
     if native.compiled():
-        return _("the engine compiled with mypyc (python -m companion.build)")
-    return _("the engine from its source, not compiled (python -m companion.build compiles it)")
+        return _("the engine compiled with mypyc (python -m companion.engine.build)")
+    return _(
+        "the engine from its source, not compiled (python -m companion.engine.build compiles it)"
+    )
 
 
 def _games(seeds: range) -> int:
@@ -225,7 +233,7 @@ def _warm(_: int) -> None:
 
 
 def kind_first_games(n: int, workers: int) -> float:
-    """Games a second of :func:`companion.simulate.simulate` (its kind-first random player,
+    """Games a second of :func:`companion.engine.simulate.simulate` (its kind-first random player,
     2 to 4 players in turn), after 100 warm-up games, on ``workers`` processes."""
     if workers == 1:
         _warm(0)

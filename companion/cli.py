@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import __version__, i18n
-from .ai.seats import seat_titles
 from .arguments import (
     THINK_RANGE,
     Formatter,
@@ -22,8 +21,16 @@ from .arguments import (
     language_in,
     think_seconds,
 )
+from .engine.simulate import simulate
 from .errors import CompanionError, FileUnread, RecordError
-from .export import (
+from .files import OUT_ELSEWHERE, write_atomic
+from .i18n import _, ngettext, number, os_reason, percent
+from .journal.seats import seat_titles
+from .journal.store import GameInfo, GameState, Store, StoreError, resolve
+from .paths import database_path
+from .records.playtime import local_time
+from .records.record import Record, Replay, load, malformed_summary, replay, summary, write
+from .reports.export import (
     FORMAT,
     FORMATS,
     ExportAll,
@@ -33,13 +40,7 @@ from .export import (
     render,
     verdict,
 )
-from .files import OUT_ELSEWHERE, write_atomic
-from .i18n import _, ngettext, number, os_reason, percent
-from .paths import database_path
-from .playtime import local_time
-from .record import Record, Replay, load, malformed_summary, replay, summary, write
-from .simulate import simulate
-from .stats import (
+from .reports.stats import (
     PlayedGame,
     PlayerStats,
     against_companion,
@@ -48,7 +49,6 @@ from .stats import (
     played_games,
     stats_of,
 )
-from .store import GameInfo, GameState, Store, StoreError, resolve
 from .text import normal_name, printable
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
@@ -111,7 +111,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _seat_levels(text: str) -> list[str]:
-    from .ai.players import LEVELS
+    from .journal.seats import LEVELS
 
     levels = [w.strip().lower() for w in text.split(",")]
     if not 2 <= len(levels) <= 4 or any(level not in LEVELS for level in levels):
@@ -134,7 +134,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         )
     think = THINK_DEFAULT if args.think is None else args.think
     if args.seats is not None:
-        from .ai.play import play_levels
+        from .coach.play import play_levels
 
         if args.players is not None and args.players != len(args.seats):
             return _fail(
@@ -504,7 +504,7 @@ def cmd_names(args: argparse.Namespace) -> int:
 def _review_record(args: argparse.Namespace) -> tuple[Record, dict[str, object] | None]:
     """The record to review: a file, else a game of the journal by its number; and the
     review the journal keeps for it, if any."""
-    from .ai.review import VERSION, fingerprint
+    from .coach.review import VERSION, fingerprint
 
     given = args.record
     if not given.isdigit() or os.path.lexists(given):
@@ -526,8 +526,8 @@ def _progress(done: int, total: int) -> None:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from .ai.review import Review, review, summary, text_lines
-    from .ai.seats import companion_levels, seat_titles
+    from .coach.review import Review, review, summary, text_lines
+    from .journal.seats import companion_levels, seat_titles
 
     try:
         record, stored = _review_record(args)
@@ -670,7 +670,7 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
     p.add_argument("--unmerge", metavar=_("NAME"), help=_("count NAME as itself again"))
     p.set_defaults(func=cmd_names)
 
-    from .ai.review import default_playouts
+    from .coach.review import default_playouts
 
     p = command(sub, "review", _("review a game: each person's costliest moves, and why"))
     p.add_argument(

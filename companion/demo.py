@@ -5,7 +5,7 @@ with turns of plausible lengths on the journal's clock, so the move log and the 
 clock have something to show.
 
 >>> import tempfile, pathlib
->>> from companion.store import Store
+>>> from companion.journal.store import Store
 >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite3")
 >>> info = store.info(demo_game(store, 4))
 >>> info.players, info.moves, info.state
@@ -17,12 +17,12 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from .cards import CARDS
-from .game import Game
-from .moves import Buy, Move, Reserve, Take
-from .session import Session
-from .simulate import Dealer, random_setup
-from .store import Store
+from .engine.cards import CARDS
+from .engine.game import Game
+from .engine.moves import Buy, Move, Reserve, Take
+from .engine.simulate import Dealer, random_setup
+from .journal.session import Session
+from .journal.store import Store
 
 NAMES = ("Ada", "Ben", "Cleo", "Dev")
 MOVES = {2: 26, 3: 33, 4: 40}  # ten rounds or so: cards bought, nobody near 15

@@ -376,7 +376,7 @@ class ColourName(str):
     ``"{n} red"`` of the catalog, without its number): Italian ``2 gettoni {colour:many}``
     reads "2 gettoni rossi".
 
-    >>> from companion.tokens import Colour
+    >>> from companion.engine.tokens import Colour
     >>> set_language("it")
     >>> "{c}, 2 gettoni {c:many}, 1 gettone {c:one}".format(c=localise(Colour.RED))
     'rosso, 2 gettoni rossi, 1 gettone rosso'
@@ -434,7 +434,7 @@ class Listed(str):
     """Words joined by commas; a form asked in a template (``{colour:many}``) is asked of
     each word, so a list of colours agrees as one colour does.
 
-    >>> from companion.tokens import Colour
+    >>> from companion.engine.tokens import Colour
     >>> set_language("it")
     >>> "gettoni {c:many}".format(c=localise([Colour.RED, Colour.WHITE]))
     'gettoni rossi, bianchi'
@@ -489,7 +489,7 @@ def short_number(n: int) -> str:
 def localise(value: Any) -> str:
     """A message parameter as text: a colour by its translated name, token counts with
     their colours agreeing, numbers as the reader writes them, lists joined."""
-    from .tokens import Colour, Tokens  # late: tokens does not depend on translations
+    from .engine.tokens import Colour, Tokens  # late: tokens does not depend on translations
 
     if isinstance(value, int) and not isinstance(value, bool | Colour):
         return short_number(value)

@@ -8,7 +8,7 @@ are written to the terminal's master side; :class:`~hardware.rfid.RfidReader` (p
 reader thread, the frame protocol, the debounce) reports the tag; the tag crosses to the
 "app's thread" through a queue (as it would through Kivy's clock);
 :class:`~hardware.scanner.CardScanner` looks it up and declares it to a real
-:class:`~companion.table.Turn`: the card revealed to refill the slot of a reserved card;
+:class:`~companion.journal.table.Turn`: the card revealed to refill the slot of a reserved card;
 the turn is committed, which journals the move in SQLite (a temporary folder). Then the
 move is undone, and the next frame reveals another card.
 
@@ -34,13 +34,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion.arguments import Formatter, in_language
-from companion.cards import LEVELS
+from companion.engine.cards import LEVELS
+from companion.engine.moves import Reserve
+from companion.engine.setup import Setup
 from companion.i18n import _, ngettext, number
-from companion.moves import Reserve
-from companion.session import Session
-from companion.setup import Setup
-from companion.store import Store
-from companion.table import Turn
+from companion.journal.session import Session
+from companion.journal.store import Store
+from companion.journal.table import Turn
 
 from .rfid import CONNECTED, RDM6300, RfidReader
 from .scanner import CardScanner, ScanResult

@@ -28,9 +28,9 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from companion.cards import CARDS
+from companion.engine.cards import CARDS
+from companion.engine.tokens import Tokens
 from companion.i18n import _, localise, ngettext, number, translate
-from companion.tokens import Tokens
 
 from .exc import HardwareError, TagConflict
 from .ports import gpio_uart, keyboard_devices

@@ -29,7 +29,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from companion.cards import CARDS, NOBLES
+from companion.engine.cards import CARDS, NOBLES
 from companion.files import write_atomic
 from companion.i18n import _, os_reason
 from companion.paths import data_dir

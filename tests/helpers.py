@@ -2,7 +2,7 @@
 
 The engine's state is a pure function of a starting position and the moves played. Most
 tests reach their position through real moves; when that would take too long,
-:func:`position` writes the position's one-line text form (``companion.position``) and
+:func:`position` writes the position's one-line text form (``companion.engine.position``) and
 builds the game with :meth:`Game.from_text`, with deck sizes consistent with the cards on
 the table and in the players' hands.
 
@@ -37,8 +37,8 @@ from companion import (
     Tokens,
     starting_bank,
 )
-from companion.moves import with_parts
-from companion.position import Position
+from companion.engine.moves import with_parts
+from companion.engine.position import Position
 
 NAMES = ("Ada", "Ben", "Cleo", "Dan")
 MARKET = ("1W1 1U1 1G1 1R1", "2W1 2U1 2G1 2R1", "3W1 3U1 3G1 3R1")

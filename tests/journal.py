@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.record import Record, read, replay, write
-from companion.simulate import simulate
-from companion.store import GameState, Store
+from companion.engine.simulate import simulate
+from companion.journal.store import GameState, Store
+from companion.records.record import Record, read, replay, write
 
 
 def stored(data: Path, record: Record) -> int:

@@ -11,14 +11,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.ai.play import make
-from companion.cards import CARDS
-from companion.game import Game
-from companion.moves import Buy, Take
-from companion.record import Record, replay
-from companion.setup import Setup
-from companion.simulate import Dealer, random_setup, simulate
-from companion.store import GameState, Store
+from companion.ai.players import make
+from companion.engine.cards import CARDS
+from companion.engine.game import Game
+from companion.engine.moves import Buy, Take
+from companion.engine.setup import Setup
+from companion.engine.simulate import Dealer, random_setup, simulate
+from companion.journal.store import GameState, Store
+from companion.records.record import Record, replay
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from companion.ai.play import make, play, play_levels
-from companion.ai.players import LEVELS
-from companion.ai.seats import app_seats, companion_levels
+from companion.ai.players import LEVELS, make
 from companion.ai.view import public_view, secret_reserves
-from companion.cards import Card
-from companion.game import Game, Hidden
-from companion.moves import Move, Reserve
-from companion.record import Record, read, replay
-from companion.simulate import MAX_MOVES, Dealer, random_setup
+from companion.coach.play import play, play_levels
+from companion.engine.cards import Card
+from companion.engine.game import Game, Hidden
+from companion.engine.moves import Move, Reserve
+from companion.engine.simulate import MAX_MOVES, Dealer, random_setup
+from companion.journal.seats import app_seats, companion_levels
+from companion.records.record import Record, read, replay
 
 GAMES = 1000
 
@@ -178,7 +178,7 @@ def test_a_records_seat_levels_from_a_stranger_count_as_persons_when_malformed()
 
 def test_a_record_keeps_the_seat_levels_through_writing_and_reading() -> None:
     game, seats = play_levels(["easy", "easy"], seed=3)
-    from companion.record import write
+    from companion.records.record import write
 
     text = write(Record.of(game, app={"name": "t", "seats": seats}))
     assert json.loads(text)["app"]["seats"] == ["easy", "easy"]
@@ -190,8 +190,8 @@ def test_statistics_count_a_persons_games_against_the_companion_apart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from companion.cli import main
-    from companion.stats import played_games, stats_of
-    from companion.store import GameState, Store
+    from companion.journal.store import GameState, Store
+    from companion.reports.stats import played_games, stats_of
 
     store = Store(tmp_path / "games.sqlite3")
     # Zoé plays Marc, then the companion (seat 1, hard), then the companion again (easy).
@@ -231,8 +231,8 @@ def test_statistics_count_a_persons_games_against_the_companion_apart(
 
 
 def test_the_text_export_names_the_companions_seats_and_levels() -> None:
-    from companion.export import to_text
     from companion.i18n import set_language
+    from companion.reports.export import to_text
 
     game = play([make("easy", 1), make("hard", 1, rollouts=0)], seed=1, names=["Zoé", "Robo"])
     record = Record.of(game, app={"name": "t", "seats": app_seats([None, "hard"])})

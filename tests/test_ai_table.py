@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from companion.ai.table import Plan, fill
-from companion.game import Game
-from companion.moves import Move
-from companion.session import Session
-from companion.simulate import Dealer, random_setup
-from companion.store import Store
-from companion.table import CONFIRM, REVEAL, Turn
+from companion.coach.plan import Plan, fill
+from companion.engine.game import Game
+from companion.engine.moves import Move
+from companion.engine.simulate import Dealer, random_setup
+from companion.journal.session import Session
+from companion.journal.store import Store
+from companion.journal.table import CONFIRM, REVEAL, Turn
 
 
 def _person(game: Game) -> Move:

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.game import Game
-from companion.record import Record
-from companion.session import Session
-from companion.simulate import Dealer, choose, random_setup, simulate
-from companion.store import GameState, Store, StoreError
+from companion.engine.game import Game
+from companion.engine.simulate import Dealer, choose, random_setup, simulate
+from companion.journal.session import Session
+from companion.journal.store import GameState, Store, StoreError
+from companion.records.record import Record
 
 SEEDS = (1, 2, 3)
 

@@ -2,7 +2,7 @@
 locale's), numbers written its way, like ``splendor-companion bench``: the app's start-up
 figures (``python -m ui.bench``), the RFID path's (``python -m hardware.bench``, run here
 for real over a pseudo-terminal, a few frames) and the companion's (``python -m
-companion.ai.bench``, one game a match). Figures are never asserted, only words."""
+companion.coach.bench``, one game a match). Figures are never asserted, only words."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from companion import bench as engine_bench
 from companion import i18n, native
-from companion.ai import bench as ai_bench
+from companion.coach import bench as ai_bench
 from hardware import bench as hardware_bench
 from ui import bench as ui_bench
 
@@ -114,11 +114,11 @@ def test_the_engine_benchmark_says_where_it_stands_against_the_goal(
 
 def test_the_engine_benchmark_names_the_engine_it_runs(french: None) -> None:
     """Its figures are of the engine as installed: compiled with mypyc by ``./setup.sh``,
-    or the source where the build is missing (:mod:`companion.native`). It says which,
+    or the source where the build is missing (:mod:`companion.engine.native`). It says which,
     in the reader's language."""
     said = engine_bench.engine_words()
     if native.compiled():
-        assert said == "le moteur compilé avec mypyc (python -m companion.build)"
+        assert said == "le moteur compilé avec mypyc (python -m companion.engine.build)"
     else:
         assert said.startswith("le moteur depuis sa source, non compilé")
 
@@ -126,9 +126,9 @@ def test_the_engine_benchmark_names_the_engine_it_runs(french: None) -> None:
 def test_the_review_benchmark_reports_in_the_environments_language(
     french: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from companion.ai import review_bench
-    from companion.record import Record
-    from companion.simulate import simulate
+    from companion.coach import review_bench
+    from companion.engine.simulate import simulate
+    from companion.records.record import Record
 
     # A short game and a set speed: the words are tested, not the machine.
     monkeypatch.setattr(review_bench, "game", lambda n: Record.of(simulate(seed=n, max_moves=4)))
@@ -153,7 +153,7 @@ def test_the_engine_benchmark_measures_another_commits_engine_beside_its_own(
     """``--baseline REF`` unpacks the engine of a commit into a temporary folder and plays
     both in turn (here from their source only: compiling it takes a minute)."""
     with engine_bench.baseline("HEAD", build=False) as (tree, built):
-        assert (tree / "companion" / "game.py").is_file() and not built
+        assert (tree / "companion" / "engine" / "game.py").is_file() and not built
         assert engine_bench.cold(2, 2, pure=True, tree=tree)[2] > 0
     assert not tree.exists()  # nothing left behind
     engine_bench.against("HEAD", 2, 1, build=False)

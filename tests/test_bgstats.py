@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from plays import SHARED_VICTORY, TWO_PLAYER_WIN, Known, against, import_known
 
-from companion import bgstats
 from companion.cli import main
-from companion.export import render
-from companion.record import read, replay, write
-from companion.session import Session
-from companion.simulate import simulate
-from companion.store import GameState, Store
+from companion.engine.simulate import simulate
+from companion.journal.session import Session
+from companion.journal.store import GameState, Store
+from companion.records.record import read, replay, write
+from companion.reports import bgstats
+from companion.reports.export import render
 
 
 @pytest.fixture

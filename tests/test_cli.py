@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.record import Record, read, replay, write
-from companion.simulate import simulate
-from companion.store import GameState, Store
-from companion.timeline import timeline
+from companion.engine.simulate import simulate
+from companion.journal.store import GameState, Store
+from companion.records.record import Record, read, replay, write
+from companion.records.timeline import timeline
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.record import Record, write
-from companion.simulate import simulate
+from companion.engine.simulate import simulate
+from companion.records.record import Record, write
 from splendor_companion.program import main
 from tests.journal import stored
 

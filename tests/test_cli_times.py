@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.record import Record
-from companion.simulate import simulate
+from companion.engine.simulate import simulate
+from companion.records.record import Record
 from splendor_companion.program import main
 from tests.journal import stored
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from companion import __version__
-from companion.record import Record, write
-from companion.simulate import simulate
+from companion.engine.simulate import simulate
+from companion.records.record import Record, write
 from splendor_companion.program import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,7 +47,7 @@ def test_version_and_help_command(capsys: Capture) -> None:
     assert "there is no command exprot" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("module", ["ui.bench", "hardware.bench", "companion.ai.bench"])
+@pytest.mark.parametrize("module", ["ui.bench", "hardware.bench", "companion.coach.bench"])
 def test_every_benchmarks_help_is_help(module: str) -> None:
     done = subprocess.run(
         [sys.executable, "-m", module, "--help"],

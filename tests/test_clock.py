@@ -11,14 +11,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from companion import i18n
-from companion.cards import CARDS, NOBLES
-from companion.export import render
-from companion.movelog import move_log
-from companion.playtime import clock_text, move_times
-from companion.record import Record, read
-from companion.session import Session
-from companion.simulate import simulate
-from companion.store import Store
+from companion.engine.cards import CARDS, NOBLES
+from companion.engine.simulate import simulate
+from companion.journal.session import Session
+from companion.journal.store import Store
+from companion.records.movelog import move_log
+from companion.records.playtime import clock_text, move_times
+from companion.records.record import Record, read
+from companion.reports.export import render
 
 START = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 
@@ -105,7 +105,7 @@ def test_an_imported_game_without_times_has_no_clock_and_no_empty_promises(
 ) -> None:
     store = Store(tmp_path / "games.sqlite3")
     game = simulate(players=2, seed=2)
-    from companion.store import GameState
+    from companion.journal.store import GameState
 
     game_id = store.import_record(Record.of(game), GameState.of(game))
     record = store.record(game_id, with_journal=True)

@@ -170,7 +170,8 @@ def test_dry_run_plans_the_whole_install_and_changes_nothing(root: Path, source:
     assert run.has(f"PLAN {sys.executable} -m venv {PREFIX}/venv")
     assert run.has(f"PLAN {PREFIX}/venv/bin/python -m pip install --upgrade {source}")
     assert any(
-        line.startswith(f"PLAN {PREFIX}/venv/bin/python -m companion.build") for line in run.lines
+        line.startswith(f"PLAN {PREFIX}/venv/bin/python -m companion.engine.build")
+        for line in run.lines
     )
     for path in (KIVY_CONFIG, ENV_FILE, UNIT, EXPORT_UNIT, UDEV_RULE):
         assert run.has(f"PLAN write {path}")
@@ -184,7 +185,7 @@ def test_dry_run_plans_the_whole_install_and_changes_nothing(root: Path, source:
         "PLAN usermod",
         f"PLAN {sys.executable} -m venv",
         f"PLAN {PREFIX}/venv/bin/python -m pip install",
-        f"PLAN {PREFIX}/venv/bin/python -m companion.build",
+        f"PLAN {PREFIX}/venv/bin/python -m companion.engine.build",
         f"PLAN write {KIVY_CONFIG}",
         f"PLAN write {UNIT}",
         "PLAN systemctl enable",
@@ -316,7 +317,7 @@ def test_a_changed_source_is_installed_again_and_the_app_restarted(
         f"PLAN {PREFIX}/venv/bin/python -m pip install --upgrade {source}",
         f"PLAN {PREFIX}/venv/bin/python -m pip install 'kivy>=2.3.1' "
         "(only if the project does not bring it)",
-        f"PLAN {PREFIX}/venv/bin/python -m companion.build "
+        f"PLAN {PREFIX}/venv/bin/python -m companion.engine.build "
         "(the engine compiled; pure Python if it cannot be)",
         f"DO write {PREFIX}/.installed-source",
         "PLAN systemctl restart splendor-companion-web.service",  # the page runs it too

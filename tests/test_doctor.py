@@ -13,8 +13,8 @@ import pytest
 
 from companion import doctor as core
 from companion.i18n import set_language
-from companion.session import Session
-from companion.store import Store
+from companion.journal.session import Session
+from companion.journal.store import Store
 from hardware import doctor
 from tests.test_store import SETUP, play_random
 

@@ -25,9 +25,9 @@ from companion import (
     Tokens,
     i18n,
 )
-from companion.moves import Buy, Move, Pass, Reserve, Take, with_parts
-from companion.position import Hidden
-from companion.simulate import DEFAULT_NAMES, Dealer, random_setup
+from companion.engine.moves import Buy, Move, Pass, Reserve, Take, with_parts
+from companion.engine.position import Hidden
+from companion.engine.simulate import DEFAULT_NAMES, Dealer, random_setup
 
 # Among the tests tools/pi-check runs on the Pi's processor (pytest -m pi).
 pytestmark = pytest.mark.pi

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.export import FORMATS, render
-from companion.record import Record, read, replay, write
-from companion.session import Session
-from companion.simulate import simulate
-from companion.store import GameState, Store
+from companion.engine.simulate import simulate
+from companion.journal.session import Session
+from companion.journal.store import GameState, Store
+from companion.records.record import Record, read, replay, write
+from companion.reports.export import FORMATS, render
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -186,8 +186,8 @@ def test_interrupted_export_leaves_no_half_file(data: Path, tmp_path: Path) -> N
         """
         import resource, signal, sys
         from pathlib import Path
-        from companion.export import ExportError, export_all
-        from companion.store import Store
+        from companion.reports.export import ExportError, export_all
+        from companion.journal.store import Store
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         store = Store(Path(sys.argv[2]) / "games.sqlite3")
         store.games()

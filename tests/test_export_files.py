@@ -25,12 +25,12 @@ from test_export import raw_game, store_games
 from test_fuzz import alarm, run
 
 from companion.cli import main
+from companion.engine.simulate import simulate
 from companion.errors import StoreError
-from companion.export import FORMAT, FORMATS, file_stem
 from companion.files import MAX_NAME_BYTES, NotAFile, write_atomic
-from companion.record import Record, write
-from companion.simulate import simulate
-from companion.store import Store
+from companion.journal.store import Store
+from companion.records.record import Record, write
+from companion.reports.export import FORMAT, FORMATS, file_stem
 from hardware.exc import TagMapError
 from hardware.tagmap import TagMap
 from ui import stick
@@ -184,7 +184,7 @@ def test_names_longer_than_a_file_name_are_cut_and_every_game_exported(
 
 
 def test_a_stem_keeps_the_date_and_number_whole_and_fits_with_any_ending() -> None:
-    from companion.store import GameInfo
+    from companion.journal.store import GameInfo
 
     for players in (["😀" * 40] * 4, [chr(0x20000) * 40] * 4, ["é" * 40] * 4, ["x" * 500] * 2):
         info = GameInfo(10**12, "2026-11-21T20:15:00Z", "", None, tuple(players), "over", (), 0)

@@ -37,14 +37,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from companion.cli import main
+from companion.engine.game import Game
+from companion.engine.moves import with_reveal
+from companion.engine.simulate import simulate
 from companion.errors import CompanionError, RecordError
-from companion.export import FORMATS, render
-from companion.game import Game
-from companion.moves import with_reveal
-from companion.record import Record, read, read_move, replay, write
-from companion.session import Session
-from companion.simulate import simulate
-from companion.store import Store
+from companion.journal.session import Session
+from companion.journal.store import Store
+from companion.records.record import Record, read, read_move, replay, write
+from companion.reports.export import FORMATS, render
 from companion.text import MAX_NAME_LENGTH, check_name, printable
 
 BASE = json.loads(

@@ -13,10 +13,10 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin
 from gpiozero.threads import GPIOThread
 
-from companion.session import Session
-from companion.setup import Setup
-from companion.store import Store
-from companion.table import Turn
+from companion.engine.setup import Setup
+from companion.journal.session import Session
+from companion.journal.store import Store
+from companion.journal.table import Turn
 from hardware.exc import PinError
 from hardware.gpio import GpioPins, Panel, Signals, open_panel
 from hardware.scanner import ILLEGAL, CardScanner, ScanResult

@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from companion.cards import CARDS
-from companion.session import Session
-from companion.setup import Setup
-from companion.store import Store
-from companion.table import REVEAL, NewGame, Turn
+from companion.engine.cards import CARDS
+from companion.engine.setup import Setup
+from companion.journal.session import Session
+from companion.journal.store import Store
+from companion.journal.table import REVEAL, NewGame, Turn
 from hardware.exc import TagConflict, TagMapError, serial_error
 from hardware.rfid import CONNECTED, DISCONNECTED, LINES, RDM6300, STOPPED, Dropped, RfidReader
 from hardware.scanner import DECLARED, ILLEGAL, NOT_ENROLLED, REFUSED, CardScanner, ScanResult

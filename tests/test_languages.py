@@ -12,10 +12,10 @@ import pytest
 
 from companion import i18n
 from companion.cli import main
+from companion.engine.simulate import simulate
+from companion.engine.tokens import Colour
 from companion.errors import ErrorCode, IllegalMove
-from companion.record import Record, write
-from companion.simulate import simulate
-from companion.tokens import Colour
+from companion.records.record import Record, write
 
 NBSP = "\u00a0"
 

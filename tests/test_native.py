@@ -1,4 +1,4 @@
-"""The compiled engine (:mod:`companion.native`): ``./setup.sh`` builds it with mypyc, it
+"""The compiled engine (:mod:`companion.engine.native`): ``./setup.sh`` builds it with mypyc, it
 plays exactly as its source, a build older than its source never runs, and a build that
 fails leaves the pure-Python engine working."""
 
@@ -14,18 +14,18 @@ from pathlib import Path
 
 import pytest
 
-from companion import native
+from companion.engine import native
 
 # A fingerprint of how the engine plays: seeded random games of 2 to 4 players (every
 # action listed, every completion count, every move dealt and pushed, undo included), the
 # error code of illegal moves tried on the way, and each game's last position.
 PLAY = """
 import hashlib, random
-from companion import native
-from companion.game import Game
-from companion.moves import Buy, Reserve, Take
-from companion.simulate import DEFAULT_NAMES, Dealer, random_setup
-from companion.tokens import Tokens
+from companion.engine import native
+from companion.engine.game import Game
+from companion.engine.moves import Buy, Reserve, Take
+from companion.engine.simulate import DEFAULT_NAMES, Dealer, random_setup
+from companion.engine.tokens import Tokens
 h = hashlib.sha256()
 for seed in range(40):
     rng = random.Random(seed)
@@ -71,7 +71,7 @@ def test_the_engine_runs_compiled_where_setup_built_it() -> None:
     if os.environ.get(native.PURE, "") not in ("", "0"):
         pytest.skip(f"{native.PURE} asks for the source")
     assert native.compiled(), (
-        "the engine runs from source: ./setup.sh builds it (python -m companion.build), "
+        "the engine runs from source: ./setup.sh builds it (python -m companion.engine.build), "
         "which needs mypy, setuptools, a C compiler and Python's headers"
     )
     assert not native.stale()
@@ -96,15 +96,15 @@ def _copy_and_run(tmp_path: Path, change: str) -> subprocess.CompletedProcess[st
     if change in ("edit", "edit-one"):
         # "edit-one": the move tables only: the engine compiled beside their source would
         # refuse their objects, so none of the build may run.
-        source = copy / ("tables.py" if change == "edit-one" else "game.py")
+        source = copy / "engine" / ("tables.py" if change == "edit-one" else "game.py")
         source.write_text(source.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     elif change == "runtime":
-        for lib in copy.glob("*__mypyc*"):
+        for lib in copy.glob("engine/*__mypyc*"):
             lib.unlink()
     elif change == "stamp":
-        (copy / native.STAMP.name).write_text("{not json", encoding="utf-8")
+        (copy / native.STAMP.relative_to(native.PACKAGE)).write_text("{not json", encoding="utf-8")
     code = (
-        "import companion.native as n; from companion.simulate import simulate;"
+        "import companion.engine.native as n; from companion.engine.simulate import simulate;"
         "simulate(players=3, seed=1);"
         "print(all(n.compiled(m) for m in n.MODULES) or any(n.compiled(m) for m in n.MODULES))"
     )
@@ -121,7 +121,7 @@ def test_a_build_older_than_its_source_never_runs(tmp_path: Path) -> None:
     edited = _copy_and_run(tmp_path, "edit")
     assert edited.stdout.strip() == "False"  # the edited source runs, not the old build
     assert "older than its source" in edited.stderr
-    assert "python -m companion.build" in edited.stderr
+    assert "python -m companion.engine.build" in edited.stderr
     one = _copy_and_run(tmp_path, "edit-one")
     assert one.returncode == 0, one.stderr  # a game is played through, from the source
     assert one.stdout.strip() == "False"  # none of the build runs, the game's neither
@@ -134,7 +134,7 @@ def test_a_build_missing_a_file_or_its_record_is_passed_over_not_a_crash(tmp_pat
         broken = _copy_and_run(tmp_path, change)
         assert broken.returncode == 0, broken.stderr
         assert broken.stdout.strip() == "False"
-        assert "python -m companion.build" in broken.stderr
+        assert "python -m companion.engine.build" in broken.stderr
 
 
 @pytest.mark.long
@@ -146,7 +146,7 @@ def test_a_failed_build_leaves_the_pure_engine_running(tmp_path: Path) -> None:
         ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "native.json"),
     )
     shutil.copy(native.PACKAGE.parent / "pyproject.toml", tree)
-    source = tree / "companion" / "game.py"
+    source = tree / "companion" / "engine" / "game.py"
     # A type error: mypyc refuses to compile what mypy does not accept.
     source.write_text(
         source.read_text(encoding="utf-8") + "\n\ndef _broken() -> int:\n    return 'x'\n",
@@ -155,16 +155,16 @@ def test_a_failed_build_leaves_the_pure_engine_running(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != native.PURE}
     env["MYPY_CACHE_DIR"] = str(tmp_path / "cache")
     build = subprocess.run(
-        [sys.executable, "-m", "companion.build"],
+        [sys.executable, "-m", "companion.engine.build"],
         cwd=tree, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert build.returncode == 1
     assert "the engine was not compiled" in build.stderr
     assert "it runs as pure Python" in build.stderr
-    assert not [p for p in (tree / "companion").iterdir() if p.suffix in (".so", ".pyd")]
-    assert not (tree / "companion" / "native.json").exists()
+    assert not [p for p in (tree / "companion").rglob("*") if p.suffix in (".so", ".pyd")]
+    assert not (tree / "companion" / "engine" / "native.json").exists()
     play = subprocess.run(
-        [sys.executable, "-c", "import companion.game, companion.native as n; print(n.compiled())"],
+        [sys.executable, "-c", "import companion.engine.native as n; print(n.compiled())"],
         cwd=tree, env=env, capture_output=True, text=True,
     )  # fmt: skip
     assert play.stdout.strip() == "False", play.stderr
@@ -187,14 +187,15 @@ def test_the_engine_builds_where_it_is_installed(tmp_path: Path) -> None:
     env["PYTHONPATH"] = str(site)
     env["MYPY_CACHE_DIR"] = str(tmp_path / "cache")
     build = subprocess.run(
-        [sys.executable, "-m", "companion.build"],
+        [sys.executable, "-m", "companion.engine.build"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert build.returncode == 0, build.stdout + build.stderr
     assert "compiled the engine" in build.stdout
     assert not (site / "build").exists() and not list(site.glob("*.so"))  # nothing beside
     play = subprocess.run(
-        [sys.executable, "-c", "import companion.native as n; print(n.compiled('ai.search'))"],
+        [sys.executable, "-c",
+         "import companion.engine.native as n; print(n.compiled('ai.search'))"],
         cwd=tmp_path, env=env, capture_output=True, text=True,
     )  # fmt: skip
     assert play.stdout.strip() == "True", play.stderr
@@ -224,8 +225,9 @@ def test_the_build_command_speaks_the_readers_language() -> None:
     """A word it does not know gets its usage, in the reader's language, and exit 2."""
     env = {**os.environ, "SPLENDOR_LANG": "fr"}
     run = subprocess.run(
-        [sys.executable, "-m", "companion.build", "cleen"],
+        [sys.executable, "-m", "companion.engine.build", "cleen"],
         cwd=native.PACKAGE.parent, env=env, capture_output=True, text=True,
     )  # fmt: skip
     assert run.returncode == 2
-    assert run.stderr.strip() == "utilisation\u00a0: python -m companion.build [--force | clean]"
+    said = "utilisation\u00a0: python -m companion.engine.build [--force | clean]"
+    assert run.stderr.strip() == said

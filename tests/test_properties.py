@@ -8,12 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.cards import CARDS_BY_LEVEL, LEVELS
-from companion.game import Game, Hidden
-from companion.record import Record, read, replay, write
-from companion.setup import starting_bank
-from companion.simulate import DEFAULT_NAMES, Dealer, choose, random_setup, simulate
-from companion.tokens import Tokens
+from companion.engine.cards import CARDS_BY_LEVEL, LEVELS
+from companion.engine.game import Game, Hidden
+from companion.engine.setup import starting_bank
+from companion.engine.simulate import DEFAULT_NAMES, Dealer, choose, random_setup, simulate
+from companion.engine.tokens import Tokens
+from companion.records.record import Record, read, replay, write
 
 
 def check_invariants(game: Game) -> None:

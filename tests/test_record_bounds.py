@@ -15,16 +15,16 @@ import pytest
 from helpers import alarm
 
 from companion import i18n
-from companion.bgstats import bgstats_time
 from companion.cli import main
+from companion.engine.game import Game
+from companion.engine.setup import Setup
+from companion.engine.simulate import simulate
 from companion.errors import ErrorCode, RecordError, Refused
-from companion.export import FORMATS
-from companion.game import Game
-from companion.record import Record, read, read_document, replay, write
-from companion.setup import Setup
-from companion.simulate import simulate
-from companion.store import GameState, Store
-from companion.table import NewGame
+from companion.journal.store import GameState, Store
+from companion.journal.table import NewGame
+from companion.records.record import Record, read, read_document, replay, write
+from companion.reports.bgstats import bgstats_time
+from companion.reports.export import FORMATS
 
 BASE = json.loads(write(Record.of(simulate(players=2, seed=1), app={"name": "test", "seed": 1})))
 ZOE = "Zo\u00e9"  # as the kiosk's keyboard types it (é, one character)
@@ -208,7 +208,7 @@ def test_a_number_the_engine_would_make_longer_is_said_cut_short() -> None:
     """The engine says a seat as a person counts it (from 1): the 4,300 digits of a seat
     given in code become 4,301, which Python refuses to write."""
     game = Game(simulate(players=2, seed=1).setup)
-    from companion.moves import Pass
+    from companion.engine.moves import Pass
 
     reason = game.explain(Pass(player=int("9" * 4300)))
     assert reason is not None
@@ -375,7 +375,7 @@ def test_simulate_writes_a_think_time_within_range(tmp_path: Path) -> None:
 def test_the_companions_benchmark_takes_the_same_think_range(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from companion.ai import bench
+    from companion.coach import bench
 
     with pytest.raises(SystemExit) as info, alarm(30):
         bench.main(["--think", "nan", "--games", "1"])

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from companion.cli import main
+from companion.engine.game import Game
+from companion.engine.moves import Move, Reserve, with_parts
+from companion.engine.simulate import DEFAULT_NAMES, Dealer, choose, random_setup, simulate
 from companion.errors import ErrorCode
-from companion.game import Game
-from companion.moves import Move, Reserve, with_parts
-from companion.record import Record, document, read, replay, write
-from companion.simulate import DEFAULT_NAMES, Dealer, choose, random_setup, simulate
+from companion.records.record import Record, document, read, replay, write
 
 # Among the tests tools/pi-check runs on the Pi's processor (pytest -m pi).
 pytestmark = pytest.mark.pi

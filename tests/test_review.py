@@ -1,4 +1,4 @@
-"""The game review (companion/ai/review.py): what it reads, what it finds, where it is kept,
+"""The game review (companion/coach/review.py): what it reads, what it finds, where it is kept,
 and the ``review`` command. Small budgets: a review's figures are not what is tested here
 (the benchmark prints them), its behaviour is."""
 
@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 from plays import blunder
 
-from companion.ai import review as reviewing
-from companion.ai.play import make
-from companion.ai.review import Review, Reviewing, mistakes, review, text_lines
+from companion.ai.players import make
 from companion.ai.search import Stopped
 from companion.cli import main
-from companion.export import to_json, to_text
-from companion.game import Game
-from companion.moves import Buy, Reserve, Take, with_parts
-from companion.record import Record, read, replay, write
-from companion.simulate import Dealer, random_setup
-from companion.store import GameState, Store
+from companion.coach import review as reviewing
+from companion.coach.review import Review, Reviewing, mistakes, review, text_lines
+from companion.engine.game import Game
+from companion.engine.moves import Buy, Reserve, Take, with_parts
+from companion.engine.simulate import Dealer, random_setup
+from companion.journal.store import GameState, Store
+from companion.records.record import Record, read, replay, write
+from companion.reports.export import to_json, to_text
 
 BUDGET = 12  # playouts a move: enough to tell a won game from a lost one
 
@@ -143,7 +143,7 @@ def test_a_stored_review_is_shown_again_without_being_computed(
         text = to_text(store.record(game_id, with_journal=True))
         # An undone move makes it another game: no review is kept for it.
         shorter = Record(record.setup, record.moves[:-1])
-        from companion.ai.review import VERSION, fingerprint
+        from companion.coach.review import VERSION, fingerprint
 
         assert store.stored_review(game_id, VERSION, fingerprint(shorter)) is None
     assert "Review by the companion" in text

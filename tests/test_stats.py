@@ -11,16 +11,16 @@ import pytest
 from plays import AGAINST_COMPANION, KNOWN, LOWER_CASE_ZOE, TWO_PLAYER_WIN, import_known
 
 from companion.cli import main
-from companion.record import write
-from companion.stats import (
+from companion.engine.tokens import Colour
+from companion.journal.store import Store, StoreError
+from companion.records.record import write
+from companion.reports.stats import (
     against_companion,
     head_to_head,
     played_games,
     player_stats,
     stats_of,
 )
-from companion.store import Store, StoreError
-from companion.tokens import Colour
 
 # By hand, from the standings of the three known games (tests/plays.py):
 #   game 1, 35 rounds, 40 min: Zoé 16 (wins), Marc 8

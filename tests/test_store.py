@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.game import Game
-from companion.moves import Move
-from companion.record import Record, move_document, read_move
-from companion.session import Session
-from companion.setup import Setup
-from companion.simulate import Dealer, choose, simulate
-from companion.store import MIGRATIONS, SCHEMA_VERSION, GameState, Store, StoreError
-from companion.tokens import Colour, Tokens
+from companion.engine.game import Game
+from companion.engine.moves import Move
+from companion.engine.setup import Setup
+from companion.engine.simulate import Dealer, choose, simulate
+from companion.engine.tokens import Colour, Tokens
+from companion.journal.session import Session
+from companion.journal.store import MIGRATIONS, SCHEMA_VERSION, GameState, Store, StoreError
+from companion.records.record import Record, move_document, read_move
 
 # Among the tests tools/pi-check runs on the Pi's processor (pytest -m pi).
 pytestmark = pytest.mark.pi
@@ -258,9 +258,9 @@ def test_journal_from_a_newer_version_is_refused_untouched(db: Path) -> None:
 WRITER = textwrap.dedent(
     """
     import json, random, sys
-    from companion.store import Store
-    from companion.session import Session
-    from companion.simulate import Dealer, choose, random_setup
+    from companion.journal.store import Store
+    from companion.journal.session import Session
+    from companion.engine.simulate import Dealer, choose, random_setup
     path, seed = sys.argv[1], int(sys.argv[2])
     store = Store(path)
     rng = random.Random(seed)
@@ -275,7 +275,8 @@ WRITER = textwrap.dedent(
         move = session.play(dealer.deal(choose(rng, list(session.game.legal_moves()))))
         # Acknowledged: only now would the app show the move as done.
         print("ack", len(session.game.moves), json.dumps(json.dumps(
-            __import__("companion.record", fromlist=["x"]).move_document(move))), flush=True)
+            __import__("companion.records.record", fromlist=["x"]).move_document(move))),
+            flush=True)
     print("over", flush=True)
     """
 )
@@ -321,9 +322,9 @@ def test_full_disk_refuses_the_move_and_keeps_the_game(tmp_path: Path) -> None:
     script = textwrap.dedent(
         """
         import resource, signal, sys, random
-        from companion.store import Store, StoreError
-        from companion.session import Session
-        from companion.simulate import Dealer, choose, random_setup
+        from companion.journal.store import Store, StoreError
+        from companion.journal.session import Session
+        from companion.engine.simulate import Dealer, choose, random_setup
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         store = Store(sys.argv[1])
         rng = random.Random(1)

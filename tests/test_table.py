@@ -6,14 +6,24 @@ from pathlib import Path
 
 import pytest
 
-from companion.cards import CARDS
+from companion.engine.cards import CARDS
+from companion.engine.moves import Buy, Reserve, Take
+from companion.engine.setup import Setup
+from companion.engine.tokens import Colour, Tokens
 from companion.errors import ErrorCode, IllegalMove, Refused
-from companion.moves import Buy, Reserve, Take
-from companion.session import Session
-from companion.setup import Setup
-from companion.store import Store
-from companion.table import CONFIRM, NOBLE, RETURN, REVEAL, Declared, NewGame, Picked, Step, Turn
-from companion.tokens import Colour, Tokens
+from companion.journal.session import Session
+from companion.journal.store import Store
+from companion.journal.table import (
+    CONFIRM,
+    NOBLE,
+    RETURN,
+    REVEAL,
+    Declared,
+    NewGame,
+    Picked,
+    Step,
+    Turn,
+)
 
 SETUP = Setup.of(
     ["Ada", "Ben"],
@@ -121,7 +131,7 @@ def test_N1_a_noble_choice_is_asked_only_when_several_qualify(tmp_path: Path) ->
     # of the engine: reach it through a random game where a choice is due.
     import random
 
-    from companion.simulate import Dealer, choose, random_setup
+    from companion.engine.simulate import Dealer, choose, random_setup
 
     for seed in range(3000):
         rng = random.Random(seed)
@@ -232,7 +242,7 @@ def test_A5_an_unaffordable_card_is_said_before_it_is_picked(turn: Turn) -> None
 def test_E1_the_final_round_says_who_still_plays(turn: Turn) -> None:
     assert turn.still_to_play() == []
     # Replace the game with one in its final round from a real play.
-    from companion.simulate import simulate
+    from companion.engine.simulate import simulate
 
     game = simulate(players=3, seed=0)  # Ada reaches 15 first: Ben and Cleo still play
     session = Session.start(turn.session.store, game.setup)

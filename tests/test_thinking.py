@@ -7,11 +7,11 @@ import queue
 import threading
 
 from companion.ai.search import Stopped
-from companion.ai.table import Plan
 from companion.ai.thinking import Thinking
-from companion.game import Game
-from companion.moves import Move
-from companion.simulate import simulate
+from companion.coach.plan import Plan
+from companion.engine.game import Game
+from companion.engine.moves import Move
+from companion.engine.simulate import simulate
 
 
 def _midgame(seed: int, moves: int = 12) -> Game:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from companion import i18n
+from companion.engine.tokens import Colour
 from companion.errors import ErrorCode, IllegalMove
-from companion.tokens import Colour
 
 ROOT = Path(__file__).resolve().parent.parent
 # A placeholder's name; a translation may add a form (``{colour:many}``).

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.record import Record, write
-from companion.session import Session
-from companion.simulate import simulate
-from companion.store import Store, StoreError
+from companion.engine.simulate import simulate
+from companion.journal.session import Session
+from companion.journal.store import Store, StoreError
+from companion.records.record import Record, write
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = simulate(players=3, seed=17)
@@ -28,9 +28,9 @@ GAME = simulate(players=3, seed=17)
 FIRST = textwrap.dedent(
     """
     import sys
-    from companion.session import Session
-    from companion.simulate import simulate
-    from companion.store import Store
+    from companion.journal.session import Session
+    from companion.engine.simulate import simulate
+    from companion.journal.store import Store
     game = simulate(players=3, seed=17)
     half = len(game.moves) // 2
     with Store(sys.argv[1]) as store:

@@ -8,10 +8,10 @@ import re
 import pytest
 
 from companion import i18n
+from companion.engine.tokens import Colour, Tokens
 from companion.errors import ErrorCode, IllegalMove
-from companion.export import cards_text, points_text
 from companion.i18n import localise, ngettext, number
-from companion.tokens import Colour, Tokens
+from companion.reports.export import cards_text, points_text
 
 TAKE_TWO = "2 {colour} tokens can be taken only when the bank holds at least 4; it holds {n}"
 GOLD_FOR = "gold for 1 {colour}"

@@ -5,7 +5,7 @@
     python tools/faults.py --kills 500 --seed 7
     python tools/faults.py --json        # one JSON object instead of the table
 
-Each fault is played through the public API (a :class:`companion.session.Session` in a
+Each fault is played through the public API (a :class:`companion.journal.session.Session` in a
 subprocess) or the command line (a subprocess), and reported as what was acknowledged
 (moves the table was shown as done, games committed) against what was found in the
 journal afterwards, with the tracebacks the subprocesses printed. The goal: equal, always,
@@ -42,9 +42,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.record import Record, move_document  # noqa: E402
-from companion.simulate import simulate  # noqa: E402
-from companion.store import GameState, Store  # noqa: E402
+from companion.engine.simulate import simulate  # noqa: E402
+from companion.journal.store import GameState, Store  # noqa: E402
+from companion.records.record import Record, move_document  # noqa: E402
 
 TRACEBACK = "Traceback (most recent call last)"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LANG": "en"}
@@ -55,10 +55,10 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LANG": "en"}
 PLAYER = textwrap.dedent(
     """
     import json, random, signal, sys
-    from companion.record import move_document
-    from companion.session import Session
-    from companion.simulate import Dealer, choose, random_setup
-    from companion.store import Store, StoreError
+    from companion.records.record import move_document
+    from companion.journal.session import Session
+    from companion.engine.simulate import Dealer, choose, random_setup
+    from companion.journal.store import Store, StoreError
     path, seed, wait = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "wait"
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file size limit: an error, not death
     rng = random.Random(seed)

@@ -52,7 +52,7 @@ def _reader_tags() -> list[Message]:
 def _colours() -> list[Message]:
     """Each colour's name, and its plural entry for a count of its tokens (``"{n} red"``)."""
     sys.path.insert(0, str(ROOT))
-    from companion.tokens import Colour
+    from companion.engine.tokens import Colour
 
     names: list[Message] = [c.key for c in Colour]
     return names + [("{n} " + c.key, "{n} " + c.key) for c in Colour]

@@ -18,19 +18,19 @@ from kivy.core.window import Window
 from kivy.logger import Logger
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.ai.seats import seat_titles
-from companion.ai.table import Plan
+from companion.coach.plan import Plan
 from companion.demo import demo_game
+from companion.engine.setup import Setup
 from companion.errors import ExportRefused
-from companion.export import ExportError, export_all, file_stem
 from companion.files import NotAFile
 from companion.i18n import LANGUAGES, ngettext, os_reason
+from companion.journal.seats import seat_titles
+from companion.journal.session import Session
+from companion.journal.store import Store, StoreError, system_clock
+from companion.journal.table import NewGame
 from companion.paths import data_dir as resolve_data_dir
-from companion.session import Session
-from companion.setup import Setup
-from companion.store import Store, StoreError, system_clock
-from companion.table import NewGame
-from companion.timeline import points_by_round
+from companion.records.timeline import points_by_round
+from companion.reports.export import ExportError, export_all, file_stem
 
 from . import keyboard, stick, theme
 from .chart import PointsChart
@@ -360,7 +360,7 @@ class CompanionApp(App):
         levels, suggest = self.companion_plan
         extra = None
         if len(levels) == len(setup.players) and (suggest or any(levels)):
-            # The companion's seats and settings live in the record (companion.ai.table).
+            # The companion's seats and settings live in the record (companion.coach.plan).
             extra = {"app": Plan.new(levels, suggest=suggest).app()}
         self.companion_plan = ([], False)
         try:

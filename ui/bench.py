@@ -49,9 +49,9 @@ Bench(data_dir=sys.argv[1]).run()
 
 
 def prepare_data(folder: Path) -> None:
-    from companion.record import Record
-    from companion.simulate import simulate
-    from companion.store import GameState, Store
+    from companion.engine.simulate import simulate
+    from companion.journal.store import GameState, Store
+    from companion.records.record import Record
 
     game = simulate(players=4, seed=9, max_moves=60)
     with Store(folder / "games.sqlite3") as store:

@@ -14,8 +14,8 @@ from typing import Any
 from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
 from kivy.properties import NumericProperty, ObjectProperty
 
-from companion.cards import Card
-from companion.tokens import GEMS, Colour
+from companion.engine.cards import Card
+from companion.engine.tokens import GEMS, Colour
 
 from . import theme
 from .scale import SCALE

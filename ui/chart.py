@@ -16,9 +16,9 @@ from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import ListProperty, NumericProperty
 from kivy.uix.widget import Widget
 
+from companion.engine.setup import WINNING_POINTS
 from companion.files import EXPORT_ELSEWHERE, write_atomic
 from companion.i18n import percent
-from companion.setup import WINNING_POINTS
 
 from . import theme
 from .i18n import tr

@@ -16,8 +16,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from companion.cards import Card
-from companion.tokens import GEMS, Colour
+from companion.engine.cards import Card
+from companion.engine.tokens import GEMS, Colour
 
 from . import theme
 from .cardface import CARD_RATIO, ColourCard

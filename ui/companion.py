@@ -18,12 +18,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.ai.seats import seat_title
 from companion.ai.words import visiting
-from companion.cards import CARDS, NOBLES
-from companion.game import Game
-from companion.moves import Buy, Move, Reserve, Take
-from companion.tokens import Colour, Tokens
+from companion.engine.cards import CARDS, NOBLES
+from companion.engine.game import Game
+from companion.engine.moves import Buy, Move, Reserve, Take
+from companion.engine.tokens import Colour, Tokens
+from companion.journal.seats import seat_title
 
 from . import theme
 from .i18n import tr

@@ -11,8 +11,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
-from companion.cards import Card, Noble
-from companion.tokens import Colour, Tokens
+from companion.engine.cards import Card, Noble
+from companion.engine.tokens import Colour, Tokens
 
 from . import theme
 from .colourpick import ColourFirst

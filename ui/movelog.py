@@ -14,11 +14,11 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-from companion.movelog import LogEntry, move_log
-from companion.moves import Reserve, Take
-from companion.playtime import clock_text, move_times
-from companion.record import Record
-from companion.tokens import Colour
+from companion.engine.moves import Reserve, Take
+from companion.engine.tokens import Colour
+from companion.records.movelog import LogEntry, move_log
+from companion.records.playtime import clock_text, move_times
+from companion.records.record import Record
 
 from . import theme
 from .cardface import CardFace, draw_gem
@@ -28,7 +28,7 @@ from .layout import fit_row, gap, grow_label
 from .scale import SCALE
 
 if TYPE_CHECKING:
-    from companion.session import Session
+    from companion.journal.session import Session
 
 
 class GemsFace(Widget):

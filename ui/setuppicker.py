@@ -21,8 +21,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
-from companion.cards import Card, Noble
-from companion.tokens import GEMS, Colour
+from companion.engine.cards import Card, Noble
+from companion.engine.tokens import GEMS, Colour
 
 from . import theme
 from .cardface import CardFace, NobleFace, cost_digit

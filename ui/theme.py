@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.tokens import Colour
+from companion.engine.tokens import Colour
 
 RGBA = tuple[float, float, float, float]
 

@@ -26,10 +26,10 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.cards import Card, Noble
-from companion.game import Hidden
+from companion.engine.cards import Card, Noble
+from companion.engine.game import Hidden
+from companion.engine.tokens import GEMS, Colour, Tokens
 from companion.i18n import localise
-from companion.tokens import GEMS, Colour, Tokens
 
 from . import theme
 from .scale import SCALE

@@ -26,9 +26,9 @@ from typing import Any
 
 import aiohttp
 
-from companion.session import Session
-from companion.simulate import simulate
-from companion.store import Store
+from companion.engine.simulate import simulate
+from companion.journal.session import Session
+from companion.journal.store import Store
 
 from .running import ServerThread
 from .sample import finished_game

@@ -1,7 +1,7 @@
 """The journal as the web page reads it: opened read-only, followed, reopened when needed.
 
 :class:`Journal` never writes: it opens the app's SQLite file with ``mode=ro``
-(:meth:`companion.store.Store.reading_only`), takes no lock and creates no file. It notices
+(:meth:`companion.journal.store.Store.reading_only`), takes no lock and creates no file. It notices
 a move the app journals by SQLite's ``PRAGMA data_version`` (one cheap query), and opens
 the file again when it changed under it (the app started a fresh journal, or the file
 appeared after the server started). Whether the app is running is read from the
@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.store import Store, StoreError
+from companion.journal.store import Store, StoreError
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from companion.demo import demo_game
-from companion.session import Session
-from companion.simulate import simulate
-from companion.store import Store
+from companion.engine.simulate import simulate
+from companion.journal.session import Session
+from companion.journal.store import Store
 
 NAMES = ("Ada", "Ben", "Cleo", "Dev")
 

@@ -26,14 +26,14 @@ import jinja2
 from aiohttp import web
 from markupsafe import Markup
 
-from companion import bgstats
-from companion.export import FORMAT, export_text, file_stem
+from companion.engine.tokens import GEMS, Colour
 from companion.i18n import LANGUAGES, language_name, ngettext, number
 from companion.i18n import translate as _
-from companion.stats import against_companion, head_to_head, played_games, stats_of
-from companion.store import GameInfo, Store, StoreError, resolve
+from companion.journal.store import GameInfo, Store, StoreError, resolve
+from companion.reports import bgstats
+from companion.reports.export import FORMAT, export_text, file_stem
+from companion.reports.stats import against_companion, head_to_head, played_games, stats_of
 from companion.text import normal_name
-from companion.tokens import GEMS, Colour
 
 from . import views
 from .journal import Journal
@@ -648,7 +648,8 @@ class Site:
 
 def export_bytes(store: Store, game_id: int, fmt: str) -> bytes:
     """A game's export file as ``export GAME --format FMT --out FILE`` writes it (the
-    same functions: :func:`companion.export.export_text`), names merged as the journal says."""
+    same functions: :func:`companion.reports.export.export_text`), names merged as the journal
+    says."""
     record = store.record(game_id, with_journal=True)
     aliases = store.aliases()
 

@@ -3,7 +3,7 @@ no Kivy): one source, so a red token on a phone is the red token of the touchscr
 
 from __future__ import annotations
 
-from companion.tokens import Colour
+from companion.engine.tokens import Colour
 from ui import theme
 
 

@@ -15,21 +15,21 @@ from contextlib import contextmanager
 from typing import Any
 
 from companion import i18n
-from companion.ai.seats import companion_levels, level_word
-from companion.cards import Card, Noble
-from companion.export import verdict
-from companion.game import Game, Hidden
+from companion.engine.cards import Card, Noble
+from companion.engine.game import Game, Hidden
+from companion.engine.moves import Reserve
+from companion.engine.tokens import GEMS, Colour, Tokens
 from companion.i18n import ngettext, number, percent
 from companion.i18n import translate as _
-from companion.movelog import move_log
-from companion.moves import Reserve
-from companion.playtime import clock_text, move_times
-from companion.record import Record
-from companion.stats import CompanionLevel, HeadToHead, PlayedGame, PlayerStats, level_words
-from companion.store import GameInfo
+from companion.journal.seats import companion_levels, level_word
+from companion.journal.store import GameInfo
+from companion.records.movelog import move_log
+from companion.records.playtime import clock_text, move_times
+from companion.records.record import Record
+from companion.records.timeline import points_by_round
+from companion.reports.export import verdict
+from companion.reports.stats import CompanionLevel, HeadToHead, PlayedGame, PlayerStats, level_words
 from companion.text import printable
-from companion.timeline import points_by_round
-from companion.tokens import GEMS, Colour, Tokens
 
 API_VERSION = 1
 View = dict[str, Any]

@@ -1,16 +1,15 @@
 """The companion as a player: it can fill a seat at the table, or suggest a move.
 
 >>> from companion.ai import LEVELS, make
->>> LEVELS
-('easy', 'medium', 'hard')
+>>> list(LEVELS)
+['easy', 'medium', 'hard']
 """
 
 from __future__ import annotations
 
-from ..game import Game
-from ..moves import Move
-from .play import make
-from .players import DEFAULT_THINK, LEVELS, Hard
+from ..engine.game import Game
+from ..engine.moves import Move
+from .players import DEFAULT_THINK, LEVELS, Hard, make
 from .words import announce, reason
 
 

@@ -11,9 +11,9 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from ..cards import CARDS
-from ..game import Game
-from ..moves import Buy, Move, Take
+from ..engine.cards import CARDS
+from ..engine.game import Game
+from ..engine.moves import Buy, Move, Take
 from .search import Search, rollouts_for, search
 from .value import Quick, outlook, remaining, rival_value
 from .view import choices, dealt, public_view, stuck, unstick
@@ -150,4 +150,31 @@ class Greedy:
         return max(takes, key=useful)
 
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS: dict[str, Callable[..., Player]] = {"easy": Easy, "medium": Medium, "hard": Hard}
+"""Each level a seat can be played at, weakest first, and its player: the names are those
+of :data:`companion.journal.seats.LEVELS` (the search does not import the journal; a test
+checks both agree)."""
+
+
+def make(
+    level: str,
+    seed: int = 0,
+    blind: bool = False,
+    think: float | None = None,
+    rollouts: int | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Player:
+    """A player of ``level`` (``greedy`` too: the benchmark's baseline). ``stop``: the
+    hard level's search gives up when it says yes (the other levels answer at once)."""
+    if level == "hard":
+        if think is None:
+            return Hard(seed, blind, rollouts=rollouts, stop=stop)
+        return Hard(seed, blind, think=think, rollouts=rollouts, stop=stop)
+    kinds: dict[str, Callable[[int, bool], Player]] = {
+        "easy": Easy,
+        "medium": Medium,
+        "greedy": Greedy,
+    }
+    if level not in kinds:
+        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    return kinds[level](seed, blind)

@@ -16,8 +16,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..game import Game
-from ..moves import Move
+from ..engine.game import Game
+from ..engine.moves import Move
 from .value import Quick, outlook, rival_value
 from .view import choices, dealt, public_view, stuck, unstick
 

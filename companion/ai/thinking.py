@@ -15,8 +15,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from ..game import Game
-from ..moves import Move
+from ..engine.game import Game
+from ..engine.moves import Move
 from .search import Stopped
 
 # What to decide: the game (a copy) and a ``stop`` to ask now and then (give up when yes).

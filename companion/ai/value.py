@@ -9,12 +9,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..cards import Card, Noble
-from ..game import Game, Seat
-from ..moves import Buy, Move, Reserve, Take
-from ..setup import WINNING_POINTS
+from ..engine.cards import Card, Noble
+from ..engine.game import Game, Seat
+from ..engine.moves import Buy, Move, Reserve, Take
+from ..engine.setup import WINNING_POINTS
 
-# Weights of the judgement, tuned by the benchmark (companion/ai/bench.py).
+# Weights of the judgement, tuned by the benchmark (companion/coach/bench.py).
 BONUS = 0.45  # a permanent discount, worth most early
 TOKEN = 0.08
 GOLD = 0.2

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 
-from ..cards import Card
-from ..game import Game
-from ..moves import Buy, Move, Reserve, Take, with_parts
+from ..engine.cards import Card
+from ..engine.game import Game
+from ..engine.moves import Buy, Move, Reserve, Take, with_parts
 
 
 def secret_reserves(game: Game, seat: int) -> list[int]:

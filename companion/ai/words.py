@@ -7,12 +7,12 @@ worded as the move log words it (``movelog.card_words``): one wording of a card 
 
 from __future__ import annotations
 
-from ..cards import CARDS, NOBLES, Card
-from ..game import Game
+from ..engine.cards import CARDS, NOBLES, Card
+from ..engine.game import Game
+from ..engine.moves import Buy, Move, Pass, Reserve, Take
+from ..engine.tokens import Tokens
 from ..i18n import _, localise, ngettext
-from ..movelog import card_words
-from ..moves import Buy, Move, Pass, Reserve, Take
-from ..tokens import Tokens
+from ..records.movelog import card_words
 from .value import pulls, remaining, shortfall, worth
 
 

@@ -20,7 +20,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion import i18n
-from companion.cards import CARDS
+from companion.engine.cards import CARDS
 from ui.application import CompanionApp
 
 # The suite never writes into the repository: pictures go to a temporary folder, unless

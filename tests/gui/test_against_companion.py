@@ -20,12 +20,12 @@ from plays import (
     import_known,
 )
 
-from companion import bgstats
+from companion.engine.setup import Setup
+from companion.engine.simulate import simulate
 from companion.i18n import ngettext, number, percent
-from companion.record import Record, replay
-from companion.setup import Setup
-from companion.simulate import simulate
-from companion.store import GameState
+from companion.journal.store import GameState
+from companion.records.record import Record, replay
+from companion.reports import bgstats
 from ui.i18n import tr
 from ui.screens.listing import Row
 

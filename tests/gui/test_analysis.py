@@ -12,8 +12,8 @@ import pytest
 from plays import blunder
 
 from companion import i18n
-from companion.record import Record, replay
-from companion.store import GameState
+from companion.journal.store import GameState
+from companion.records.record import Record, replay
 from ui.app import window_size
 from ui.screens.analysis import AnalysisScreen
 

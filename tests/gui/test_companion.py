@@ -10,12 +10,12 @@ import pytest
 from kivy.uix.button import Button
 
 from companion.ai import make
-from companion.ai.seats import level_word
-from companion.ai.table import Plan
+from companion.coach.plan import Plan
+from companion.engine.moves import Buy, Move, Pass, Reserve, Take
+from companion.engine.simulate import Dealer, random_setup
+from companion.engine.tokens import Colour
 from companion.i18n import set_language
-from companion.moves import Buy, Move, Pass, Reserve, Take
-from companion.simulate import Dealer, random_setup
-from companion.tokens import Colour
+from companion.journal.seats import level_word
 from ui.i18n import tr
 from ui.screens.table.players import PlayerPanel
 from ui.widgets import CardView

@@ -12,11 +12,11 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.cards import CARDS, NOBLES
-from companion.movelog import card_words
-from companion.simulate import simulate
-from companion.table import NewGame
-from companion.tokens import Colour
+from companion.engine.cards import CARDS, NOBLES
+from companion.engine.simulate import simulate
+from companion.engine.tokens import Colour
+from companion.journal.table import NewGame
+from companion.records.movelog import card_words
 from hardware.tagmap import TagMap, default_path
 
 from .driver import Driver
@@ -341,8 +341,8 @@ def test_the_screen_dims_when_idle_and_the_waking_touch_presses_nothing(
 def test_on_the_kiosk_export_asks_the_helper_and_says_what_it_did(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from companion.record import Record
-    from companion.store import GameState
+    from companion.journal.store import GameState
+    from companion.records.record import Record
 
     monkeypatch.setenv("SPLENDOR_USB_EXPORT", "yes")  # deploy.sh installed the helper
     data = tmp_path / "data"

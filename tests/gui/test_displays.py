@@ -18,12 +18,12 @@ import pytest
 from kivy.core.window import Window
 from kivy.uix.widget import Widget
 
-from companion.ai.table import Plan
-from companion.game import Game
-from companion.record import Record
-from companion.simulate import simulate
-from companion.store import GameState
-from companion.tokens import Colour
+from companion.coach.plan import Plan
+from companion.engine.game import Game
+from companion.engine.simulate import simulate
+from companion.engine.tokens import Colour
+from companion.journal.store import GameState
+from companion.records.record import Record
 from ui.scale import SCALE
 
 from . import legible
@@ -151,7 +151,7 @@ def test_names_are_shortened_between_words_and_read_in_full_one_tap_away(
 ) -> None:
     import random
 
-    from companion.simulate import random_setup
+    from companion.engine.simulate import random_setup
 
     d = Driver(tmp_path / "data")
     try:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.cards import CARDS, NOBLES
-from companion.record import Record
-from companion.simulate import simulate
-from companion.store import GameState
+from companion.engine.cards import CARDS, NOBLES
+from companion.engine.simulate import simulate
+from companion.journal.store import GameState
+from companion.records.record import Record
 
 from .conftest import forget_drawn
 from .driver import Driver

@@ -25,11 +25,11 @@ from kivy.uix.widget import Widget
 from plays import AGAINST_COMPANION, KNOWN, Known, against, import_known
 
 from companion import i18n
-from companion.record import Record, replay
-from companion.simulate import simulate
-from companion.store import GameState
-from companion.table import NewGame
-from companion.tokens import Colour
+from companion.engine.simulate import simulate
+from companion.engine.tokens import Colour
+from companion.journal.store import GameState
+from companion.journal.table import NewGame
+from companion.records.record import Record, replay
 from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
 from ui.i18n import tr
 from ui.movelog import MoveLog

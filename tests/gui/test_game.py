@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from kivy.uix.button import Button
 
-from companion.cards import CARDS
-from companion.game import Hidden
+from companion.engine.cards import CARDS
+from companion.engine.game import Hidden
+from companion.engine.moves import Buy, Move, Pass, Reserve, Take
+from companion.engine.setup import Setup
+from companion.engine.simulate import simulate
+from companion.engine.tokens import Colour, Tokens
 from companion.i18n import localise
-from companion.movelog import move_log
-from companion.moves import Buy, Move, Pass, Reserve, Take
-from companion.setup import Setup
-from companion.simulate import simulate
-from companion.tokens import Colour, Tokens
+from companion.records.movelog import move_log
 from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
 from ui.i18n import tr
 from ui.screens.table.players import PlayerPanel
@@ -212,7 +212,7 @@ sys.path.insert(0, sys.argv[2])
 import gui.conftest  # the headless window, as in the tests
 from gui.driver import Driver
 from gui.test_game import play_through_taps
-from companion.simulate import simulate
+from companion.engine.simulate import simulate
 from pathlib import Path
 
 d = Driver(Path(sys.argv[1]))

@@ -23,15 +23,16 @@ from kivy.uix.slider import Slider
 from PIL import Image
 from plays import LOWER_CASE_ZOE, SHARED_VICTORY, TWO_PLAYER_WIN, Known, import_known
 
-from companion import bgstats, i18n
+from companion import i18n
+from companion.engine.setup import Setup
+from companion.engine.simulate import simulate
 from companion.i18n import ngettext, number, percent
-from companion.movelog import tell
-from companion.record import Record, document, read_document, replay
-from companion.setup import Setup
-from companion.simulate import simulate
-from companion.stats import player_stats
-from companion.store import GameState
-from companion.timeline import timeline
+from companion.journal.store import GameState
+from companion.records.movelog import tell
+from companion.records.record import Record, document, read_document, replay
+from companion.records.timeline import timeline
+from companion.reports import bgstats
+from companion.reports.stats import player_stats
 from ui import theme
 from ui.i18n import tr
 from ui.screens.listing import Row

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from kivy.uix.label import Label
 
-from companion.record import Record
-from companion.simulate import simulate
-from companion.store import GameState
-from companion.tokens import GEMS, Colour
+from companion.engine.simulate import simulate
+from companion.engine.tokens import GEMS, Colour
+from companion.journal.store import GameState
+from companion.records.record import Record
 from ui.cardface import ColourCard
 from ui.dialogs import CardPicker
 from ui.layout import short_name, text_width

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from companion.record import Record
-from companion.simulate import simulate
-from companion.store import GameState
-from companion.tokens import Colour
+from companion.engine.simulate import simulate
+from companion.engine.tokens import Colour
+from companion.journal.store import GameState
+from companion.records.record import Record
 from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
 from ui.screens.table.players import PlayerPanel
 

@@ -10,8 +10,8 @@ import pytest
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 
-from companion.cards import CARDS, NOBLES
-from companion.simulate import simulate
+from companion.engine.cards import CARDS, NOBLES
+from companion.engine.simulate import simulate
 from ui.movelog import MoveLog
 
 from .driver import FIXED_TIME, Driver

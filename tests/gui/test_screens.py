@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.cards import CARDS, NOBLES
-from companion.movelog import card_words
-from companion.record import Record, read, replay
-from companion.simulate import simulate
-from companion.store import GameState
+from companion.engine.cards import CARDS, NOBLES
+from companion.engine.simulate import simulate
+from companion.journal.store import GameState
+from companion.records.movelog import card_words
+from companion.records.record import Record, read, replay
 from ui.media import removable_media
 
 from .driver import Driver
@@ -84,7 +84,7 @@ def test_export_writes_records_and_charts_to_the_stick(driver: Driver, tmp_path:
 def test_export_to_the_stick_leaves_a_link_alone_and_writes_the_rest(
     driver: Driver, tmp_path: Path
 ) -> None:
-    from companion.export import file_stem
+    from companion.reports.export import file_stem
 
     d = driver
     store_finished(d, [1, 2])

@@ -24,10 +24,10 @@ from kivy.uix.label import Label
 from plays import blunder
 
 from companion.demo import demo_game
-from companion.record import Record, replay
-from companion.simulate import simulate
-from companion.store import GameState
-from companion.table import NewGame
+from companion.engine.simulate import simulate
+from companion.journal.store import GameState
+from companion.journal.table import NewGame
+from companion.records.record import Record, replay
 from ui.app import window_size
 from ui.dialogs import CardPicker
 from ui.movelog import MoveLog

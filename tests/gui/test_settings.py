@@ -17,9 +17,9 @@ from kivy.tests.common import UnitTestTouch
 from kivy.uix.widget import Widget
 
 from companion import i18n
-from companion.record import Record
-from companion.simulate import simulate
-from companion.store import GameState
+from companion.engine.simulate import simulate
+from companion.journal.store import GameState
+from companion.records.record import Record
 from ui import settings_items
 from ui.settings_items import ITEMS, SECTIONS, choices
 from ui.settings_screen import Tile

@@ -9,11 +9,11 @@ import pytest
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
 
-from companion.cards import CARDS, NOBLES
-from companion.session import Session
-from companion.simulate import simulate
-from companion.table import NewGame
-from companion.tokens import GEMS
+from companion.engine.cards import CARDS, NOBLES
+from companion.engine.simulate import simulate
+from companion.engine.tokens import GEMS
+from companion.journal.session import Session
+from companion.journal.table import NewGame
 from ui.cardface import CardFace, NobleFace
 from ui.setuppicker import LevelPicker, NobleGrid
 from ui.widgets import CardView, TokenButton

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.ai.table import Plan
 from companion.ai.words import visiting
+from companion.coach.plan import Plan
+from companion.engine.moves import Move
+from companion.engine.simulate import Dealer, simulate
 from companion.i18n import language
-from companion.moves import Move
-from companion.record import Record
-from companion.simulate import Dealer, simulate
-from companion.store import GameState
+from companion.journal.store import GameState
+from companion.records.record import Record
 from ui.i18n import tr
 from ui.screens.table.menu import MenuDialog
 

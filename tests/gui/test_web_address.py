@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from kivy.core.window import Window
 
-from companion.record import Record
-from companion.simulate import simulate
-from companion.store import GameState
+from companion.engine.simulate import simulate
+from companion.journal.store import GameState
+from companion.records.record import Record
 from ui.webaddress import WebAddress
 
 from . import legible

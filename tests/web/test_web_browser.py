@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from webtools import play
 
-from companion import bgstats
-from companion.store import Store
+from companion.journal.store import Store
+from companion.reports import bgstats
 from web.browser import chromium, missing
 from web.running import ServerThread
 
@@ -68,8 +68,8 @@ def test_the_page_says_when_it_lost_the_kiosk(browser: Any, journal: Store) -> N
 def test_a_hostile_name_shows_as_text_and_the_bg_stats_link_holds_the_play(
     browser: Any, journal: Store
 ) -> None:
-    from companion.session import Session
-    from companion.simulate import simulate
+    from companion.engine.simulate import simulate
+    from companion.journal.session import Session
 
     game = simulate(players=2, seed=2)
     names = ['<img src=x onerror="document.title=1">', "<script>document.title=2</script>"]

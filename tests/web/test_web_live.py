@@ -19,8 +19,8 @@ from typing import Any
 from aiohttp.test_utils import TestClient
 from webtools import play, serve
 
-from companion.session import Session
-from companion.store import Store
+from companion.journal.session import Session
+from companion.journal.store import Store
 
 EVENT_WAIT = 5.0  # the most a test waits for an event: a failure, not a measure
 

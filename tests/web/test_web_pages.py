@@ -12,11 +12,11 @@ from typing import Any
 from aiohttp.test_utils import TestClient
 from webtools import blind_game, play, serve
 
-from companion import bgstats
-from companion.export import FORMAT, export_file
 from companion.i18n import set_language
-from companion.session import Session
-from companion.store import Store, resolve
+from companion.journal.session import Session
+from companion.journal.store import Store, resolve
+from companion.reports import bgstats
+from companion.reports.export import FORMAT, export_file
 
 HOSTILE = ('<script>alert("x")</script>', 'Ann "O\'Hara" & <b>co</b>')
 
@@ -160,7 +160,7 @@ def test_hostile_names_show_as_text(journal: Store) -> None:
 
 
 def play_setup(names: tuple[str, ...]) -> Any:
-    from companion.setup import Setup
+    from companion.engine.setup import Setup
 
     return Setup.of(
         list(names),

@@ -13,10 +13,10 @@ from typing import Any, TypeVar
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from companion.moves import Reserve
-from companion.session import Session
-from companion.simulate import simulate
-from companion.store import Store
+from companion.engine.moves import Reserve
+from companion.engine.simulate import simulate
+from companion.journal.session import Session
+from companion.journal.store import Store
 from web.server import Site
 
 T = TypeVar("T")

@@ -1,7 +1,7 @@
 """The game review on the screen: each player's chance over the game, and each person's
 costliest moves; a tap on one shows the table as it was before it (the move-by-move screen).
 
-The review (:mod:`companion.ai.review`) runs in a worker thread; its progress and its end
+The review (:mod:`companion.coach.review`) runs in a worker thread; its progress and its end
 come back to the screen's thread through ``Clock.schedule_once``, so the screen never
 freezes. Leaving the screen stops it. Once computed it is kept in the journal, and shown at
 once the next time.
@@ -17,7 +17,7 @@ from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from companion.ai.review import (
+from companion.coach.review import (
     VERSION,
     Mistake,
     Review,
@@ -28,11 +28,11 @@ from companion.ai.review import (
     mistakes,
     seat_order,
 )
-from companion.ai.seats import companion_levels, seat_titles
 from companion.i18n import percent
-from companion.movelog import tell
-from companion.record import Record
-from companion.store import StoreError
+from companion.journal.seats import companion_levels, seat_titles
+from companion.journal.store import StoreError
+from companion.records.movelog import tell
+from companion.records.record import Record
 
 from .. import theme
 from ..chart import ChanceChart

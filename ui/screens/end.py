@@ -12,14 +12,14 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 
-from companion import bgstats
-from companion.ai.seats import seat_titles
-from companion.export import verdict
 from companion.i18n import ngettext
-from companion.playtime import clock_text, move_times
-from companion.record import Record, replay
-from companion.store import StoreError
-from companion.timeline import points_by_round
+from companion.journal.seats import seat_titles
+from companion.journal.store import StoreError
+from companion.records.playtime import clock_text, move_times
+from companion.records.record import Record, replay
+from companion.records.timeline import points_by_round
+from companion.reports import bgstats
+from companion.reports.export import verdict
 
 from .. import theme
 from ..chart import PointsChart

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
-from companion.cards import CARDS
+from companion.engine.cards import CARDS
 from hardware.exc import HardwareError, TagConflict
 
 from .. import theme

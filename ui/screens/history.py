@@ -11,9 +11,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion import i18n
-from companion.ai.seats import companion_levels, seat_title
-from companion.stats import PlayedGame, played_games
-from companion.store import GameInfo, StoreError
+from companion.journal.seats import companion_levels, seat_title
+from companion.journal.store import GameInfo, StoreError
+from companion.reports.stats import PlayedGame, played_games
 
 from .. import theme
 from ..i18n import tr

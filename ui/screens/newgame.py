@@ -11,10 +11,9 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from companion import i18n
-from companion.ai.players import LEVELS
-from companion.ai.seats import level_word
 from companion.errors import RecordError, Refused
-from companion.table import NewGame
+from companion.journal.seats import LEVELS, level_word
+from companion.journal.table import NewGame
 from companion.text import check_name
 
 from .. import theme

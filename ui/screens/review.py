@@ -16,12 +16,12 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.slider import Slider
 from kivy.uix.widget import Widget
 
-from companion.game import Game
-from companion.movelog import tell
-from companion.moves import Move
-from companion.record import Record, replay
-from companion.timeline import Step, timeline
-from companion.tokens import Colour
+from companion.engine.game import Game
+from companion.engine.moves import Move
+from companion.engine.tokens import Colour
+from companion.records.movelog import tell
+from companion.records.record import Record, replay
+from companion.records.timeline import Step, timeline
 
 from ..cardface import NobleFace
 from ..i18n import tr

@@ -15,11 +15,11 @@ from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from companion.cards import CARDS, CARDS_BY_LEVEL, NOBLES, Card, Noble
+from companion.engine.cards import CARDS, CARDS_BY_LEVEL, NOBLES, Card, Noble
+from companion.engine.setup import MARKET_SLOTS
 from companion.errors import Refused
 from companion.i18n import ngettext
-from companion.setup import MARKET_SLOTS
-from companion.table import NewGame
+from companion.journal.table import NewGame
 
 from .. import theme
 from ..cardface import CardFace, NobleFace

@@ -5,7 +5,7 @@ Two views: the people's games between themselves, and their games against the co
 (issue 15), level by level: how many, how many the people won, each person's figures. The
 companion is never a player of either list. Two taps choose two players, in either view;
 what can be done with them is then offered. The figures are the core's
-(:mod:`companion.stats`), over every finished game of the journal.
+(:mod:`companion.reports.stats`), over every finished game of the journal.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
 from companion import i18n
+from companion.engine.tokens import Colour
 from companion.i18n import N_, ngettext, number, percent
-from companion.stats import (
+from companion.journal.store import StoreError, resolve
+from companion.reports.stats import (
     CompanionLevel,
     PlayedGame,
     PlayerStats,
@@ -30,8 +32,6 @@ from companion.stats import (
     played_games,
     stats_of,
 )
-from companion.store import StoreError, resolve
-from companion.tokens import Colour
 
 from .. import theme
 from ..i18n import tr

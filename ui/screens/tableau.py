@@ -15,8 +15,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.game import Seat
-from companion.tokens import Colour
+from companion.engine.game import Seat
+from companion.engine.tokens import Colour
 
 from .. import theme
 from ..cardface import CARD_RATIO

@@ -8,9 +8,9 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
+from companion.engine.tokens import Colour
 from companion.i18n import localise
-from companion.table import Picked, Turn
-from companion.tokens import Colour
+from companion.journal.table import Picked, Turn
 
 from ... import theme
 from ...i18n import tr

@@ -7,7 +7,7 @@ from typing import Any
 from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.game import Game
+from companion.engine.game import Game
 from companion.i18n import ngettext
 
 from ... import theme

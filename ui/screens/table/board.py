@@ -8,9 +8,9 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from companion.cards import LEVELS, Card
-from companion.game import Game
-from companion.setup import MARKET_SLOTS, MAX_PLAYERS
+from companion.engine.cards import LEVELS, Card
+from companion.engine.game import Game
+from companion.engine.setup import MARKET_SLOTS, MAX_PLAYERS
 
 from ...scale import SCALE
 from ...widgets import CardView, NobleView

@@ -11,11 +11,11 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
+from companion.engine.moves import Move, Reserve
+from companion.engine.tokens import Colour
 from companion.i18n import localise
-from companion.movelog import card_words
-from companion.moves import Move, Reserve
-from companion.table import Purchase
-from companion.tokens import Colour
+from companion.journal.table import Purchase
+from companion.records.movelog import card_words
 
 from ... import theme
 from ...dialogs import Dialog

@@ -8,9 +8,9 @@ from functools import partial
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
-from companion.session import Session
-from companion.store import StoreError
-from companion.tokens import Colour, Tokens
+from companion.engine.tokens import Colour, Tokens
+from companion.journal.session import Session
+from companion.journal.store import StoreError
 
 from ... import theme
 from ...dialogs import Dialog

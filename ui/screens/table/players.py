@@ -22,10 +22,10 @@ from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-from companion.cards import Card
-from companion.game import Hidden, Seat
-from companion.setup import TOKEN_LIMIT
-from companion.tokens import Colour
+from companion.engine.cards import Card
+from companion.engine.game import Hidden, Seat
+from companion.engine.setup import TOKEN_LIMIT
+from companion.engine.tokens import Colour
 
 from ... import theme
 from ...dialogs import Dialog

@@ -2,7 +2,7 @@
 the right; a banner across the top for the final round.
 
 Nothing here decides a rule: the turn in progress (tokens chosen, payment, steps due) is
-the core's :class:`~companion.table.Turn`, and what is refused is refused with the
+the core's :class:`~companion.journal.table.Turn`, and what is refused is refused with the
 engine's own reason, told in words (never in record ids).
 """
 
@@ -18,17 +18,17 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.ai.table import Plan
-from companion.cards import Card
+from companion.coach.plan import Plan
+from companion.engine.cards import Card
+from companion.engine.game import Hidden
+from companion.engine.moves import Pass, Reserve
+from companion.engine.tokens import Colour, Tokens
 from companion.errors import IllegalMove, Refused
-from companion.game import Hidden
-from companion.movelog import tell
-from companion.moves import Pass, Reserve
-from companion.session import Session
-from companion.store import StoreError
-from companion.table import Picked, Step, Turn
-from companion.timeline import last_step
-from companion.tokens import Colour, Tokens
+from companion.journal.session import Session
+from companion.journal.store import StoreError
+from companion.journal.table import Picked, Step, Turn
+from companion.records.movelog import tell
+from companion.records.timeline import last_step
 
 from ...companion import MovePanel
 from ...dialogs import CardPicker, Dialog

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 
 from kivy.clock import Clock
 
-from companion.ai.table import Plan, fill
 from companion.ai.thinking import Thinking
 from companion.ai.words import reason
+from companion.coach.plan import Plan, fill
+from companion.engine.game import Game
+from companion.engine.moves import Move
 from companion.errors import IllegalMove
-from companion.game import Game
-from companion.moves import Move
-from companion.session import Session
-from companion.table import Step, Turn
+from companion.journal.session import Session
+from companion.journal.table import Step, Turn
 
 from ...companion import MovePanel, companion_title
 from ...i18n import tr

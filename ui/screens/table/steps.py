@@ -7,16 +7,16 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from companion.cards import Card, Noble
+from companion.engine.cards import Card, Noble
+from companion.engine.game import Game
+from companion.engine.moves import Move
+from companion.engine.tokens import Tokens
 from companion.errors import IllegalMove, Refused
-from companion.game import Game
-from companion.movelog import tell
-from companion.moves import Move
-from companion.session import Session
-from companion.store import StoreError
-from companion.table import Declared, Step, Turn
-from companion.timeline import last_step
-from companion.tokens import Tokens
+from companion.journal.session import Session
+from companion.journal.store import StoreError
+from companion.journal.table import Declared, Step, Turn
+from companion.records.movelog import tell
+from companion.records.timeline import last_step
 
 from ...dialogs import CardPicker, Dialog, NoblePicker, ReturnPicker
 from ...i18n import tr

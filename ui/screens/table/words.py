@@ -1,7 +1,7 @@
 """What the table says about cards, nobles and refusals: in words, never in record ids.
 
 Ids such as ``1U5`` or ``N8`` are for the game record; players hear "a blue level-1 card".
-A move and a card are said as the move log says them (:mod:`companion.movelog`): one
+A move and a card are said as the move log says them (:mod:`companion.records.movelog`): one
 wording of each, in every language.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.cards import CARDS, NOBLES, Noble
+from companion.engine.cards import CARDS, NOBLES, Noble
+from companion.engine.tokens import Tokens
 from companion.errors import CompanionError, RecordError, place
 from companion.i18n import localise
-from companion.movelog import card_words
-from companion.tokens import Tokens
+from companion.records.movelog import card_words
 
 from ...i18n import tr
 

@@ -3,8 +3,8 @@
 Built by replaying a record, so it is exactly what the engine saw. Exports, statistics
 and the app's points chart all read it.
 
->>> from companion.simulate import simulate
->>> from companion.record import Record
+>>> from companion.engine.simulate import simulate
+>>> from companion.records.record import Record
 >>> steps = timeline(Record.of(simulate(players=2, seed=3)))
 >>> steps[0].number, steps[0].round, steps[0].seat
 (1, 1, 0)
@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card, Noble
-from .game import Game
-from .moves import Buy, Move, Reserve, action_name
+from ..engine.cards import Card, Noble
+from ..engine.game import Game
+from ..engine.moves import Buy, Move, Reserve, action_name
+from ..engine.tokens import Tokens
 from .record import Record, replay
-from .tokens import Tokens
 
 
 @dataclass(frozen=True, slots=True)

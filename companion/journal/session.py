@@ -4,7 +4,7 @@ This is what the app calls. A move is checked by the engine, committed to the jo
 and only then counted as played; if the journal cannot save it, the engine forgets it too.
 
 >>> import tempfile, pathlib
->>> from companion.setup import Setup
+>>> from companion.engine.setup import Setup
 >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite3")
 >>> setup = Setup.of(["Ada", "Ben"], ["N1", "N2", "N3"],
 ...                  ["1W1 1W2 1W3 1W4", "2W1 2W2 2W3 2W4", "3W1 3W2 3W3 3W4"])
@@ -22,14 +22,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import IllegalMove
-from .game import Game
-from .i18n import translate
-from .moves import Move
-from .record import Record
-from .setup import Setup
+from ..engine.game import Game
+from ..engine.moves import Move
+from ..engine.setup import Setup
+from ..engine.tokens import Colour, Tokens
+from ..errors import IllegalMove
+from ..i18n import translate
+from ..records.record import Record
 from .store import GameState, Store, StoreError
-from .tokens import Colour, Tokens
 
 
 @dataclass(frozen=True, slots=True)

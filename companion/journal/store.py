@@ -20,7 +20,7 @@ setup, a move not JSON) is listed with its :attr:`GameInfo.problem`, and :meth:`
 refuses it (``unreadable-game``); it stays in the file as it is.
 
 >>> import tempfile, pathlib
->>> from companion.simulate import simulate
+>>> from companion.engine.simulate import simulate
 >>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite3")
 >>> game = simulate(players=2, seed=1, max_moves=3)
 >>> game_id = store.create_game(game.setup)
@@ -48,17 +48,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .ai.seats import companion_levels
-from .errors import RecordError
-from .errors import StoreError as StoreError  # where callers have always found it
-from .files import NotAFile, check_file
-from .game import Game
-from .i18n import N_, Later, os_reason, translate
-from .moves import Move
-from .record import Record, document, move_document, read_document, read_move
-from .setup import Setup
-from .text import check_name
+from .. import __version__
+from ..engine.game import Game
+from ..engine.moves import Move
+from ..engine.setup import Setup
+from ..errors import RecordError
+from ..errors import StoreError as StoreError  # where callers have always found it
+from ..files import NotAFile, check_file
+from ..i18n import N_, Later, os_reason, translate
+from ..records.record import Record, document, move_document, read_document, read_move
+from ..text import check_name
+from .seats import companion_levels
 
 APPLICATION_ID = 0x53504C44  # "SPLD": marks a file as ours, so a foreign one is recognised
 SCHEMA_VERSION = 4
@@ -107,7 +107,7 @@ MIGRATIONS: tuple[str, ...] = (
         at TEXT NOT NULL
     );
     """,
-    # A game's review (companion/ai/review.py), kept once computed: one a game and review
+    # A game's review (companion/coach/review.py), kept once computed: one a game and review
     # version, with the fingerprint of the moves it judged (an undo makes it stale).
     """
     CREATE TABLE reviews (
@@ -1011,7 +1011,7 @@ class Store:
         return {name: person for name, person in rows}
 
     def save_review(self, game_id: int, review: dict[str, Any]) -> None:
-        """Keep a game's review (:meth:`companion.ai.review.Review.document`): reopened,
+        """Keep a game's review (:meth:`companion.coach.review.Review.document`): reopened,
         it is shown at once. One a game and version: a newer one replaces it."""
         self._row(game_id)  # the game is there
         text = json.dumps(review, allow_nan=False)
@@ -1191,7 +1191,7 @@ class Store:
 
     def _review_for(self, game_id: int, record: Record) -> dict[str, Any] | None:
         """The review stored for exactly these moves, for the exports."""
-        from .ai.review import VERSION, fingerprint  # the review's module, not the journal's
+        from ..coach.review import VERSION, fingerprint  # the review's module, not the journal's
 
         return self.stored_review(game_id, VERSION, fingerprint(record))
 

@@ -21,12 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import bgstats
-from .ai.review import review_of, text_lines
-from .ai.seats import companion_levels, seat_titles
-from .errors import ExportError as ExportError  # where callers have always found it
-from .errors import ExportRefused, StoreError
-from .files import (
+from ..coach.review import review_of, text_lines
+from ..engine.game import Game
+from ..engine.moves import Buy, Reserve, Take
+from ..engine.tokens import Colour, Tokens
+from ..errors import ExportError as ExportError  # where callers have always found it
+from ..errors import ExportRefused, StoreError
+from ..files import (
     EXPORT_ELSEWHERE,
     MAX_NAME_BYTES,
     OUT_ELSEWHERE,
@@ -34,16 +35,15 @@ from .files import (
     fit_bytes,
     write_atomic,
 )
-from .game import Game
-from .i18n import localise, ngettext, os_reason
-from .i18n import translate as _
-from .moves import Buy, Reserve, Take
-from .playtime import clock_annotation, clock_text, local_time, move_times, played_minutes
-from .record import Record, replay, write
-from .store import GameInfo, Store, resolve
-from .text import csv_cell, printable
-from .timeline import Step, timeline
-from .tokens import Colour, Tokens
+from ..i18n import localise, ngettext, os_reason
+from ..i18n import translate as _
+from ..journal.seats import companion_levels, seat_titles
+from ..journal.store import GameInfo, Store, resolve
+from ..records.playtime import clock_annotation, clock_text, local_time, move_times, played_minutes
+from ..records.record import Record, replay, write
+from ..records.timeline import Step, timeline
+from ..text import csv_cell, printable
+from . import bgstats
 
 # The columns of the CSV export, one row per move (README.md, "The CSV export").
 # Token columns are counts per colour: what the player received, what it paid for a buy,

@@ -7,8 +7,8 @@ entries is a table that stopped (dinner, the night, a game resumed next week), n
 A record without a log (written elsewhere) has only its start and end: their difference,
 when it is a plausible evening.
 
->>> from companion.record import Record
->>> from companion.simulate import simulate
+>>> from companion.records.record import Record
+>>> from companion.engine.simulate import simulate
 >>> record = Record.of(simulate(players=2, seed=1, max_moves=2))
 >>> record.extra["annotations"] = {"journal": [
 ...     {"at": "2026-11-21T20:00:00Z", "event": "start"},
@@ -92,8 +92,8 @@ def move_times(record: Record) -> dict[int, MoveTime]:
 
     A move undone and played again counts from when it was last played.
 
-    >>> from companion.record import Record
-    >>> from companion.simulate import simulate
+    >>> from companion.records.record import Record
+    >>> from companion.engine.simulate import simulate
     >>> record = Record.of(simulate(players=2, seed=1, max_moves=2))
     >>> record.extra["annotations"] = {"journal": [
     ...     {"at": "2026-11-21T20:00:00Z", "event": "start"},

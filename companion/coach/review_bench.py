@@ -1,4 +1,4 @@
-"""How long a game review takes: ``python -m companion.ai.review_bench``.
+"""How long a game review takes: ``python -m companion.coach.review_bench``.
 
 Figures, not pass/fail (tests never assert timings), in the reader's language. The goal
 (issue 27): a 60-move two-player game reviewed in under 30 s on a Raspberry Pi 4, at the
@@ -20,13 +20,13 @@ import statistics
 import time
 from collections.abc import Sequence
 
+from ..ai.players import Hard, make
+from ..ai.search import PI_ROLLOUTS_PER_SECOND, rollouts_for
 from ..arguments import Formatter, in_language
 from ..i18n import _, number
-from ..record import Record, replay
-from .play import make, play
-from .players import Hard
+from ..records.record import Record, replay
+from .play import play
 from .review import default_playouts, review
-from .search import PI_ROLLOUTS_PER_SECOND, rollouts_for
 
 MOVES = 60
 
@@ -66,7 +66,7 @@ def playout_rate(record: Record) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     with in_language():
         parser = argparse.ArgumentParser(
-            prog="python -m companion.ai.review_bench",
+            prog="python -m companion.coach.review_bench",
             description=_(
                 "The time to review a 60-move two-player game at the review's default budget, "
                 "here and scaled to a Raspberry Pi 4."

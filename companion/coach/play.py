@@ -1,43 +1,19 @@
 """Whole games between companions: for ``simulate``, the benchmark and the tests.
 
 The table's part (shuffled decks, the cards turned face up) is the simulation's
-:class:`~companion.simulate.Dealer`, with its own random stream: the players never see it.
+:class:`~companion.engine.simulate.Dealer`, with its own random stream: the players never see it.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from ..game import Game
-from ..simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, random_setup
-from .players import DEFAULT_THINK, LEVELS, Easy, Greedy, Hard, Medium, Player
-from .seats import app_seats
-
-
-def make(
-    level: str,
-    seed: int = 0,
-    blind: bool = False,
-    think: float | None = None,
-    rollouts: int | None = None,
-    stop: Callable[[], bool] | None = None,
-) -> Player:
-    """A player of ``level`` (``greedy`` too: the benchmark's baseline). ``stop``: the
-    hard level's search gives up when it says yes (the other levels answer at once)."""
-    if level == "hard":
-        if think is None:
-            return Hard(seed, blind, rollouts=rollouts, stop=stop)
-        return Hard(seed, blind, think=think, rollouts=rollouts, stop=stop)
-    kinds: dict[str, Callable[[int, bool], Player]] = {
-        "easy": Easy,
-        "medium": Medium,
-        "greedy": Greedy,
-    }
-    if level not in kinds:
-        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
-    return kinds[level](seed, blind)
+from ..ai.players import DEFAULT_THINK, Player, make
+from ..engine.game import Game
+from ..engine.simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, random_setup
+from ..journal.seats import app_seats
 
 
 def play(

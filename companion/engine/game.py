@@ -1,6 +1,6 @@
 """The rules engine: one :class:`Game` is a starting position plus the moves applied to it.
 
->>> from companion.setup import Setup
+>>> from companion.engine.setup import Setup
 >>> game = Game(Setup.of(["Ada", "Ben"], ["N1", "N2", "N3"],
 ...                      ["1W1 1W2 1W3 1W4", "2W1 2W2 2W3 2W4", "3W1 3W2 3W3 3W4"]))
 >>> game.bank
@@ -41,7 +41,7 @@ The reveal that refills the market (A6) is never listed: the table declares it
 
 Positions
 ---------
-:meth:`Game.position` is the frozen :class:`~companion.position.Position` (O(1): the engine
+:meth:`Game.position` is the frozen :class:`~companion.engine.position.Position` (O(1): the engine
 keeps one per move, which is how undo works); :meth:`Game.text` its one-line text form and
 :meth:`Game.from_text` / :meth:`Game.from_position` a game starting there.
 :meth:`Game.copy` is a cheap independent copy for search.
@@ -56,9 +56,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from ..errors import ErrorCode, IllegalMove, RecordError
+from ..i18n import Counted
 from .cards import Card, Noble, card_id_problem
-from .errors import ErrorCode, IllegalMove, RecordError
-from .i18n import Counted
 from .moves import Buy, Move, Pass, Reserve, Take, parse_move
 from .position import EMPTY_SEAT, Hidden, Position, SeatState, Status, seen_bits
 from .rules import BASE, Rules
@@ -170,7 +170,7 @@ class Game:
 
     The state is a pure function of the starting position and :attr:`moves`; :meth:`push`
     either applies a legal move or raises :class:`IllegalMove` and changes nothing.
-    ``rules`` is the edition played (:data:`companion.rules.BASE` by default); ``start``, a
+    ``rules`` is the edition played (:data:`companion.engine.rules.BASE` by default); ``start``, a
     position to begin at instead of the setup's (:meth:`from_position` passes it, with a
     stand-in setup).
     """
@@ -238,7 +238,7 @@ class Game:
         return cls.from_position(Position.parse(text, rules), names, rules)
 
     def text(self) -> str:
-        """The current position's one-line text form (see :mod:`companion.position`)."""
+        """The current position's one-line text form (see :mod:`companion.engine.position`)."""
         return self._state.text()
 
     def copy(self) -> Game:

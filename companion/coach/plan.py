@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
-from ..game import Game
-from ..moves import Move
-from ..table import Turn
-from .play import make
-from .players import DEFAULT_THINK
-from .seats import KEY, app_seats, companion_levels
+from ..ai.players import DEFAULT_THINK, make
+from ..engine.game import Game
+from ..engine.moves import Move
+from ..journal.seats import KEY, app_seats, companion_levels
+from ..journal.table import Turn
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..i18n import translate as _
-from .players import LEVELS
 
+LEVELS = ("easy", "medium", "hard")
+"""The companion's levels, weakest first, as a game's seats name them: the one list of
+names (the journal, the statistics and the exports read it without the search, whose
+:data:`companion.ai.players.LEVELS` gives each its player; a test checks both agree). A
+new level is added here, to :func:`level_word` and to the search's players."""
 KEY = "seats"
 PERSON = "person"
 

@@ -1,10 +1,10 @@
 """What an edition's moves are made of, computed once: the move tables behind
-:meth:`companion.game.Game.actions`, the ways to give tokens back, and token arithmetic.
+:meth:`companion.engine.game.Game.actions`, the ways to give tokens back, and token arithmetic.
 
 Every table here is built once (per edition, or once for all) and never grows as games are
 played: the engine keeps no cache that fills with use.
 
->>> from companion.rules import BASE
+>>> from companion.engine.rules import BASE
 >>> table = tables_of(BASE)
 >>> [str(m) for m in table.takes[0][signature(BASE.starting_bank(2))]][:3]
 ['take WUG', 'take WUR', 'take WUK']

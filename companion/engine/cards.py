@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from .i18n import N_
+from ..i18n import N_
 from .tokens import GEMS, Colour
 
 LEVELS = (1, 2, 3)
@@ -90,7 +90,7 @@ def _noble(noble_id: str, points: int, requires: tuple[int, int, int, int, int])
 
 
 def _rows(name: str) -> list[dict[str, str]]:
-    text = resources.files("companion").joinpath("data", name).read_text(encoding="utf-8")
+    text = resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
     return list(csv.DictReader(io.StringIO(text)))
 
 
@@ -142,7 +142,7 @@ def card_id_problem(cards: Mapping[str, Card], value: object) -> tuple[str, dict
     >>> card_id_problem(CARDS, "blue")[0]
     '{id} is not a card id (like 2R3)'
     """
-    from .text import quoted  # text imports the errors, which the cards stay below
+    from ..text import quoted  # text imports the errors, which the cards stay below
 
     found = _CARD_SHAPE.fullmatch(value) if isinstance(value, str) else None
     if found is not None:

@@ -4,8 +4,8 @@ Each move is told as a player would say it, in the current language, naming card
 nobles by what they look like (colour, level, points), never by their record ids, with its
 round and, from the table's log, when it was played and how long its turn took.
 
->>> from companion.record import Record
->>> from companion.simulate import simulate
+>>> from companion.records.record import Record
+>>> from companion.engine.simulate import simulate
 >>> log = move_log(Record.of(simulate(players=2, seed=3, max_moves=3)))
 >>> [(e.number, e.round) for e in log]
 [(3, 2), (2, 1), (1, 1)]
@@ -17,15 +17,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card, Noble
-from .game import Hidden
-from .i18n import localise, ngettext
-from .i18n import translate as _
-from .moves import Buy, Pass, Reserve, Take
+from ..engine.cards import Card, Noble
+from ..engine.game import Hidden
+from ..engine.moves import Buy, Pass, Reserve, Take
+from ..engine.tokens import Colour, Tokens
+from ..i18n import localise, ngettext
+from ..i18n import translate as _
 from .playtime import MoveTime, move_times
 from .record import Record
 from .timeline import Step, timeline
-from .tokens import Colour, Tokens
 
 
 def card_words(card: Card | Hidden) -> str:

@@ -2,7 +2,7 @@
 
 Everything the engine used to read from module constants lives here, so an expansion
 (Cities of Splendor, say) is a new ``Rules`` value and not a fork of the engine. The base
-game is :data:`BASE`, the default of :class:`companion.game.Game`.
+game is :data:`BASE`, the default of :class:`companion.engine.game.Game`.
 
 Attributes the table UI lays itself out from (all read-only):
 
@@ -17,7 +17,7 @@ Attributes the table UI lays itself out from (all read-only):
 - ``reserve_limit``: reserved cards a player may hold (3, A4).
 - ``winning_points``: the points that start the final round (15, E1).
 - ``cards``: every card by id; ``cards_by_level``: the cards of each level, in id order;
-  ``cards_by_index``: every card at its :attr:`~companion.cards.Card.index`.
+  ``cards_by_index``: every card at its :attr:`~companion.engine.cards.Card.index`.
 - ``nobles``: every noble by id; ``nobles_revealed(players)``: how many are laid out (S2).
 
 >>> BASE.levels, BASE.market_slots, BASE.winning_points

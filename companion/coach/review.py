@@ -15,8 +15,8 @@ next (:func:`why`). The numbers are stored (:meth:`Review.document`, in the jour
 a record's ``annotations.review``); the words are made when shown, in the reader's
 language. The command's JSON is in ``docs/review.md``.
 
->>> from companion.record import Record
->>> from companion.simulate import simulate
+>>> from companion.records.record import Record
+>>> from companion.engine.simulate import simulate
 >>> record = Record.of(simulate(players=2, seed=3, max_moves=4))
 >>> done = review(record, playouts=6)
 >>> len(done.moves), done.moves[0].seat, 0.0 <= done.moves[0].after <= 1.0
@@ -34,18 +34,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import CARDS, NOBLES, Card
-from ..game import Game
+from ..ai.search import ROUNDS, Stopped, candidates, policy, rollouts_for
+from ..ai.value import outlook
+from ..ai.view import dealt, public_view
+from ..ai.words import visiting
+from ..engine.cards import CARDS, NOBLES, Card
+from ..engine.game import Game
+from ..engine.moves import Buy, Move, Reserve, Take, with_parts
+from ..engine.setup import Setup
 from ..i18n import _, localise, ngettext, percent
-from ..movelog import card_words, tell
-from ..moves import Buy, Move, Reserve, Take, with_parts
-from ..record import Record, move_document, read_move, replay
-from ..setup import Setup
-from ..timeline import Step, timeline
-from .search import ROUNDS, Stopped, candidates, policy, rollouts_for
-from .value import outlook
-from .view import dealt, public_view
-from .words import visiting
+from ..records.movelog import card_words, tell
+from ..records.record import Record, move_document, read_move, replay
+from ..records.timeline import Step, timeline
 
 FORMAT = "splendor-review"
 VERSION = 1

@@ -1,4 +1,4 @@
-"""The companion's strength and speed, printed for the README: ``python -m companion.ai.bench``.
+"""The companion's strength and speed, printed for the README: ``python -m companion.coach.bench``.
 
 Figures, not pass/fail (tests never assert win rates or timings), in the reader's language
 (``SPLENDOR_LANG``, else the locale's), like ``splendor-companion bench``. Goals (issue 15): over
@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from ..ai.players import DEFAULT_THINK, make
+from ..ai.search import PI_ROLLOUTS_PER_SECOND, rollouts_for
 from ..arguments import Formatter, in_language, think_seconds
 from ..i18n import _, ngettext, number, percent
-from .play import make, play
-from .players import DEFAULT_THINK
-from .search import PI_ROLLOUTS_PER_SECOND, rollouts_for
-from .seats import level_word
+from ..journal.seats import level_word
+from .play import play
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def _rival(name: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     with in_language():  # argparse's own words (usage, -h) in the reader's language too
         parser = argparse.ArgumentParser(
-            prog="python -m companion.ai.bench",
+            prog="python -m companion.coach.bench",
             description=_(
                 "The companion's strength and speed: the hard level against the easy one and "
                 "against a greedy player over two-player games, and its time per decision."

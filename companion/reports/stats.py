@@ -1,13 +1,13 @@
 """Statistics per player across the finished games of the journal.
 
 A player is a name: the same spelling is the same player, and two spellings of one person
-count as one once merged (:meth:`companion.store.Store.merge_name`). Every figure is computed
-from :class:`PlayedGame` lines, each a finished game replayed once by the engine; a filter
+count as one once merged (:meth:`companion.journal.store.Store.merge_name`). Every figure is
+computed from :class:`PlayedGame` lines, each a finished game replayed once by the engine; a filter
 on those lines (``include``) narrows every statistic at once, for instance to games
 without the companion in a seat.
 
 >>> import tempfile, pathlib
->>> from companion.store import Store
+>>> from companion.journal.store import Store
 >>> player_stats(Store(pathlib.Path(tempfile.mkdtemp()) / "g.sqlite3"))
 []
 """
@@ -18,15 +18,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from .ai.players import LEVELS
-from .ai.seats import companion_levels, companion_title
-from .i18n import ngettext, number, percent
-from .i18n import translate as _
-from .playtime import played_minutes
-from .record import replay
-from .store import GameInfo, Store, StoreError, resolve
-from .text import normal_name
-from .tokens import GEMS, Colour
+from ..engine.tokens import GEMS, Colour
+from ..i18n import ngettext, number, percent
+from ..i18n import translate as _
+from ..journal.seats import LEVELS, companion_levels, companion_title
+from ..journal.store import GameInfo, Store, StoreError, resolve
+from ..records.playtime import played_minutes
+from ..records.record import replay
+from ..text import normal_name
 
 
 @dataclass(frozen=True, slots=True)

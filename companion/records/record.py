@@ -1,6 +1,6 @@
 """The JSON game record of ``docs/game-record.md``: a reader, a writer and replay.
 
->>> from companion.simulate import simulate
+>>> from companion.engine.simulate import simulate
 >>> game = simulate(players=2, seed=1)
 >>> text = write(Record.of(game))
 >>> result = replay(read(text))
@@ -24,15 +24,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .cards import CARDS, LEVELS, NOBLES, card_id_problem
-from .errors import FileUnread, IllegalMove, RecordError, json_reason
-from .game import Game
-from .i18n import os_reason
-from .moves import Buy, Move, Pass, Reserve, Take, action_name
-from .rules import BASE
-from .setup import Setup
-from .text import quoted
-from .tokens import Colour, Tokens
+from ..engine.cards import CARDS, LEVELS, NOBLES, card_id_problem
+from ..engine.game import Game
+from ..engine.moves import Buy, Move, Pass, Reserve, Take, action_name
+from ..engine.rules import BASE
+from ..engine.setup import Setup
+from ..engine.tokens import Colour, Tokens
+from ..errors import FileUnread, IllegalMove, RecordError, json_reason
+from ..i18n import os_reason
+from ..text import quoted
 
 FORMAT = "splendor-game-record"
 VERSION = 1

@@ -1,7 +1,7 @@
-"""Compile the engine with mypyc, or remove the build: ``python -m companion.build``
+"""Compile the engine with mypyc, or remove the build: ``python -m companion.engine.build``
 (when the build is missing or older than the source), ``--force`` (always), ``clean``.
 
-``./setup.sh`` runs it; see :mod:`companion.native` for what is compiled and why. A build
+``./setup.sh`` runs it; see :mod:`companion.engine.native` for what is compiled and why. A build
 that fails leaves none behind, and the engine runs as pure Python.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from ..i18n import _, ngettext
 from . import native
-from .i18n import _, ngettext
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ).format(n=len(gone))
         )
         return 0
-    print(_("usage: python -m companion.build [--force | clean]"), file=sys.stderr)
+    print(_("usage: python -m companion.engine.build [--force | clean]"), file=sys.stderr)
     return 2
 
 

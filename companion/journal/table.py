@@ -4,7 +4,7 @@ The app's taps and the RFID reader's scans both land here, so the two behave the
 neither re-implements a rule: every check is the engine's (``due``, ``explain``,
 ``legal_moves``).
 
->>> from companion.setup import Setup
+>>> from companion.engine.setup import Setup
 >>> draft = NewGame(["Ada", "Ben"])
 >>> for noble in ["N1", "N2", "N3"]:
 ...     _ = draft.declare(noble)
@@ -20,15 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .cards import CARDS, LEVELS, NOBLES, Card
-from .errors import ErrorCode, IllegalMove, Refused
-from .game import Due, Game, Position
-from .i18n import Counted
-from .moves import Buy, Move, Pass, Reserve, Take, with_parts
+from ..engine.cards import CARDS, LEVELS, NOBLES, Card
+from ..engine.game import Due, Game, Position
+from ..engine.moves import Buy, Move, Pass, Reserve, Take, with_parts
+from ..engine.setup import MARKET_SLOTS, MAX_PLAYERS, MIN_PLAYERS, Setup
+from ..engine.tokens import GEMS, NO_TOKENS, Colour, Tokens
+from ..errors import ErrorCode, IllegalMove, Refused
+from ..i18n import Counted
+from ..text import normal_name
 from .session import Session
-from .setup import MARKET_SLOTS, MAX_PLAYERS, MIN_PLAYERS, Setup
-from .text import normal_name
-from .tokens import GEMS, NO_TOKENS, Colour, Tokens
 
 
 class NewGame:

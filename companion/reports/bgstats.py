@@ -9,8 +9,8 @@ code, or as a file.
 the table laid out at setup), so scanning the same game twice, from the end screen and
 later from the history, gives BG Stats the same play, which it recognises.
 
->>> from companion.simulate import simulate
->>> from companion.record import Record
+>>> from companion.engine.simulate import simulate
+>>> from companion.records.record import Record
 >>> game = simulate(players=2, seed=3)
 >>> data = play(Record.of(game, started_at="2026-11-21T20:15:00Z"), duration_min=42)
 >>> data["playDate"], data["durationMin"], data["game"]["bggId"]
@@ -31,11 +31,11 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
-from .ai.seats import companion_levels, companion_title
-from .playtime import played_minutes
-from .record import Record, moment, replay
+from ..journal.seats import companion_levels, companion_title
+from ..journal.store import Store
+from ..records.playtime import played_minutes
+from ..records.record import Record, moment, replay
 from .stats import persons, spelling
-from .store import Store
 
 SOURCE_NAME = "Splendor Companion"
 BGG_ID = 148228  # Splendor on BoardGameGeek: how BG Stats knows the game without asking
@@ -53,7 +53,7 @@ def bgstats_time(text: str | None) -> str | None:
     """An ISO 8601 time as BG Stats wants it, in UTC: ``YYYY-MM-DD HH:MM:SS``.
 
     A time without a zone is taken as UTC (the journal writes UTC); text that is not a
-    time, or a date out of :func:`companion.record.moment`'s range, gives ``None`` (BG
+    time, or a date out of :func:`companion.records.record.moment`'s range, gives ``None`` (BG
     Stats then uses the day the play is saved).
 
     >>> bgstats_time("2026-11-21T21:15:00+01:00")

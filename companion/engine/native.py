@@ -1,7 +1,7 @@
 """The engine compiled: the rules engine and the companion's search (:data:`MODULES`) built
 with mypyc, and the guard that keeps a stale build from running.
 
-The engine is pure Python and runs as it is. ``python -m companion.build`` (which
+The engine is pure Python and runs as it is. ``python -m companion.engine.build`` (which
 ``./setup.sh`` runs) compiles the modules of :data:`MODULES` with mypyc, from the same
 typed source, into C extensions beside it: the same rules, moves and errors, played about
 1.7 times as fast (the README's "Speed and memory"). Building needs what mypyc needs:
@@ -14,7 +14,7 @@ others of the build, and a warning to build again: an edit is never silently ign
 ``SPLENDOR_PURE_PYTHON=1`` passes over every compiled module: the benchmark's labelled
 pure-Python figure, and the tests that compare the two.
 
-``python -m companion.build clean`` removes the build.
+``python -m companion.engine.build clean`` removes the build.
 """
 
 from __future__ import annotations
@@ -32,12 +32,16 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-PACKAGE = Path(__file__).resolve().parent
-MODULES = ("game", "tables", "ai.value", "ai.search")
-"""The modules compiled, named from this package: the rules engine and its move tables, where
-a game spends its time, and the companion's evaluation and search, where its thinking does.
-They are compiled together and run together: compiled code expects compiled classes."""
-STAMP = PACKAGE / "native.json"
+HERE = Path(__file__).resolve().parent
+PACKAGE = HERE.parent
+"""The ``companion`` package's folder: the modules are named, and built, from it."""
+ROOT = __name__.partition(".")[0]
+"""The package's name: ``companion``."""
+MODULES = ("engine.game", "engine.tables", "ai.value", "ai.search")
+"""The modules compiled, named from :data:`PACKAGE`: the rules engine and its move tables,
+where a game spends its time, and the companion's evaluation and search, where its thinking
+does. They are compiled together and run together: compiled code expects compiled classes."""
+STAMP = HERE / "native.json"
 """What was compiled: each module's source digest, and the Python it was built for."""
 _PYTHON = sys.implementation.cache_tag
 """The Python a build is for: its implementation and minor version (``cpython-311``), whose
@@ -100,7 +104,7 @@ class _Source(importlib.abc.MetaPathFinder):
     take the extension beside them)."""
 
     def __init__(self, names: Sequence[str]) -> None:
-        self.names = {f"{__package__}.{m}": source(m) for m in names}
+        self.names = {f"{ROOT}.{m}": source(m) for m in names}
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
@@ -128,7 +132,7 @@ def guard() -> None:
         if old and not rebuilding:
             warnings.warn(
                 f"the compiled engine ({', '.join(old)}) is older than its source, so the "
-                "source runs (slower); build it again: python -m companion.build",
+                "source runs (slower); build it again: python -m companion.engine.build",
                 RuntimeWarning,
                 stacklevel=2,
             )
@@ -136,9 +140,9 @@ def guard() -> None:
         sys.meta_path.insert(0, _Source(names))
 
 
-def compiled(module: str = "game") -> bool:
+def compiled(module: str = "engine.game") -> bool:
     """Whether ``companion.<module>`` runs compiled in this process (importing it)."""
-    loaded = importlib.import_module(f"{__package__}.{module}")
+    loaded = importlib.import_module(f"{ROOT}.{module}")
     return not str(getattr(loaded, "__file__", "")).endswith(".py")
 
 
@@ -154,7 +158,7 @@ def build() -> list[Path]:
     from mypyc.build import mypycify  # only here: the app does not need mypy to run
     from setuptools import Distribution  # type: ignore[import-untyped]
 
-    from .files import write_atomic
+    from ..files import write_atomic
 
     before = Path.cwd()
     digests = {m: _digest(m) for m in MODULES}
@@ -175,9 +179,9 @@ def build() -> list[Path]:
                 [str(source(m).relative_to(PACKAGE.parent)) for m in MODULES],
                 opt_level="3",
                 target_dir=str(Path(temp, "c")),
-                # The runtime the modules share, named so that it lands in the package
-                # (companion/engine__mypyc...), not beside it as a hash-named module.
-                group_name=f"{PACKAGE.name}.engine",
+                # The runtime the modules share, named so that it lands beside this
+                # module (companion/engine/native__mypyc...), not as a hash-named module.
+                group_name=__name__,
             )
             # A bare Distribution, not setup(): that would look for a project's settings.
             dist = Distribution({"name": "splendor-companion-engine", "ext_modules": extensions})
@@ -215,7 +219,7 @@ def _in_package(built: Path) -> Path:
 def clean() -> list[Path]:
     """Remove the build: the engine runs from source again."""
     gone = [p for m in MODULES for p in _extensions(m)]
-    gone += [p for p in PACKAGE.glob("*__mypyc*") if p.suffix in (".so", ".pyd")]
+    gone += [p for p in HERE.glob("*__mypyc*") if p.suffix in (".so", ".pyd")]
     if STAMP.exists():
         gone.append(STAMP)
     for path in gone:

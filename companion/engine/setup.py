@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..errors import RecordError
+from ..text import check_name, normal_name, quoted
 from .cards import card_id_problem
-from .errors import RecordError
 from .rules import BASE, Rules
-from .text import check_name, normal_name, quoted
 from .tokens import Tokens
 
 # The base game's figures under their old names; a variant reads its own Rules instead.

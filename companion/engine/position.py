@@ -1,7 +1,7 @@
 """A position: everything the rules depend on, frozen, with a one-line text form.
 
-A :class:`Position` is what :meth:`companion.game.Game.position` returns and what
-:meth:`~companion.game.Game.from_position` builds a game from. It is immutable (tuples all
+A :class:`Position` is what :meth:`companion.engine.game.Game.position` returns and what
+:meth:`~companion.engine.game.Game.from_position` builds a game from. It is immutable (tuples all
 the way down), hashable, and cheap: the engine keeps one per move played, so undo is
 taking the previous one back.
 
@@ -60,10 +60,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
+from ..errors import RecordError
+from ..text import quoted
 from .cards import Card, Noble, card_id_problem
-from .errors import RecordError
 from .rules import BASE, Rules
-from .text import quoted
 from .tokens import LETTERS, Colour, Tokens
 
 MAX_ROUND = 9999
@@ -184,7 +184,7 @@ class Position(NamedTuple):
     ) -> Position:
         """A position from its parts, the cards seen worked out (seats: :func:`seat_state`).
 
-        >>> from companion.cards import CARDS, NOBLES
+        >>> from companion.engine.cards import CARDS, NOBLES
         >>> ada = seat_state(Tokens(red=2), (CARDS["1W5"],), (), ())
         >>> market = tuple(tuple(CARDS[f"{lv}W{i}"] for i in range(1, 5)) for lv in (1, 2, 3))
         >>> start = Position.build(Tokens(4, 4, 4, 2, 4, 5), (ada, EMPTY_SEAT), market,

@@ -1,0 +1,1 @@
+"""The games kept on disk, the session and turn at the table; imports records and below."""

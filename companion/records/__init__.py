@@ -1,0 +1,1 @@
+"""A game's record and what it tells (timeline, times, move log); imports the engine and below."""

@@ -1,0 +1,1 @@
+"""Statistics and exports of the games played; imports the coach, the journal and below."""
