@@ -7,13 +7,6 @@
 ['take WUG', 'take WUR']
 """
 
-from importlib import metadata
-
-try:
-    __version__ = metadata.version("splendor-companion")
-except metadata.PackageNotFoundError:  # run from a source tree that was not installed
-    __version__ = "0+unknown"
-
 # First, before the engine: importing it keeps a stale compiled engine from running.
 from .engine import native  # noqa: F401
 from .engine.cards import CARDS, CARDS_BY_LEVEL, LEVELS, NOBLES, Card, Noble
@@ -23,6 +16,7 @@ from .engine.rules import BASE, Rules
 from .engine.setup import Setup, starting_bank
 from .engine.tokens import GEMS, Colour, Tokens
 from .errors import ErrorCode, IllegalMove, RecordError
+from .version import __version__ as __version__
 
 __all__ = [
     "BASE",

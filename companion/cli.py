@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import __version__, i18n
+from . import i18n
 from .arguments import (
     THINK_RANGE,
     Formatter,
@@ -50,6 +50,7 @@ from .reports.stats import (
     stats_of,
 )
 from .text import normal_name, printable
+from .version import __version__
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 THINK_DEFAULT = 1.0  # simulate --think: seconds of a Pi 4 per decision of the hard level
@@ -504,7 +505,8 @@ def cmd_names(args: argparse.Namespace) -> int:
 def _review_record(args: argparse.Namespace) -> tuple[Record, dict[str, object] | None]:
     """The record to review: a file, else a game of the journal by its number; and the
     review the journal keeps for it, if any."""
-    from .coach.review import VERSION, fingerprint
+    from .coach.review import VERSION
+    from .records.record import fingerprint
 
     given = args.record
     if not given.isdigit() or os.path.lexists(given):

@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 _LOCALE = resources.files("companion").joinpath("locale")
 # English is the source language; every other one is the catalog shipped for it.
@@ -486,19 +486,23 @@ def short_number(n: int) -> str:
     return ("-" if n < 0 else "") + str(head) + "…"
 
 
+@runtime_checkable
+class Localisable(Protocol):
+    """A value that says itself in the current language: the engine's colours and token
+    counts (:mod:`companion.engine.tokens`), which this module, below the engine, does not
+    import."""
+
+    def localised(self) -> str: ...
+
+
 def localise(value: Any) -> str:
     """A message parameter as text: a colour by its translated name, token counts with
-    their colours agreeing, numbers as the reader writes them, lists joined."""
-    from .engine.tokens import Colour, Tokens  # late: tokens does not depend on translations
-
-    if isinstance(value, int) and not isinstance(value, bool | Colour):
+    their colours agreeing (each :class:`Localisable` as it says itself), numbers as the
+    reader writes them, lists joined."""
+    if isinstance(value, Localisable):
+        return value.localised()
+    if isinstance(value, int) and not isinstance(value, bool):
         return short_number(value)
-    if isinstance(value, Colour):
-        return ColourName(value.key)
-    if isinstance(value, Tokens):
-        return ", ".join(
-            counted_colour(c.key, n).format(n=n) for c, n in zip(Colour, value, strict=True) if n
-        )
     if isinstance(value, list | tuple | set | frozenset):
         return Listed([localise(v) for v in value])
     if isinstance(value, float):

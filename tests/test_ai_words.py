@@ -9,9 +9,9 @@ from companion.ai.words import announce, reason
 from companion.coach.play import play_levels
 from companion.engine.cards import CARDS
 from companion.engine.moves import Buy, Reserve, Take, with_parts
+from companion.engine.naming import card_words
 from companion.engine.tokens import Tokens
 from companion.i18n import localise, set_language
-from companion.records.movelog import card_words
 from tests.helpers import Hand, position
 
 MARKET = ("1W1 1U1 1G1 1R1", "2W6 2U1 2G1 2R1", "3W1 3U1 3G1 3R1")

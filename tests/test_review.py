@@ -143,7 +143,8 @@ def test_a_stored_review_is_shown_again_without_being_computed(
         text = to_text(store.record(game_id, with_journal=True))
         # An undone move makes it another game: no review is kept for it.
         shorter = Record(record.setup, record.moves[:-1])
-        from companion.coach.review import VERSION, fingerprint
+        from companion.coach.review import VERSION
+        from companion.records.record import fingerprint
 
         assert store.stored_review(game_id, VERSION, fingerprint(shorter)) is None
     assert "Review by the companion" in text

@@ -10,9 +10,9 @@ from __future__ import annotations
 from ..engine.cards import CARDS, NOBLES, Card
 from ..engine.game import Game
 from ..engine.moves import Buy, Move, Pass, Reserve, Take
+from ..engine.naming import card_words
 from ..engine.tokens import Tokens
 from ..i18n import _, localise, ngettext
-from ..records.movelog import card_words
 from .value import pulls, remaining, shortfall, worth
 
 

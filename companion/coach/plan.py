@@ -14,12 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .. import __version__
 from ..ai.players import DEFAULT_THINK, make
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..journal.seats import KEY, app_seats, companion_levels
 from ..journal.table import Turn
+from ..version import __version__
 
 
 @dataclass(frozen=True)

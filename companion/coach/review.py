@@ -25,8 +25,6 @@ language. The command's JSON is in ``docs/review.md``.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import random
 import threading
@@ -41,10 +39,10 @@ from ..ai.words import visiting
 from ..engine.cards import CARDS, NOBLES, Card
 from ..engine.game import Game
 from ..engine.moves import Buy, Move, Reserve, Take, with_parts
-from ..engine.setup import Setup
+from ..engine.naming import card_words
 from ..i18n import _, localise, ngettext, percent
-from ..records.movelog import card_words, tell
-from ..records.record import Record, move_document, read_move, replay
+from ..records.movelog import tell
+from ..records.record import Record, fingerprint, move_document, read_move, replay
 from ..records.timeline import Step, timeline
 
 FORMAT = "splendor-review"
@@ -84,7 +82,7 @@ class Judged:
 class Review:
     seed: int
     playouts: int
-    record: str  # the fingerprint of the record reviewed (see :func:`fingerprint`)
+    record: str  # the fingerprint of the record reviewed (see records.record.fingerprint)
     moves: tuple[Judged, ...]
 
     def costly(self, seat: int, n: int = COSTLY) -> list[Judged]:
@@ -158,17 +156,6 @@ def _read(doc: Any) -> Review:
     if not isinstance(seed, int) or not isinstance(playouts, int) or not isinstance(record, str):
         raise ValueError("seed, playouts or record")
     return Review(seed, playouts, record, tuple(moves))
-
-
-def fingerprint(record: Record) -> str:
-    """What a review is of: the setup and the moves (not the names' spelling nor the
-    extras), so a stored review is known to be stale once a move is undone."""
-    setup: Setup = record.setup
-    text = json.dumps(
-        [len(setup.players), setup.nobles, setup.market, [move_document(m) for m in record.moves]],
-        sort_keys=True,
-    )
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 # ------------------------------------------------------------------ judging

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from enum import IntEnum
 from typing import NamedTuple
 
+from ..i18n import ColourName, counted_colour
+
 
 class Colour(IntEnum):
     """A token colour. The five gems come first so a cost indexes the same way."""
@@ -39,6 +41,11 @@ class Colour(IntEnum):
     def from_key(cls, key: str) -> Colour:
         """``Colour.from_key("red")``; raises ``KeyError`` for anything else."""
         return _BY_KEY[key]
+
+    def localised(self) -> str:
+        """The colour's name in the current language, able to agree with a count (see
+        :class:`companion.i18n.ColourName`)."""
+        return ColourName(self.key)
 
 
 LETTERS = "WUGRK*"
@@ -90,6 +97,12 @@ class Tokens(NamedTuple):
     @property
     def total(self) -> int:
         return sum(self)
+
+    def localised(self) -> str:
+        """``2 red, 1 gold`` in the current language, each colour agreeing with its count."""
+        return ", ".join(
+            counted_colour(c.key, n).format(n=n) for c, n in zip(Colour, self, strict=True) if n
+        )
 
     def __str__(self) -> str:
         return "".join(c.letter * n for c, n in zip(Colour, self, strict=True))

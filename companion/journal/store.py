@@ -48,7 +48,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.setup import Setup
@@ -56,8 +55,16 @@ from ..errors import RecordError
 from ..errors import StoreError as StoreError  # where callers have always found it
 from ..files import NotAFile, check_file
 from ..i18n import N_, Later, os_reason, translate
-from ..records.record import Record, document, move_document, read_document, read_move
+from ..records.record import (
+    Record,
+    document,
+    fingerprint,
+    move_document,
+    read_document,
+    read_move,
+)
 from ..text import check_name
+from ..version import __version__
 from .seats import companion_levels
 
 APPLICATION_ID = 0x53504C44  # "SPLD": marks a file as ours, so a foreign one is recognised
@@ -1029,10 +1036,12 @@ class Store:
             "SELECT review FROM reviews WHERE game_id = ? AND version = ? AND record = ?",
             (game_id, version, record),
         ).fetchone()
-        if row is None:
-            return None
+        return None if row is None else self._review_document(row[0])
+
+    @staticmethod
+    def _review_document(text: str) -> dict[str, Any] | None:
         try:
-            doc = json.loads(row[0])
+            doc = json.loads(text)
         except ValueError:
             return None  # a damaged row is computed again, and replaced
         return doc if isinstance(doc, dict) else None
@@ -1190,10 +1199,14 @@ class Store:
         return record
 
     def _review_for(self, game_id: int, record: Record) -> dict[str, Any] | None:
-        """The review stored for exactly these moves, for the exports."""
-        from ..coach.review import VERSION, fingerprint  # the review's module, not the journal's
-
-        return self.stored_review(game_id, VERSION, fingerprint(record))
+        """The newest review stored for exactly these moves, for the exports (a reader of
+        the export takes only a review of a version it knows: :mod:`companion.coach.review`)."""
+        row = self._db.execute(
+            "SELECT review FROM reviews WHERE game_id = ? AND record = ? "
+            "ORDER BY version DESC LIMIT 1",
+            (game_id, fingerprint(record)),
+        ).fetchone()
+        return None if row is None else self._review_document(row[0])
 
     def _imported(self, game_id: int) -> bool:
         found = self._db.execute(

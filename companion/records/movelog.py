@@ -18,33 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.cards import Card, Noble
-from ..engine.game import Hidden
 from ..engine.moves import Buy, Pass, Reserve, Take
-from ..engine.tokens import Colour, Tokens
+from ..engine.naming import card_words
+from ..engine.tokens import Tokens
 from ..i18n import localise, ngettext
 from ..i18n import translate as _
 from .playtime import MoveTime, move_times
 from .record import Record
 from .timeline import Step, timeline
-
-
-def card_words(card: Card | Hidden) -> str:
-    """``a blue level-1 card (1 point)``: a card as players name it (one message per colour,
-    so that each language makes the colour agree with its word for card); a card reserved
-    face down that only its owner has seen is ``a hidden level-2 card``."""
-    if isinstance(card, Hidden):
-        return _("a hidden level-{level} card").format(level=card.level)
-    templates = {
-        Colour.WHITE: _("a white level-{level} card"),
-        Colour.BLUE: _("a blue level-{level} card"),
-        Colour.GREEN: _("a green level-{level} card"),
-        Colour.RED: _("a red level-{level} card"),
-        Colour.BLACK: _("a black level-{level} card"),
-    }
-    text = templates[card.bonus].format(level=card.level)
-    if card.points:
-        text += " " + ngettext("({n} point)", "({n} points)", card.points).format(n=card.points)
-    return text
 
 
 def tell(step: Step) -> str:

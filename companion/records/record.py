@@ -14,6 +14,7 @@ companion.errors.RecordError: version: this reader knows version 1, not 2
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -445,6 +446,17 @@ def move_document(move: Move) -> dict[str, Any]:
     if move.noble is not None:
         doc["noble"] = move.noble
     return doc
+
+
+def fingerprint(record: Record) -> str:
+    """What a review is of: the setup and the moves (not the names' spelling nor the
+    extras), so a stored review is known to be stale once a move is undone."""
+    setup: Setup = record.setup
+    text = json.dumps(
+        [len(setup.players), setup.nobles, setup.market, [move_document(m) for m in record.moves]],
+        sort_keys=True,
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def document(record: Record) -> dict[str, Any]:

@@ -13,10 +13,10 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.engine.cards import CARDS, NOBLES
+from companion.engine.naming import card_words
 from companion.engine.simulate import simulate
 from companion.engine.tokens import Colour
 from companion.journal.table import NewGame
-from companion.records.movelog import card_words
 from hardware.tagmap import TagMap, default_path
 
 from .driver import Driver

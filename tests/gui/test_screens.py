@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from companion.engine.cards import CARDS, NOBLES
+from companion.engine.naming import card_words
 from companion.engine.simulate import simulate
 from companion.journal.store import GameState
-from companion.records.movelog import card_words
 from companion.records.record import Record, read, replay
 from ui.media import removable_media
 

@@ -24,7 +24,6 @@ from companion.coach.review import (
     Reviewing,
     chances_by_move,
     default_playouts,
-    fingerprint,
     mistakes,
     seat_order,
 )
@@ -32,7 +31,7 @@ from companion.i18n import percent
 from companion.journal.seats import companion_levels, seat_titles
 from companion.journal.store import StoreError
 from companion.records.movelog import tell
-from companion.records.record import Record
+from companion.records.record import Record, fingerprint
 
 from .. import theme
 from ..chart import ChanceChart

@@ -12,10 +12,10 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.engine.moves import Move, Reserve
+from companion.engine.naming import card_words
 from companion.engine.tokens import Colour
 from companion.i18n import localise
 from companion.journal.table import Purchase
-from companion.records.movelog import card_words
 
 from ... import theme
 from ...dialogs import Dialog

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.cards import CARDS, NOBLES, Noble
+from companion.engine.naming import card_words
 from companion.engine.tokens import Tokens
 from companion.errors import CompanionError, RecordError, place
 from companion.i18n import localise
-from companion.records.movelog import card_words
 
 from ...i18n import tr
 
