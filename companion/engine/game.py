@@ -54,7 +54,7 @@ keeps one per move, which is how undo works); :meth:`Game.text` its one-line tex
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import ErrorCode, IllegalMove, RecordError
 from ..i18n import Counted
@@ -170,18 +170,24 @@ class Game:
 
     The state is a pure function of the starting position and :attr:`moves`; :meth:`push`
     either applies a legal move or raises :class:`IllegalMove` and changes nothing.
-    ``rules`` is the edition played (:data:`companion.engine.rules.BASE` by default); ``start``, a
+    ``rules`` is the edition played: the setup's (:attr:`Setup.rules`, the base game unless
+    given) by default; rules given here are the setup's from then on (:attr:`setup` holds
+    them, so a record of the game carries them), checked against it. ``start``, a
     position to begin at instead of the setup's (:meth:`from_position` passes it, with a
     stand-in setup).
     """
 
-    def __init__(self, setup: Setup, rules: Rules = BASE, *, start: Position | None = None) -> None:
+    def __init__(
+        self, setup: Setup, rules: Rules | None = None, *, start: Position | None = None
+    ) -> None:
+        if rules is None:
+            rules = setup.rules
+        elif rules is not setup.rules:
+            setup = replace(setup, rules=rules)  # checks the setup against them
         if start is not None:
             # from_position(): the setup is its stand-in, the play begins at ``start``.
             self._begin(setup, rules, start)
             return
-        if rules is not BASE:
-            setup.check(rules)
         n = len(setup.players)
         market = tuple(tuple(rules.cards[c] for c in row) for row in setup.market)
         seats = (EMPTY_SEAT,) * n
@@ -263,12 +269,12 @@ class Game:
 
     @property
     def over(self) -> bool:
-        """E1: someone reached 15 and the round is complete."""
+        """E1: someone reached the winning points and the round is complete."""
         return self._state.over
 
     @property
     def final_round(self) -> bool:
-        """Someone has 15 points: the round is being completed (E1)."""
+        """Someone has the winning points: the round is being completed (E1)."""
         s = self._state
         target = self.rules.winning_points
         return not s.over and any(p.points >= target for p in s.seats)
@@ -1073,7 +1079,4 @@ def _stand_in(position: Position, players: tuple[str, ...], rules: Rules) -> Set
     others = [x for x in rules.nobles if x not in table and x not in held]
     others += [x for x in rules.nobles if x in held]
     nobles = (table + others)[: rules.nobles_revealed(len(players))]
-    setup = Setup.of(players, nobles, market)
-    if rules is not BASE:
-        setup.check(rules)
-    return setup
+    return Setup.of(players, nobles, market, rules)

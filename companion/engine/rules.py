@@ -26,16 +26,42 @@ Attributes the table UI lays itself out from (all read-only):
 Tokens(white=5, blue=5, green=5, red=5, black=5, gold=5)
 >>> len(BASE.cards_by_level[2]), BASE.nobles_revealed(4)
 (30, 5)
+
+A variant changes some figures of another edition (:meth:`Rules.variant`); the same
+figures give the same value, so a record read twice plays under one ``Rules``:
+
+>>> short = BASE.variant(reserve_limit=1, winning_points=10)
+>>> short.name, short.reserve_limit, short is BASE.variant(winning_points=10, reserve_limit=1)
+('reserve_limit=1 winning_points=10', 1, True)
+>>> short.document(), BASE.document()
+({'reserve_limit': 1, 'winning_points': 10}, {})
+>>> Rules.read({"reserve_limit": 1, "winning_points": 10}) is short
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import Any
 
+from ..errors import RecordError
+from ..text import quoted
 from .cards import CARDS, NOBLES, Card, Noble
 from .tokens import Tokens
+
+FIGURES = {
+    "gold": range(0, 6),
+    "market_slots": range(1, 5),
+    "token_limit": range(3, 21),
+    "reserve_limit": range(1, 4),
+    "winning_points": range(1, 100),
+}
+"""The single figures a variant may change, each with the values allowed: what the
+table holds (5 gold, 4 places a level) and what the table screen lays out (3 reserved
+cards a player); see ``docs/rules.md``. A variant may also change ``players`` (within 2
+to 4) and ``gems_per_colour`` (1 to 7 a colour)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,6 +103,136 @@ class Rules:
         """Cards of ``level`` in the deck at the start, once the market is laid out (S3)."""
         return len(self.cards_by_level[level]) - self.market_slots
 
+    def variant(
+        self,
+        *,
+        players: range | None = None,
+        gems_per_colour: Mapping[int, int] | None = None,
+        gold: int | None = None,
+        market_slots: int | None = None,
+        token_limit: int | None = None,
+        reserve_limit: int | None = None,
+        winning_points: int | None = None,
+    ) -> Rules:
+        """These rules with some figures changed (the same cards and nobles), named after
+        the changes. The same figures give the same value (rules compare by identity, and
+        the engine builds its move tables once per value); the base figures give :data:`BASE`."""
+        gems = dict(self.gems_per_colour)
+        gems.update(gems_per_colour or {})
+        made = replace(
+            self,
+            name="",
+            players=players if players is not None else self.players,
+            gems_per_colour=MappingProxyType(gems),
+            gold=gold if gold is not None else self.gold,
+            market_slots=market_slots if market_slots is not None else self.market_slots,
+            token_limit=token_limit if token_limit is not None else self.token_limit,
+            reserve_limit=reserve_limit if reserve_limit is not None else self.reserve_limit,
+            winning_points=winning_points if winning_points is not None else self.winning_points,
+        )
+        known = _VARIANTS.get(made._key())
+        if known is not None:
+            return known
+        name = " ".join(f"{k}={_figure_text(v)}" for k, v in made.document().items())
+        made = replace(made, name=name)
+        _VARIANTS[made._key()] = made
+        return made
+
+    def _key(self) -> tuple[object, ...]:
+        """What makes two rules the same: the cards, the nobles and every figure. (By the
+        ids of the cards and nobles: the rules kept in ``_VARIANTS`` keep them alive.)"""
+        return (
+            id(self.cards),
+            id(self.nobles),
+            self.players,
+            tuple(sorted(self.gems_per_colour.items())),
+            *(getattr(self, name) for name in FIGURES),
+        )
+
+    def document(self) -> dict[str, Any]:
+        """The figures that differ from the base game's, as a game record writes them
+        (``docs/game-record.md``): empty for the base game."""
+        doc: dict[str, Any] = {}
+        if self.players != BASE.players:
+            doc["players"] = [self.players[0], self.players[-1]]
+        gems = {str(n): k for n, k in self.gems_per_colour.items() if n in self.players}
+        if gems != {str(n): k for n, k in BASE.gems_per_colour.items() if n in self.players}:
+            doc["gems_per_colour"] = gems
+        for name in FIGURES:
+            value = getattr(self, name)
+            if value != getattr(BASE, name):
+                doc[name] = value
+        return doc
+
+    @staticmethod
+    def read(doc: Any, path: str = "rules") -> Rules:
+        """The base game's rules with the figures of a record's ``rules`` object changed.
+        Raises :class:`RecordError` naming the figure that is not allowed."""
+        if not isinstance(doc, dict):
+            raise RecordError(
+                path, "{key} is an object of figures like {example}", key='"rules"',
+                example='{"reserve_limit": 1}',
+            )  # fmt: skip
+        changes: dict[str, Any] = {}
+        for key, value in doc.items():
+            where = f"{path}.{key}"
+            if key in FIGURES:
+                changes[key] = _whole(value, FIGURES[key], where)
+            elif key == "players":
+                if not isinstance(value, list) or len(value) != 2:
+                    raise RecordError(
+                        where, "{key} is the fewest and the most players, like {example}",
+                        key='"players"', example="[2, 3]",
+                    )  # fmt: skip
+                low = _whole(value[0], BASE.players, f"{where}[0]")
+                high = _whole(value[1], range(low, BASE.players[-1] + 1), f"{where}[1]")
+                changes["players"] = range(low, high + 1)
+            elif key == "gems_per_colour":
+                changes["gems_per_colour"] = _gems(value, where)
+            else:
+                raise RecordError(where, "unknown key {key}", key=quoted(key))
+        return BASE.variant(**changes)
+
+
+_VARIANTS: dict[tuple[object, ...], Rules] = {}
+
+
+def _figure_text(value: object) -> str:
+    """A figure in a variant's name: ``2-3`` for a range of players."""
+    if isinstance(value, list):
+        return "-".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ",".join(f"{k}:{v}" for k, v in value.items())
+    return str(value)
+
+
+def _whole(value: Any, allowed: range, where: str) -> int:
+    # bool is an int to Python, and 2.0 == 2: neither is a figure in a record.
+    if type(value) is not int or value not in allowed:
+        raise RecordError(
+            where,
+            "a whole number from {low} to {high} is expected, not {value}",
+            low=allowed[0],
+            high=allowed[-1],
+            value=quoted(value),
+        )
+    return value
+
+
+def _gems(value: Any, where: str) -> dict[int, int]:
+    """A record's ``gems_per_colour``: player count to gems of each colour."""
+    if not isinstance(value, dict):
+        raise RecordError(
+            where, "{key} is an object from a player count to a number, like {example}",
+            key='"gems_per_colour"', example='{"2": 4}',
+        )  # fmt: skip
+    gems: dict[int, int] = {}
+    for count, n in value.items():
+        if count not in [str(p) for p in BASE.players]:
+            raise RecordError(f"{where}.{count}", "unknown key {key}", key=quoted(count))
+        gems[int(count)] = _whole(n, range(1, 8), f"{where}.{count}")
+    return gems
+
 
 BASE = Rules(
     name="base",
@@ -92,3 +248,4 @@ BASE = Rules(
     nobles=MappingProxyType(NOBLES),
 )
 """The base game (rules S1-S4, A1-A7, T1, N1, E1-E2 of ``docs/rules.md``)."""
+_VARIANTS[BASE._key()] = BASE

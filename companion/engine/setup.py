@@ -9,9 +9,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import RecordError
+from ..i18n import Counted
 from ..text import check_name, normal_name, quoted
 from .cards import card_id_problem
 from .rules import BASE, Rules
@@ -34,10 +35,12 @@ def starting_bank(players: int) -> Tokens:
 
 @dataclass(frozen=True, slots=True)
 class Setup:
-    """Player names in play order, the nobles revealed, and the 4 face-up cards per level.
+    """Player names in play order, the nobles revealed, the face-up cards per level, and
+    the rules the game is played by (:data:`~companion.rules.BASE` unless given).
 
-    Constructing one checks it against the base game; a bad setup raises
-    :class:`RecordError` naming the field. :meth:`check` checks it against a variant.
+    Constructing one checks it against its rules; a bad setup raises
+    :class:`RecordError` naming the field. A :class:`~companion.game.Game` plays its
+    setup's rules; a record and the journal keep them with the setup.
     Names are kept in their normal form (:func:`~companion.text.normal_name`): every way
     into a game (a record, the new-game screen, a position, a simulation) passes here, so
     two spellings of one name are one name before they are compared or stored.
@@ -46,27 +49,39 @@ class Setup:
     players: tuple[str, ...]
     nobles: tuple[str, ...]
     market: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    # Rules compare by identity, and the same figures are the same Rules (Rules.variant).
+    rules: Rules = field(default=BASE, repr=False)
 
     @classmethod
     def of(
-        cls, players: Sequence[str], nobles: Sequence[str], market: Sequence[str | Sequence[str]]
+        cls,
+        players: Sequence[str],
+        nobles: Sequence[str],
+        market: Sequence[str | Sequence[str]],
+        rules: Rules = BASE,
     ) -> Setup:
         """Convenience: each market level as a sequence of ids or one space-separated string."""
         rows = [tuple(r.split()) if isinstance(r, str) else tuple(r) for r in market]
-        if len(rows) != len(BASE.levels):
+        if len(rows) != len(rules.levels):
             raise RecordError("setup.market", "give the face-up cards of levels 1, 2 and 3")
-        return cls(tuple(players), tuple(nobles), (rows[0], rows[1], rows[2]))
+        return cls(tuple(players), tuple(nobles), (rows[0], rows[1], rows[2]), rules)
 
     def __post_init__(self) -> None:
         names = tuple(normal_name(p) if isinstance(p, str) else p for p in self.players)
         object.__setattr__(self, "players", names)
-        self.check(BASE)
+        self.check(self.rules)
 
     def check(self, rules: Rules) -> None:
         """Raise :class:`RecordError` naming the first field ``rules`` do not allow."""
         names = self.players
         if len(names) not in rules.players:
-            raise RecordError("players", "a game has 2 to 4 players, not {n}", n=len(names))
+            raise RecordError(
+                "players",
+                "a game has {low} to {high} players, not {n}",
+                low=rules.players[0],
+                high=rules.players[-1],
+                n=len(names),
+            )
         for i, name in enumerate(names):
             check_name(name, f"players[{i}]")
         if len(set(names)) != len(names):
@@ -91,7 +106,11 @@ class Setup:
             where = f"setup.market.{level}"
             if len(row) != rules.market_slots:
                 raise RecordError(
-                    where, "level {level} shows 4 cards, not {n}", level=level, n=len(row)
+                    where,
+                    "level {level} shows {cards}, not {n}",
+                    level=level,
+                    cards=Counted("{n} card", "{n} cards", rules.market_slots),
+                    n=len(row),
                 )
             for i, card in enumerate(row):
                 if card not in rules.cards:

@@ -931,8 +931,11 @@ class Store:
         for game_id, head in rows:
             # A damaged game is not this one (and stays as it is).
             with contextlib.suppress(ValueError, TypeError, AttributeError):
-                if json.loads(head).get("setup") != doc["setup"]:
+                stored_head = json.loads(head)
+                if stored_head.get("setup") != doc["setup"]:
                     continue
+                if stored_head.get("rules") != doc.get("rules"):
+                    continue  # the same table under other rules is another game
                 stored = self._db.execute(
                     "SELECT move FROM moves WHERE game_id = ? AND active = 1 ORDER BY seq",
                     (game_id,),

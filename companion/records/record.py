@@ -28,7 +28,7 @@ from typing import Any
 from ..engine.cards import CARDS, LEVELS, NOBLES, card_id_problem
 from ..engine.game import Game
 from ..engine.moves import Buy, Move, Pass, Reserve, Take, action_name
-from ..engine.rules import BASE
+from ..engine.rules import BASE, Rules
 from ..engine.setup import Setup
 from ..engine.tokens import Colour, Tokens
 from ..errors import FileUnread, IllegalMove, RecordError, json_reason
@@ -38,7 +38,7 @@ from ..text import quoted
 FORMAT = "splendor-game-record"
 VERSION = 1
 EXTRA_KEYS = ("started_at", "ended_at", "app", "annotations")
-_TOP_KEYS = {"format", "version", "players", "setup", "moves", *EXTRA_KEYS}
+_TOP_KEYS = {"format", "version", "rules", "players", "setup", "moves", *EXTRA_KEYS}
 
 # What a record's numbers and times may be: anything beyond is refused where it enters,
 # so that no part of the program (the engine, a message, an export) meets it.
@@ -69,6 +69,11 @@ class Record:
     @property
     def players(self) -> tuple[str, ...]:
         return self.setup.players
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is played by: its setup's (the document's ``rules``)."""
+        return self.setup.rules
 
 
 # ------------------------------------------------------------------ reading
@@ -216,9 +221,15 @@ def read_document(doc: Any) -> Record:
     for key in doc:
         if key not in _TOP_KEYS:
             raise _fail(_short(key), "unknown key {key}", key=quoted(key))
+    rules = Rules.read(doc["rules"]) if "rules" in doc else BASE
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise _fail("players", '"players" is a list of 2 to 4 names')
+        raise _fail(
+            "players",
+            '"players" is a list of {low} to {high} names',
+            low=rules.players[0],
+            high=rules.players[-1],
+        )
     setup = doc.get("setup")
     if not isinstance(setup, dict):
         raise _fail("setup", '"setup" is an object with "nobles" and "market"')
@@ -237,7 +248,7 @@ def read_document(doc: Any) -> Record:
         if not isinstance(row, list) or not all(isinstance(c, str) for c in row):
             raise _fail(f"setup.market.{level}", "a level's face-up cards are a list of ids")
         rows.append(row)
-    parsed_setup = Setup.of(players, nobles, rows)
+    parsed_setup = Setup.of(players, nobles, rows, rules)
     moves = doc.get("moves", [])
     if not isinstance(moves, list):
         raise _fail("moves", '"moves" is a list')
@@ -461,9 +472,11 @@ def fingerprint(record: Record) -> str:
 
 def document(record: Record) -> dict[str, Any]:
     setup = record.setup
-    doc: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    rules = setup.rules.document()
+    if rules:  # the base game's record has none, as before there were variants
+        doc["rules"] = rules
+    doc |= {
         "players": list(setup.players),
         "setup": {
             "nobles": list(setup.nobles),
@@ -511,7 +524,7 @@ class Replay:
 
 
 def replay(record: Record, on_move: Callable[[Game, Move], None] | None = None) -> Replay:
-    """Apply the record's moves in order, stopping at the first illegal one."""
+    """Apply the record's moves in order under its rules, stopping at the first illegal one."""
     game = Game(record.setup)
     for number, move in enumerate(record.moves, start=1):
         try:
