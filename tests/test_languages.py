@@ -168,8 +168,8 @@ def test_help_headings_follow_the_languages_typography(
         ("pt", "pays nothing (bonuses)", {}, "bônus", "bónus"),
         (
             "pt",
-            "Level {level}, card {n} of 4: which card is face up? (or scan it)",
-            {"level": 1, "n": 2},
+            "Level {level}, card {n} of {total}: which card is face up? (or scan it)",
+            {"level": 1, "n": 2, "total": 4},
             "escaneie",
             "leia",
         ),

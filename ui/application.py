@@ -429,6 +429,7 @@ class CompanionApp(App):
                     chart = PointsChart(
                         rounds=points_by_round(record),
                         names=seat_titles(record.players, record.extra),
+                        goal=record.rules.winning_points,
                         size=(800, 480),
                         size_hint=(None, None),
                     )

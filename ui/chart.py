@@ -16,7 +16,7 @@ from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import ListProperty, NumericProperty
 from kivy.uix.widget import Widget
 
-from companion.engine.setup import WINNING_POINTS
+from companion.engine.rules import BASE
 from companion.files import EXPORT_ELSEWHERE, write_atomic
 from companion.i18n import percent
 
@@ -49,11 +49,12 @@ class PointsChart(Widget):
 
     rounds = ListProperty([])
     names = ListProperty([])
+    goal = NumericProperty(BASE.winning_points)  # the game's rules' winning points (E1)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         trigger = Clock.create_trigger(lambda dt: self.redraw(), -1)
-        self.bind(pos=trigger, size=trigger, rounds=trigger, names=trigger)
+        self.bind(pos=trigger, size=trigger, rounds=trigger, names=trigger, goal=trigger)
 
     @property
     def text(self) -> float:
@@ -152,16 +153,17 @@ class PointsChart(Widget):
         """The grid, the winning line, each seat's line with its numbers, the axes' words."""
         c = self.canvas
         rounds = self.rounds
-        top = max([WINNING_POINTS + 3, *(max(r) + 2 for r in rounds)] if rounds else [18])
+        goal = int(self.goal)
+        top = max([goal + 3, *(max(r) + 2 for r in rounds)] if rounds else [goal + 3])
         n = max(1, len(rounds))
         # The points every 5, or every 10 where the plot is too low for every 5.
         step = 5 if h * 5 / top >= text * 1.3 else 10
         for value in range(0, top + 1, step):
             y = y0 + h * value / top
-            c.add(Color(1, 1, 1, 0.12 if value != WINNING_POINTS else 0.5))
+            c.add(Color(1, 1, 1, 0.12 if value != goal else 0.5))
             c.add(Line(points=[x0, y, x0 + w, y], width=1))
             self._label(str(value), self.x, y - text / 2, x0 - self.x - 4, text, theme.TEXT_DIM)
-        y15 = y0 + h * WINNING_POINTS / top
+        y15 = y0 + h * goal / top
         c.add(Color(*theme.ACCENT, 0.6))
         c.add(Line(points=[x0, y15, x0 + w, y15], width=1, dash_length=8, dash_offset=6))
         for seat in range(len(self.names)):

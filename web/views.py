@@ -182,6 +182,7 @@ def table(record: Record, game_id: int, upto: int | None = None) -> View:
         "state": game.status.value,
         "over": over,
         "final_round": game.final_round,
+        "winning_points": game.rules.winning_points,
         "to_act": None if over else game.to_act,
         "bank": tokens(game.bank),
         "nobles": [noble(n) for n in game.nobles],
@@ -212,7 +213,13 @@ def chart(record: Record) -> View:
     """Each player's points at the end of each round, for the SVG chart."""
     rounds = points_by_round(record)
     top = max((p for r in rounds for p in r), default=0)
-    return {"rounds": rounds, "top": max(15, top), "players": [name(p) for p in record.players]}
+    goal = record.rules.winning_points
+    return {
+        "rounds": rounds,
+        "top": max(goal, top),
+        "goal": goal,
+        "players": [name(p) for p in record.players],
+    }
 
 
 def chart_svg(data: View, width: int = 360, height: int = 220) -> View:
@@ -267,7 +274,7 @@ def chart_svg(data: View, width: int = 360, height: int = 220) -> View:
         "lines": lines,
         "ticks": ticks,
         "xticks": xticks,
-        "goal": y(15),
+        "goal": y(data["goal"]),
     }
 
 

@@ -11,7 +11,6 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from ..engine.cards import CARDS
 from ..engine.game import Game
 from ..engine.moves import Buy, Move, Take
 from .search import Search, rollouts_for, search
@@ -131,7 +130,8 @@ class Greedy:
             return unstick(game, moves, stream(self.seed, game))
         buys = [m for m in moves if isinstance(m, Buy)]
         if buys:
-            return max(buys, key=lambda m: (CARDS[m.card].points, -remaining(seat, CARDS[m.card])))
+            by_id = game.rules.cards
+            return max(buys, key=lambda m: (by_id[m.card].points, -remaining(seat, by_id[m.card])))
         takes = [m for m in moves if isinstance(m, Take)]
         if not takes:
             return moves[0]

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from ..engine.cards import Card, Noble
 from ..engine.game import Game, Seat
 from ..engine.moves import Buy, Move, Reserve, Take
-from ..engine.setup import WINNING_POINTS
 
 # Weights of the judgement, tuned by the benchmark (companion/coach/bench.py).
 BONUS = 0.45  # a permanent discount, worth most early
@@ -88,7 +87,7 @@ def value(seat: Seat, cards: Sequence[Card], nobles: Sequence[Noble]) -> float:
     total = sum(seat.bonuses)
     v = float(seat.points) + BONUS * min(total, 12) + 0.02 * max(0, total - 12)
     t = seat.tokens
-    v += TOKEN * min(t[0] + t[1] + t[2] + t[3] + t[4], 10) + GOLD * t[5]
+    v += TOKEN * min(t[0] + t[1] + t[2] + t[3] + t[4], seat.rules.token_limit) + GOLD * t[5]
     for n in nobles:
         need = sum(n.requires)
         gap = noble_gap(seat.bonuses, n)
@@ -137,7 +136,7 @@ def outlook(game: Game, seat: int, rival: float | None = None) -> float:
     mine = value(me, market(game), game.nobles)
     if rival is None:
         rival = rival_value(game, seat)
-    if me.points >= WINNING_POINTS:
+    if me.points >= game.rules.winning_points:
         mine += 2.0
     return 1.0 / (1.0 + math.exp(-(mine - rival) / SCALE))
 

@@ -7,7 +7,7 @@ worded as the move log words it (``movelog.card_words``): one wording of a card 
 
 from __future__ import annotations
 
-from ..engine.cards import CARDS, NOBLES, Card
+from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.moves import Buy, Move, Pass, Reserve, Take
 from ..engine.naming import card_words
@@ -24,7 +24,7 @@ def announce(game: Game, move: Move, name: str | None = None) -> str:
     if isinstance(move, Take):
         text = _("{name} takes {tokens} from the bank").format(name=who, tokens=localise(move.gems))
     elif isinstance(move, Buy):
-        card = CARDS[move.card]
+        card = game.rules.cards[move.card]
         pay = move.payment if move.payment is not None else game.default_payment(seat, card)
         face_up = any(c is card for row in game.market for c in row)
         if pay is None or pay.total == 0:
@@ -48,7 +48,7 @@ def announce(game: Game, move: Move, name: str | None = None) -> str:
             )
         else:
             text = _("{name} reserves {card}").format(
-                name=who, card=card_words(CARDS[move.card or ""])
+                name=who, card=card_words(game.rules.cards[move.card or ""])
             )
         if game.bank.gold > 0:
             text += ", " + _("and takes a gold token")
@@ -60,7 +60,7 @@ def announce(game: Game, move: Move, name: str | None = None) -> str:
     noble = visiting(game, move)
     if noble is not None:
         # Said by what it asks for: a record id (N8) means nothing at the table.
-        wants = Tokens._make([*NOBLES[noble].requires, 0])
+        wants = Tokens._make([*game.rules.nobles[noble].requires, 0])
         visit = _("the noble asking for {bonuses} visits").format(bonuses=localise(wants))
         text = _("{this}; {that}").format(this=text, that=visit)
     return text
@@ -81,7 +81,7 @@ def reason(game: Game, move: Move) -> str:
     parts: list[str] = []
     noble = visiting(game, move)
     if isinstance(move, Buy):
-        card = CARDS[move.card]
+        card = game.rules.cards[move.card]
         if card.points:
             parts.append(ngettext("{n} point", "{n} points", card.points).format(n=card.points))
         if noble is None and any(
@@ -95,7 +95,7 @@ def reason(game: Game, move: Move) -> str:
                 )
             )
     elif isinstance(move, Reserve):
-        kept = CARDS[move.card] if move.card is not None and move.deck is None else None
+        kept = game.rules.cards[move.card] if move.card is not None and move.deck is None else None
         rivals = [
             s.name
             for s in game.seats
@@ -118,7 +118,7 @@ def reason(game: Game, move: Move) -> str:
     elif isinstance(move, Pass):
         parts.append(_("nothing else is possible"))
     if noble is not None:
-        points = NOBLES[noble].points
+        points = game.rules.nobles[noble].points
         parts.append(
             ngettext("a noble's visit, {n} point", "a noble's visit, {n} points", points).format(
                 n=points

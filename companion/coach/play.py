@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from ..ai.players import DEFAULT_THINK, Player, make
 from ..engine.game import Game
+from ..engine.rules import BASE, Rules
 from ..engine.simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, random_setup
 from ..journal.seats import app_seats
 
@@ -21,15 +22,17 @@ def play(
     seed: int = 0,
     names: Sequence[str] | None = None,
     timings: list[float] | None = None,
+    rules: Rules = BASE,
 ) -> Game:
-    """A whole game, seat ``i`` played by ``players[i]``; ``seed`` fixes the table's deal.
+    """A whole game under ``rules``, seat ``i`` played by ``players[i]``; ``seed`` fixes
+    the table's deal.
 
     ``timings``, when given, receives the seconds of each decision.
     """
-    if not 2 <= len(players) <= 4:
-        raise ValueError("a game has 2 to 4 players")
+    if len(players) not in rules.players:
+        raise ValueError(f"a game has {rules.players[0]} to {rules.players[-1]} players")
     rng = random.Random(seed)
-    game = Game(random_setup(rng, names or DEFAULT_NAMES[: len(players)]))
+    game = Game(random_setup(rng, names or DEFAULT_NAMES[: len(players)], rules))
     dealer = Dealer(game, rng)
     while not game.over and not game.stalled and len(game.moves) < MAX_MOVES:
         start = time.perf_counter()

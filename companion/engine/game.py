@@ -103,12 +103,14 @@ _GEM_RANGE = range(5)
 @dataclass(frozen=True, slots=True)
 class Seat:
     """One player's tableau as the table sees it, at one moment: the position's
-    :class:`SeatState` with the seat's number and the player's name (its fields read
-    through: ``seat.tokens`` is ``seat.state.tokens``)."""
+    :class:`SeatState` with the seat's number, the player's name and the game's rules
+    (what a screen shows the hand against: ``7/10`` tokens, 3 places for reserved cards).
+    The state's fields read through: ``seat.tokens`` is ``seat.state.tokens``."""
 
     seat: int
     name: str
     state: SeatState
+    rules: Rules = BASE
 
     @property
     def tokens(self) -> Tokens:
@@ -319,7 +321,7 @@ class Game:
         return [c for bit, c in self._tables.unseen[level - 1] if not seen & bit]
 
     def seat(self, seat: int) -> Seat:
-        return Seat(seat, self.names[seat], self._state.seats[seat])
+        return Seat(seat, self.names[seat], self._state.seats[seat], self.rules)
 
     @property
     def seats(self) -> tuple[Seat, ...]:

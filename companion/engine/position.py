@@ -24,7 +24,7 @@ The text form, like chess's FEN, is nine fields separated by single spaces::
   them stalls the game), as chess counts moves for its fifty-move rule.
 - ``round``: the round being played, from 1.
 - ``status``: ``playing``, ``over`` (E1) or ``stalled`` (A7). The final round (E1) is not
-  written: it is someone holding 15 points while the game is not over.
+  written: it is someone holding the winning points while the game is not over.
 
 Names are not part of a position (give them to ``from_text``). The cards seen are the
 face-up, purchased and known reserved ones: they never leave the table. A position is read
@@ -32,7 +32,8 @@ as written, not checked for being reachable (tests build corner cases with it): 
 counts and shape are checked, not that its tokens add up to a starting bank. Each count is
 bounded by what a game allows, so that the engine never meets one it was not built for:
 the bank holds at most its starting supply of each colour; a hand at most the largest
-supply of a colour (7 gems, 5 gold) and 10 tokens in all (T1), 3 reserved cards (A4); a
+supply of a colour (7 gems, 5 gold) and the token limit in all (T1, 10 in the base game),
+the reserve limit (A4, 3); a
 card is in one place only, a noble too, and no more nobles than the table revealed (S2);
 a deck holds at most the cards of its level found nowhere else; points are at most every
 card's and noble's together; passes at most one per seat; rounds at most
@@ -61,6 +62,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from ..errors import RecordError
+from ..i18n import Counted
 from ..text import quoted
 from .cards import Card, Noble, card_id_problem
 from .rules import BASE, Rules
@@ -267,7 +269,11 @@ class _Reader:
         seat_texts = seats_text.split("/")
         if len(seat_texts) not in rules.players:
             raise RecordError(
-                "position.seats", "a game has 2 to 4 players, not {n}", n=len(seat_texts)
+                "position.seats",
+                "a game has {low} to {high} players, not {n}",
+                low=rules.players[0],
+                high=rules.players[-1],
+                n=len(seat_texts),
             )
         seats = tuple(self.seat(f"position.seats[{i}]", part) for i, part in enumerate(seat_texts))
         rows = market_text.split("/")
@@ -422,7 +428,11 @@ class _Reader:
         slots = text.split(",")
         if len(slots) != self.rules.market_slots:
             raise RecordError(
-                where, "level {level} shows 4 cards, not {n}", level=level, n=len(slots)
+                where,
+                "level {level} shows {cards}, not {n}",
+                level=level,
+                cards=Counted("{n} card", "{n} cards", self.rules.market_slots),
+                n=len(slots),
             )
         row = tuple(None if x == "-" else self.card(where, x) for x in slots)
         for card in row:

@@ -12,20 +12,24 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import CARDS_BY_LEVEL, LEVELS, NOBLES, Card
+from .cards import Card
 from .game import Game
 from .moves import Buy, Move, Pass, Reserve, Take, with_parts, with_reveal
-from .setup import MARKET_SLOTS, Setup
+from .rules import BASE, Rules
+from .setup import Setup
 
 DEFAULT_NAMES = ("Ada", "Ben", "Cleo", "Dev")
 MAX_MOVES = 2000
 
 
-def random_setup(rng: random.Random, players: Sequence[str]) -> Setup:
+def random_setup(rng: random.Random, players: Sequence[str], rules: Rules = BASE) -> Setup:
     """Shuffle the nobles and each level's deck and lay out the table (S2, S3)."""
-    nobles = rng.sample(sorted(NOBLES), len(players) + 1)
-    market = [rng.sample([c.id for c in CARDS_BY_LEVEL[lv]], MARKET_SLOTS) for lv in LEVELS]
-    return Setup.of(players, nobles, market)
+    nobles = rng.sample(sorted(rules.nobles), rules.nobles_revealed(len(players)))
+    market = [
+        rng.sample([c.id for c in rules.cards_by_level[lv]], rules.market_slots)
+        for lv in rules.levels
+    ]
+    return Setup.of(players, nobles, market, rules)
 
 
 class Dealer:
@@ -105,10 +109,12 @@ def play_random(game: Game, rng: random.Random, max_moves: int = MAX_MOVES) -> G
     return game
 
 
-def simulate(players: int = 2, seed: int = 0, max_moves: int = MAX_MOVES) -> Game:
-    """A whole random game of ``players`` players, reproducible from ``seed``."""
-    if players not in (2, 3, 4):
-        raise ValueError("a game has 2 to 4 players")
+def simulate(
+    players: int = 2, seed: int = 0, max_moves: int = MAX_MOVES, rules: Rules = BASE
+) -> Game:
+    """A whole random game of ``players`` players under ``rules``, reproducible from ``seed``."""
+    if players not in rules.players:
+        raise ValueError(f"a game has {rules.players[0]} to {rules.players[-1]} players")
     rng = random.Random(seed)
-    game = Game(random_setup(rng, DEFAULT_NAMES[:players]))
+    game = Game(random_setup(rng, DEFAULT_NAMES[:players], rules))
     return play_random(game, rng, max_moves)

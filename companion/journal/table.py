@@ -20,10 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ..engine.cards import CARDS, LEVELS, NOBLES, Card
+from ..engine.cards import Card
 from ..engine.game import Due, Game, Position
 from ..engine.moves import Buy, Move, Pass, Reserve, Take, with_parts
-from ..engine.setup import MARKET_SLOTS, MAX_PLAYERS, MIN_PLAYERS, Setup
+from ..engine.rules import BASE, Rules
+from ..engine.setup import Setup
 from ..engine.tokens import GEMS, NO_TOKENS, Colour, Tokens
 from ..errors import ErrorCode, IllegalMove, Refused
 from ..i18n import Counted
@@ -32,30 +33,39 @@ from .session import Session
 
 
 class NewGame:
-    """A game being set up: player names, then the nobles and the 12 face-up cards."""
+    """A game being set up under ``rules``: player names, then the nobles and the face-up
+    cards."""
 
-    def __init__(self, players: Sequence[str]) -> None:
+    def __init__(self, players: Sequence[str], rules: Rules = BASE) -> None:
         names = [normal_name(p) for p in players]
-        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise Refused("players", "a game has 2 to 4 players, not {n}", n=len(names))
+        self.rules = rules
+        if len(names) not in rules.players:
+            raise Refused(
+                "players",
+                "a game has {low} to {high} players, not {n}",
+                low=rules.players[0],
+                high=rules.players[-1],
+                n=len(names),
+            )
         if any(not n for n in names):
             raise Refused("players", "every player needs a name")
         if len(set(names)) != len(names):
             raise Refused("players", "two players have the same name; make the names distinct")
         self.players = tuple(names)
         self.nobles: list[str] = []
-        self.market: dict[int, list[str]] = {level: [] for level in LEVELS}
+        self.market: dict[int, list[str]] = {level: [] for level in rules.levels}
 
     @property
     def nobles_needed(self) -> int:
-        return len(self.players) + 1 - len(self.nobles)
+        return self.rules.nobles_revealed(len(self.players)) - len(self.nobles)
 
     def cards_needed(self, level: int) -> int:
-        return MARKET_SLOTS - len(self.market[level])
+        return self.rules.market_slots - len(self.market[level])
 
     @property
     def complete(self) -> bool:
-        return self.nobles_needed == 0 and all(self.cards_needed(lv) == 0 for lv in LEVELS)
+        levels = self.rules.levels
+        return self.nobles_needed == 0 and all(self.cards_needed(lv) == 0 for lv in levels)
 
     def seen(self) -> set[str]:
         return {*self.nobles, *(c for row in self.market.values() for c in row)}
@@ -64,20 +74,21 @@ class NewGame:
         """A noble or a card laid out on the table (tapped or scanned); returns its id."""
         if item in self.seen():
             raise Refused("already-declared", "{id} is already on the table", id=item)
-        if item in NOBLES:
+        if item in self.rules.nobles:
             if self.nobles_needed == 0:
                 raise Refused(
                     "setup-full", "all {n} nobles are declared already", n=len(self.nobles)
                 )
             self.nobles.append(item)
             return item
-        card = CARDS.get(item)
+        card = self.rules.cards.get(item)
         if card is None:
             raise Refused("unknown", "{id} is neither a card nor a noble", id=item)
         if self.cards_needed(card.level) == 0:
             raise Refused(
                 "setup-full",
-                "the 4 face-up cards of level {level} are declared already",
+                "level {level} already has its {cards}",
+                cards=Counted("{n} face-up card", "{n} face-up cards", self.rules.market_slots),
                 level=card.level,
             )
         self.market[card.level].append(card.id)
@@ -100,9 +111,12 @@ class NewGame:
                 "setup-incomplete",
                 "the table is not laid out yet: {nobles} and {cards} to declare",
                 nobles=Counted("{n} noble", "{n} nobles", self.nobles_needed),
-                cards=Counted("{n} card", "{n} cards", sum(self.cards_needed(lv) for lv in LEVELS)),
+                cards=Counted(
+                    "{n} card", "{n} cards", sum(self.cards_needed(lv) for lv in self.rules.levels)
+                ),
             )
-        return Setup.of(self.players, self.nobles, [self.market[lv] for lv in LEVELS])
+        levels = self.rules.levels
+        return Setup.of(self.players, self.nobles, [self.market[lv] for lv in levels], self.rules)
 
 
 class Step(StrEnum):
@@ -414,7 +428,8 @@ class Turn:
         ``reveal``: it refills the market; ``buy`` or ``reserve``: it started that action;
         ``choose``: it could start either, see :attr:`options`.
         """
-        if card_id not in CARDS:
+        card = self.game.rules.cards.get(card_id)
+        if card is None:
             raise Refused("unknown", "{id} is not a card", id=card_id)
         if self.step == Step.REVEAL:
             self.declare_reveal(card_id)
@@ -422,7 +437,6 @@ class Turn:
         if self.step != Step.ACTION:
             raise Refused("nothing-due", "finish the turn first: {step}", step=self.step)
         seat = self.game.to_act
-        card = CARDS[card_id]
         candidates: list[Move] = [Buy(card_id, player=seat)]
         if _face_up(self.game, card):
             candidates.append(Reserve(card=card_id, player=seat))

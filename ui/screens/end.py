@@ -81,7 +81,9 @@ class EndScreen(Shaped):
         for line in self.standings(record):
             left.add_widget(grow_label(line, font=15))
         titles = seat_titles(record.players, record.extra)
-        self.chart = PointsChart(rounds=points_by_round(record), names=titles)
+        self.chart = PointsChart(
+            rounds=points_by_round(record), names=titles, goal=record.rules.winning_points
+        )
         left.add_widget(self.chart)
         self.message = grow_label(said[0], font=17, color=said[1])
         url = address(self.app)  # the table's web page, where it is served

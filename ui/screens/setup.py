@@ -15,8 +15,7 @@ from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from companion.engine.cards import CARDS, CARDS_BY_LEVEL, NOBLES, Card, Noble
-from companion.engine.setup import MARKET_SLOTS
+from companion.engine.cards import Card, Noble
 from companion.errors import Refused
 from companion.i18n import ngettext
 from companion.journal.table import NewGame
@@ -83,12 +82,14 @@ class SetupScreen(Shaped):
         indent = 0 if SCALE.portrait else mark + gap(8)
         nobles = BoxLayout(spacing=gap(6), padding=[indent, 0, 0, 0])
         nobles.size_hint_y = 0.6 if SCALE.portrait else 1
-        for i in range(len(draft.players) + 1):
-            noble = NOBLES[draft.nobles[i]] if i < len(draft.nobles) else None
+        rules = draft.rules
+        revealed = rules.nobles_revealed(len(draft.players))
+        for i in range(revealed):
+            noble = rules.nobles[draft.nobles[i]] if i < len(draft.nobles) else None
             view = NobleFace(noble=noble)
             view.bind(on_release=lambda v, n=noble: self.tap_noble(n))
             nobles.add_widget(view)
-        for _ in range(5 - len(draft.players) - 1):
+        for _ in range(rules.nobles_revealed(rules.players[-1]) - revealed):
             nobles.add_widget(Widget())
         box.add_widget(nobles)
         for level in (3, 2, 1):
@@ -104,8 +105,8 @@ class SetupScreen(Shaped):
                 )
             )
             cards = draft.market[level]
-            for i in range(MARKET_SLOTS):
-                card = CARDS[cards[i]] if i < len(cards) else None
+            for i in range(rules.market_slots):
+                card = rules.cards[cards[i]] if i < len(cards) else None
                 face = CardFace(card=card, level=level)
                 face.bind(on_release=lambda v, c=card, lv=level: self.tap_card(lv, c))
                 row.add_widget(face)
@@ -154,17 +155,17 @@ class SetupScreen(Shaped):
         self.close_picker()
         seen = draft.seen()
         if place == NOBLE:
-            total = len(draft.players) + 1
+            total = draft.rules.nobles_revealed(len(draft.players))
             title = tr("Noble {n} of {total}: which noble lies on the table?").format(
                 n=len(draft.nobles) + 1, total=total
             )
-            free_nobles = [n for n in NOBLES.values() if n.id not in seen]
+            free_nobles = [n for n in draft.rules.nobles.values() if n.id not in seen]
             self.picker = NobleGrid(title, free_nobles, self.pick_noble, self.stop)
         else:
-            title = tr("Level {level}, card {n} of 4: which card is face up? (or scan it)").format(
-                level=place, n=len(draft.market[place]) + 1
-            )
-            free_cards = [c for c in CARDS_BY_LEVEL[place] if c.id not in seen]
+            title = tr(
+                "Level {level}, card {n} of {total}: which card is face up? (or scan it)"
+            ).format(level=place, n=len(draft.market[place]) + 1, total=draft.rules.market_slots)
+            free_cards = [c for c in draft.rules.cards_by_level[place] if c.id not in seen]
             self.picker = LevelPicker(title, free_cards, self.pick_card, self.stop)
         self.picker.open()
 

@@ -16,6 +16,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.engine.game import Seat
+from companion.engine.rules import BASE
 from companion.engine.tokens import Colour
 
 from .. import theme
@@ -25,8 +26,6 @@ from ..layout import LINE, NameLabel, gap
 from ..scale import SCALE
 from ..widgets import CardView, draw_text
 from .listing import draw_panel
-
-RESERVE = 3  # a player holds at most three reserved cards
 
 
 class Gems(Widget):
@@ -106,6 +105,7 @@ class SeatView(BoxLayout):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
+        self.reserve_slots = BASE.reserve_limit  # the shown game's (A4), set by show()
         self.points_label = Label(bold=True, color=theme.ACCENT, size_hint_x=None)
         middle = BoxLayout(orientation="vertical")
         self.top_line = BoxLayout(size_hint_y=None)
@@ -136,14 +136,18 @@ class SeatView(BoxLayout):
         self.top_line.height = SCALE.font(17) * LINE + 2
         self.nobles_label.font_size = SCALE.font(15)
         self.tokens.height = self.bonuses.height = gem_row()
-        # Three reserved cards abreast, each a finger's width at the least.
+        # The reserved cards abreast (3 in the base game), each a finger's width at the least.
+        slots = self.reserve_slots
         self.reserved.spacing = gap(3)
-        self.reserved.width = 3 * SCALE.target(44) + 2 * gap(3)
+        self.reserved.width = slots * SCALE.target(44) + (slots - 1) * gap(3)
 
     def _back(self, *_: Any) -> None:
         draw_panel(self, self.active)
 
     def show(self, seat: Seat, active: bool) -> None:
+        if seat.rules.reserve_limit != self.reserve_slots:
+            self.reserve_slots = seat.rules.reserve_limit
+            self.sizes()
         self.active = active
         self.name_label.name = seat.name
         self.points_label.text = str(seat.points)
@@ -155,5 +159,5 @@ class SeatView(BoxLayout):
         self.reserved.clear_widgets()
         for card in seat.reserved:
             self.reserved.add_widget(card_slot(CardView(card=card, small=True)))
-        for _ in range(RESERVE - len(seat.reserved)):
+        for _ in range(self.reserve_slots - len(seat.reserved)):
             self.reserved.add_widget(Widget())

@@ -10,7 +10,7 @@ from kivy.uix.widget import Widget
 
 from companion.engine.cards import LEVELS, Card
 from companion.engine.game import Game
-from companion.engine.setup import MARKET_SLOTS, MAX_PLAYERS
+from companion.engine.rules import BASE
 
 from ...scale import SCALE
 from ...widgets import CardView, NobleView
@@ -33,26 +33,38 @@ class Board(BoxLayout):
         self.add_widget(self.nobles)
         self.rows: list[list[CardView]] = []
         self.decks: list[CardView] = []
+        self._boxes: list[BoxLayout] = []
+        self._on_card = on_card
         market = BoxLayout(orientation="vertical", spacing=5)
         for level in reversed(LEVELS):
             row = BoxLayout(spacing=5)
             deck = CardView(deck_level=level)
             deck.bind(on_release=lambda v, lv=level: on_deck(lv))
             row.add_widget(deck)
-            views = []
-            for _ in range(MARKET_SLOTS):
-                view = CardView()
-                view.bind(on_release=lambda v: on_card(v.card))
-                views.append(view)
-                row.add_widget(view)
             self.decks.insert(0, deck)
-            self.rows.insert(0, views)
+            self.rows.insert(0, [])
+            self._boxes.insert(0, row)
             market.add_widget(row)
         self.add_widget(market)
+        self._slots(BASE.market_slots)
+
+    def _slots(self, n: int) -> None:
+        """``n`` face-up places in each row: the game's rules' (S3)."""
+        for box, views in zip(self._boxes, self.rows, strict=True):
+            while len(views) > n:
+                box.remove_widget(views.pop())
+            while len(views) < n:
+                view = CardView()
+                view.bind(on_release=lambda v: self._on_card(v.card))
+                views.append(view)
+                box.add_widget(view)
 
     def show(self, game: Game, highlight: set[str]) -> None:
+        if len(self.rows[0]) != game.rules.market_slots:
+            self._slots(game.rules.market_slots)
         self.nobles.clear_widgets()
-        count = MAX_PLAYERS + 1  # always five places: a tile keeps its shape
+        # Always as many places as the most players reveal: a tile keeps its shape.
+        count = game.rules.nobles_revealed(game.rules.players[-1])
         for noble in game.nobles:
             self.nobles.add_widget(NobleView(noble=noble))
         for _ in range(max(0, count - len(game.nobles))):

@@ -24,7 +24,7 @@ from kivy.uix.widget import Widget
 
 from companion.engine.cards import Card
 from companion.engine.game import Hidden, Seat
-from companion.engine.setup import TOKEN_LIMIT
+from companion.engine.rules import BASE
 from companion.engine.tokens import Colour
 
 from ... import theme
@@ -32,9 +32,6 @@ from ...dialogs import Dialog
 from ...i18n import tr
 from ...scale import SCALE
 from ...widgets import CardView, draw_back, draw_gem, draw_text, fit_name
-
-RESERVE_SLOTS = 3
-
 
 ROOM = 118  # px at 800x480 a player in full needs: with this much for each, all are in full
 
@@ -46,6 +43,7 @@ class Holdings(Widget):
     tokens = ListProperty([0] * 6)
     bonuses = ListProperty([0] * 5)
     nobles = NumericProperty(0)  # nobles won: a tile with their number under the total
+    limit = NumericProperty(BASE.token_limit)  # the shown game's (T1), set with the tokens
     across = True  # its counts are read across the table (the legibility test checks them)
 
     def __init__(self, **kw: Any) -> None:
@@ -53,6 +51,7 @@ class Holdings(Widget):
         super().__init__(**kw)
         self.bind(pos=self.redraw_soon, size=self.redraw_soon)
         self.bind(tokens=self.redraw_soon, bonuses=self.redraw_soon, nobles=self.redraw_soon)
+        self.bind(limit=self.redraw_soon)
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas
@@ -80,9 +79,10 @@ class Holdings(Widget):
                 g = d * 0.92
                 draw_gem(c, colour, px + (d - g) / 2, low + (d - g) / 2, g, str(owned), digit=0.8)
         total = sum(self.tokens)
-        ink = theme.ERROR if total >= TOKEN_LIMIT else theme.ACCENT if total >= 8 else theme.TEXT
+        limit = int(self.limit)
+        ink = theme.ERROR if total >= limit else theme.ACCENT if total >= limit - 2 else theme.TEXT
         tx = x + w - total_w
-        draw_text(c, f"{total}/{TOKEN_LIMIT}", tx, y + h / 2, total_w, h / 2, ink, h * 0.38)
+        draw_text(c, f"{total}/{limit}", tx, y + h / 2, total_w, h / 2, ink, h * 0.38)
         if self.nobles:
             side = min(total_w * 0.7, h / 2 * 0.9)
             nx, ny = tx + (total_w - side) / 2, y + (h / 2 - side) / 2
@@ -152,6 +152,7 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         super().__init__(padding=4, spacing=4, **kw)
         self.on_reserved = on_reserved
         self.seat_index = 0
+        self.reserve_slots = BASE.reserve_limit  # the shown game's (A4), set by show()
         self.bind(on_release=lambda *_: on_open(self.seat_index))
         self.top_row = BoxLayout(spacing=4)
         self.name_label = Label(halign="left", valign="middle", bold=True)
@@ -221,8 +222,9 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         # half the panel (a narrow panel keeps room for the name).
         slot = self.top_row.height if self.mode == "full" else self.height * 0.9
         room = self.width * 0.5 - self.counts.width if self.mode == "full" else self.width * 0.26
-        least = RESERVE_SLOTS * SCALE.min_target + (RESERVE_SLOTS - 1) * 4
-        self.reserved.width = max(least, min(RESERVE_SLOTS * slot + (RESERVE_SLOTS - 1) * 4, room))
+        slots = self.reserve_slots
+        least = slots * SCALE.min_target + (slots - 1) * 4
+        self.reserved.width = max(least, min(slots * slot + (slots - 1) * 4, room))
         self.canvas.before.clear()
         with self.canvas.before:
             Color(*(theme.PANEL_ACTIVE if self.active else theme.PANEL))
@@ -236,16 +238,19 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
 
     def show(self, seat: Seat, active: bool, affordable: set[str]) -> None:
         self.seat_index = seat.seat
+        self.reserve_slots = seat.rules.reserve_limit
         self.active = active
         self.name_label.full_name = seat.name
         self.name_label.fit_name()
         self.points_label.text = str(seat.points)
         self.points_label.texture_update()
-        self.summary.text = tr("{n}/{limit} tokens").format(n=seat.tokens.total, limit=TOKEN_LIMIT)
-        self.summary.color = theme.ERROR if seat.tokens.total >= TOKEN_LIMIT else theme.TEXT
+        limit = seat.rules.token_limit
+        self.summary.text = tr("{n}/{limit} tokens").format(n=seat.tokens.total, limit=limit)
+        self.summary.color = theme.ERROR if seat.tokens.total >= limit else theme.TEXT
         self.counts.nobles = len(seat.nobles) if self.mode == "line" else 0
         self.counts.reserved = [c.level for c in seat.reserved] if self.mode == "line" else []
         self.holdings.nobles = len(seat.nobles)
+        self.holdings.limit = seat.rules.token_limit
         self.holdings.tokens = list(seat.tokens)
         self.holdings.bonuses = list(seat.bonuses)
         self.reserved.clear_widgets()
@@ -255,7 +260,7 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
             )
             view.bind(on_release=lambda v, it=item: self.on_reserved(self.seat_index, it))
             self.reserved.add_widget(view)
-        for _ in range(RESERVE_SLOTS - len(seat.reserved)):
+        for _ in range(self.reserve_slots - len(seat.reserved)):
             self.reserved.add_widget(Widget())
         self._bg()
 
