@@ -18,19 +18,12 @@ from .cards import card_id_problem
 from .rules import BASE, Rules
 from .tokens import Tokens
 
-# The base game's figures under their old names; a variant reads its own Rules instead.
-MIN_PLAYERS, MAX_PLAYERS = BASE.players[0], BASE.players[-1]
-MARKET_SLOTS = BASE.market_slots
-TOKEN_LIMIT = BASE.token_limit
-RESERVE_LIMIT = BASE.reserve_limit
-WINNING_POINTS = BASE.winning_points
-GOLD_TOKENS = BASE.gold
-GEMS_PER_COLOUR = dict(BASE.gems_per_colour)
 
-
-def starting_bank(players: int) -> Tokens:
-    """S1: 4, 5 or 7 of each gem by the number of players, and always 5 gold (base game)."""
-    return BASE.starting_bank(players)
+def starting_bank(players: int, rules: Rules = BASE) -> Tokens:
+    """S1: the bank at the start for ``players`` (4, 5 or 7 of each gem, and 5 gold, in
+    the base game). Every figure of a game is its rules' (``game.rules``): there are no
+    module constants of the base game's figures to read instead."""
+    return rules.starting_bank(players)
 
 
 @dataclass(frozen=True, slots=True)

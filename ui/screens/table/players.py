@@ -3,7 +3,7 @@ full and the others in a line each; a tap on any opens the whole table at a glan
 
 In full a panel shows the name, the nobles won, the points, the reserved cards (tap one
 to buy it), and a column per colour: the tokens held over the bonuses owned, with the
-token total against the limit of 10. In a line: the name, the token total, the reserved
+token total against the game's limit. In a line: the name, the token total, the reserved
 cards and nobles counted, the points.
 """
 
