@@ -55,6 +55,15 @@ def holding_one(game: Game) -> Game:
     raise AssertionError("no player held a reserved card at their turn")
 
 
+def test_a_variant_the_record_could_not_hold_is_refused_where_it_is_made() -> None:
+    with pytest.raises(RecordError) as err:
+        BASE.variant(reserve_limit=4)
+    assert err.value.path == "rules.reserve_limit"
+    with pytest.raises(RecordError) as err:
+        BASE.variant(players=range(2, 6))
+    assert err.value.path == "rules.players[1]"
+
+
 def test_rules_of_the_same_figures_are_one_value_and_say_what_differs() -> None:
     assert BASE.variant(winning_points=10, reserve_limit=1) is SHORT
     assert BASE.variant() is BASE and BASE.variant(reserve_limit=3) is BASE
@@ -69,8 +78,9 @@ def test_rules_of_the_same_figures_are_one_value_and_say_what_differs() -> None:
         ({"reserve_limit": 5}, "rules.reserve_limit", "from 1 to 3 is expected, not 5"),
         ({"winning_points": True}, "rules.winning_points", "from 1 to 99 is expected, not true"),
         ({"players": [3, 5]}, "rules.players[1]", "from 3 to 4 is expected, not 5"),
-        ({"gems_per_colour": {"5": 8}}, "rules.gems_per_colour.5", 'unknown key "5"'),
-        ({"colours": 6}, "rules.colours", 'unknown key "colours"'),
+        ({"gems_per_colour": {"5": 8}}, "rules.gems_per_colour", 'unknown key "5"'),
+        ({"gems_per_colour": {"2": 8}}, "rules.gems_per_colour.2", "from 1 to 7 is expected"),
+        ({"colours\n" * 9: 6}, "rules", 'unknown key "colours\\ncolours\\n'),
         ([1], "rules", "is an object of figures"),
     ],
 )

@@ -116,7 +116,9 @@ class Rules:
     ) -> Rules:
         """These rules with some figures changed (the same cards and nobles), named after
         the changes. The same figures give the same value (rules compare by identity, and
-        the engine builds its move tables once per value); the base figures give :data:`BASE`."""
+        the engine builds its move tables once per value); the base figures give :data:`BASE`.
+        A figure outside what :data:`FIGURES` allows raises :class:`RecordError` naming it,
+        as a record holding it would: every variant can be written and read back."""
         gems = dict(self.gems_per_colour)
         gems.update(gems_per_colour or {})
         made = replace(
@@ -133,10 +135,20 @@ class Rules:
         known = _VARIANTS.get(made._key())
         if known is not None:
             return known
+        made._check()
         name = " ".join(f"{k}={_figure_text(v)}" for k, v in made.document().items())
         made = replace(made, name=name)
         _VARIANTS[made._key()] = made
         return made
+
+    def _check(self) -> None:
+        """Raise :class:`RecordError` at the first figure a variant may not have."""
+        low = _whole(self.players[0], BASE.players, "rules.players[0]")
+        _whole(self.players[-1], range(low, BASE.players[-1] + 1), "rules.players[1]")
+        for n in self.players:
+            _whole(self.gems_per_colour.get(n), range(1, 8), f"rules.gems_per_colour.{n}")
+        for name, allowed in FIGURES.items():
+            _whole(getattr(self, name), allowed, f"rules.{name}")
 
     def _key(self) -> tuple[object, ...]:
         """What makes two rules the same: the cards, the nobles and every figure. (By the
@@ -165,32 +177,32 @@ class Rules:
         return doc
 
     @staticmethod
-    def read(doc: Any, path: str = "rules") -> Rules:
+    def read(doc: Any) -> Rules:
         """The base game's rules with the figures of a record's ``rules`` object changed.
         Raises :class:`RecordError` naming the figure that is not allowed."""
         if not isinstance(doc, dict):
             raise RecordError(
-                path, "{key} is an object of figures like {example}", key='"rules"',
+                "rules", "{key} is an object of figures like {example}", key='"rules"',
                 example='{"reserve_limit": 1}',
             )  # fmt: skip
         changes: dict[str, Any] = {}
         for key, value in doc.items():
-            where = f"{path}.{key}"
             if key in FIGURES:
-                changes[key] = _whole(value, FIGURES[key], where)
+                changes[key] = _whole(value, FIGURES[key], f"rules.{key}")
             elif key == "players":
                 if not isinstance(value, list) or len(value) != 2:
                     raise RecordError(
-                        where, "{key} is the fewest and the most players, like {example}",
+                        "rules.players", "{key} is the fewest and the most players, like {example}",
                         key='"players"', example="[2, 3]",
                     )  # fmt: skip
-                low = _whole(value[0], BASE.players, f"{where}[0]")
-                high = _whole(value[1], range(low, BASE.players[-1] + 1), f"{where}[1]")
+                low = _whole(value[0], BASE.players, "rules.players[0]")
+                high = _whole(value[1], range(low, BASE.players[-1] + 1), "rules.players[1]")
                 changes["players"] = range(low, high + 1)
             elif key == "gems_per_colour":
-                changes["gems_per_colour"] = _gems(value, where)
+                changes["gems_per_colour"] = _gems(value)
             else:
-                raise RecordError(where, "unknown key {key}", key=quoted(key))
+                # Only a known key names the place: any other text may be anything.
+                raise RecordError("rules", "unknown key {key}", key=quoted(key))
         return BASE.variant(**changes)
 
 
@@ -219,8 +231,9 @@ def _whole(value: Any, allowed: range, where: str) -> int:
     return value
 
 
-def _gems(value: Any, where: str) -> dict[int, int]:
+def _gems(value: Any) -> dict[int, int]:
     """A record's ``gems_per_colour``: player count to gems of each colour."""
+    where = "rules.gems_per_colour"
     if not isinstance(value, dict):
         raise RecordError(
             where, "{key} is an object from a player count to a number, like {example}",
@@ -229,7 +242,7 @@ def _gems(value: Any, where: str) -> dict[int, int]:
     gems: dict[int, int] = {}
     for count, n in value.items():
         if count not in [str(p) for p in BASE.players]:
-            raise RecordError(f"{where}.{count}", "unknown key {key}", key=quoted(count))
+            raise RecordError(where, "unknown key {key}", key=quoted(count))
         gems[int(count)] = _whole(n, range(1, 8), f"{where}.{count}")
     return gems
 
