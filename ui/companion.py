@@ -19,7 +19,6 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.ai.words import visiting
-from companion.engine.cards import CARDS, NOBLES
 from companion.engine.game import Game
 from companion.engine.moves import Buy, Move, Reserve, Take
 from companion.engine.tokens import Colour, Tokens
@@ -113,11 +112,12 @@ class Pictures(BoxLayout):
             if isinstance(move, Reserve) and move.deck is not None:
                 card = CardView(deck_level=move.deck, deck_count=game.deck_size(move.deck))
             else:
-                card = CardView(card=CARDS[move.card or ""])
+                card = CardView(card=game.rules.cards[move.card or ""])
             self.card = card
             self._group("", card, 0.72)
             if isinstance(move, Buy):
-                pay = move.payment or game.default_payment(seat, CARDS[move.card]) or Tokens()
+                bought = game.rules.cards[move.card]
+                pay = move.payment or game.default_payment(seat, bought) or Tokens()
                 if pay.total:
                     self._group(tr("Paying:"), Gems(pay), 0)
             elif game.bank.gold:
@@ -126,8 +126,9 @@ class Pictures(BoxLayout):
             self._group(tr("Gives back:"), Gems(move.returned), 0)
         noble = visiting(game, move)
         if noble is not None:
-            # Wider than tall: its 2x2 grid of asked bonuses keeps 14 px counts.
-            self._group("", NobleView(noble=NOBLES[noble]), 1.35)  # its visit is in the words
+            # Wider than tall: its 2x2 grid of asked bonuses keeps 14 px counts. Its visit
+            # is in the words.
+            self._group("", NobleView(noble=game.rules.nobles[noble]), 1.35)
         self.add_widget(Widget())  # the rest of the row
         self.bind(size=self._fit)
 

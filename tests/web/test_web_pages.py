@@ -12,11 +12,15 @@ from typing import Any
 from aiohttp.test_utils import TestClient
 from webtools import blind_game, play, serve
 
+from companion.ai.players import make
+from companion.coach.play import play as ai_play
+from companion.engine.rules import BASE
 from companion.i18n import set_language
 from companion.journal.session import Session
 from companion.journal.store import Store, resolve
 from companion.reports import bgstats
 from companion.reports.export import FORMAT, export_file
+from web import views
 
 HOSTILE = ('<script>alert("x")</script>', 'Ann "O\'Hara" & <b>co</b>')
 
@@ -316,3 +320,23 @@ def test_a_language_link_never_leads_elsewhere(journal: Store) -> None:
     for body in serve(journal.path, check):
         assert "evil.example" not in body and "z=1" not in body and "?x=" not in body
         assert 'href="/?lang=sv"' in body or 'href="/games/1?move=1&amp;lang=sv"' in body
+
+
+def test_a_game_under_other_rules_says_its_own_winning_points(journal: Store) -> None:
+    short = BASE.variant(reserve_limit=1, winning_points=10)
+    game = ai_play([make("medium", seed=5), make("easy", seed=5)], seed=5, rules=short)
+    session = Session.start(journal, game.setup)
+    for move in game.moves[:-1]:  # Ada has 10 points: Ben plays the last turn
+        session.play(move)
+
+    async def check(client: TestClient[Any, Any]) -> tuple[str, Any]:
+        page = await (await client.get("/")).text()
+        api = await (await client.get("/api/v1/table")).json()
+        return page, api
+
+    page, api = serve(journal.path, check)
+    assert "Final round: a player has 10 points; the round is played to its end." in page
+    assert api["table"]["final_round"] and api["table"]["winning_points"] == 10
+    session.play(game.moves[-1])
+    chart = views.chart(journal.record(session.game_id))
+    assert chart["goal"] == 10 and chart["top"] == 10  # the line at 10, the top at the best
