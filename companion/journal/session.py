@@ -93,13 +93,14 @@ class Session:
 
     @classmethod
     def start(cls, store: Store, setup: Setup, extra: dict[str, Any] | None = None) -> Session:
-        """A new game, journaled before it is returned."""
+        """A new game under the setup's rules, journaled (with them) before it is returned."""
         game_id = store.create_game(setup, extra)
         return cls(store, game_id, Game(setup), [])
 
     @classmethod
     def resume(cls, store: Store, game_id: int) -> Session:
-        """A game exactly where the journal left it, undone moves ready to redo."""
+        """A game exactly where the journal left it, under its rules, undone moves ready to
+        redo."""
         record = store.record(game_id)
         game = Game(record.setup)
         for number, move in enumerate(record.moves, start=1):
