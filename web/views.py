@@ -183,6 +183,7 @@ def table(record: Record, game_id: int, upto: int | None = None) -> View:
         "over": over,
         "final_round": game.final_round,
         "winning_points": game.rules.winning_points,
+        "token_limit": game.rules.token_limit,
         "to_act": None if over else game.to_act,
         "bank": tokens(game.bank),
         "nobles": [noble(n) for n in game.nobles],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -323,7 +324,7 @@ def test_a_language_link_never_leads_elsewhere(journal: Store) -> None:
 
 
 def test_a_game_under_other_rules_says_its_own_winning_points(journal: Store) -> None:
-    short = BASE.variant(reserve_limit=1, winning_points=10)
+    short = BASE.variant(reserve_limit=1, winning_points=10, token_limit=9)
     game = ai_play([make("medium", seed=5), make("easy", seed=5)], seed=5, rules=short)
     session = Session.start(journal, game.setup)
     for move in game.moves[:-1]:  # Ada has 10 points: Ben plays the last turn
@@ -336,6 +337,7 @@ def test_a_game_under_other_rules_says_its_own_winning_points(journal: Store) ->
 
     page, api = serve(journal.path, check)
     assert "Final round: a player has 10 points; the round is played to its end." in page
+    assert re.search(r">\d+/9</span>", page) and "/10</span>" not in page  # each hand's total
     assert api["table"]["final_round"] and api["table"]["winning_points"] == 10
     session.play(game.moves[-1])
     chart = views.chart(journal.record(session.game_id))
