@@ -267,14 +267,9 @@ class _Reader:
         bank_text, seats_text, market_text, decks, nobles, to_act, passes, round_, status = fields
         rules = self.rules
         seat_texts = seats_text.split("/")
-        if len(seat_texts) not in rules.players:
-            raise RecordError(
-                "position.seats",
-                "a game has {low} to {high} players, not {n}",
-                low=rules.players[0],
-                high=rules.players[-1],
-                n=len(seat_texts),
-            )
+        problem = rules.players_problem(len(seat_texts))
+        if problem is not None:
+            raise RecordError("position.seats", problem[0], **problem[1])
         seats = tuple(self.seat(f"position.seats[{i}]", part) for i, part in enumerate(seat_texts))
         rows = market_text.split("/")
         if len(rows) != len(rules.levels):

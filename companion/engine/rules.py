@@ -47,6 +47,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import RecordError
+from ..i18n import N_
 from ..text import quoted
 from .cards import CARDS, NOBLES, Card, Noble
 from .tokens import Tokens
@@ -102,6 +103,14 @@ class Rules:
     def deck_size(self, level: int) -> int:
         """Cards of ``level`` in the deck at the start, once the market is laid out (S3)."""
         return len(self.cards_by_level[level]) - self.market_slots
+
+    def players_problem(self, n: int) -> tuple[str, dict[str, Any]] | None:
+        """Why ``n`` players cannot play these rules (S1): a template and its parameters,
+        for the error of the caller's kind; ``None`` when they can."""
+        if n in self.players:
+            return None
+        template = N_("a game has {low} to {high} players, not {n}")
+        return template, {"low": self.players[0], "high": self.players[-1], "n": n}
 
     def variant(
         self,

@@ -67,14 +67,9 @@ class Setup:
     def check(self, rules: Rules) -> None:
         """Raise :class:`RecordError` naming the first field ``rules`` do not allow."""
         names = self.players
-        if len(names) not in rules.players:
-            raise RecordError(
-                "players",
-                "a game has {low} to {high} players, not {n}",
-                low=rules.players[0],
-                high=rules.players[-1],
-                n=len(names),
-            )
+        problem = rules.players_problem(len(names))
+        if problem is not None:
+            raise RecordError("players", problem[0], **problem[1])
         for i, name in enumerate(names):
             check_name(name, f"players[{i}]")
         if len(set(names)) != len(names):

@@ -39,14 +39,9 @@ class NewGame:
     def __init__(self, players: Sequence[str], rules: Rules = BASE) -> None:
         names = [normal_name(p) for p in players]
         self.rules = rules
-        if len(names) not in rules.players:
-            raise Refused(
-                "players",
-                "a game has {low} to {high} players, not {n}",
-                low=rules.players[0],
-                high=rules.players[-1],
-                n=len(names),
-            )
+        problem = rules.players_problem(len(names))
+        if problem is not None:
+            raise Refused("players", problem[0], **problem[1])
         if any(not n for n in names):
             raise Refused("players", "every player needs a name")
         if len(set(names)) != len(names):
