@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 
 from companion import i18n
-from companion.ai.play import make
+from companion.ai.players import make
 from companion.cli import main
+from companion.engine.game import Game
+from companion.engine.moves import Reserve
+from companion.engine.rules import BASE, Rules
+from companion.engine.setup import Setup
+from companion.engine.simulate import Dealer, random_setup, simulate
 from companion.errors import ErrorCode, RecordError
-from companion.game import Game
-from companion.moves import Reserve
-from companion.record import Record, read, replay, write
-from companion.rules import BASE, Rules
-from companion.session import Session
-from companion.setup import Setup
-from companion.simulate import Dealer, random_setup, simulate
-from companion.store import GameState, Store
+from companion.journal.session import Session
+from companion.journal.store import GameState, Store
+from companion.records.record import Record, read, replay, write
 
 SHORT = BASE.variant(reserve_limit=1, winning_points=10)
 NOBLES = ["N1", "N2", "N3"]

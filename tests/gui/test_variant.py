@@ -4,12 +4,13 @@ the game's (docs/rules.md, Variants)."""
 
 from __future__ import annotations
 
-from companion.ai.play import make, play
-from companion.cards import CARDS
-from companion.game import Game
-from companion.moves import Buy
-from companion.rules import BASE
-from companion.session import Session
+from companion.ai.players import make
+from companion.coach.play import play
+from companion.engine.cards import CARDS
+from companion.engine.game import Game
+from companion.engine.moves import Buy
+from companion.engine.rules import BASE
+from companion.journal.session import Session
 from ui.dialogs import CardPicker
 from ui.screens.table.players import PlayerPanel
 from ui.widgets import CardView, TokenButton
