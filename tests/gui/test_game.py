@@ -9,18 +9,17 @@ from pathlib import Path
 import pytest
 from kivy.uix.button import Button
 
-from companion.engine.cards import CARDS
 from companion.engine.game import Hidden
-from companion.engine.moves import Buy, Move, Pass, Reserve, Take
+from companion.engine.moves import Buy, Move, Reserve
 from companion.engine.setup import Setup
 from companion.engine.simulate import simulate
 from companion.engine.tokens import Colour, Tokens
 from companion.i18n import localise
 from companion.records.movelog import move_log
-from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
+from ui.dialogs import CardPicker, ReturnPicker
 from ui.i18n import tr
 from ui.screens.table.players import PlayerPanel
-from ui.widgets import CardView, NobleView, TokenButton
+from ui.taps import card_taps, finish_taps, move_taps
 
 from .driver import Driver, lay_out_table
 
@@ -44,69 +43,19 @@ def new_game_through_taps(
 
 def pick_card(d: Driver, card_id: str) -> None:
     """In an open card picker: the bonus colour, then the card (two taps)."""
-    picker = d.top()
-    assert isinstance(picker, CardPicker), picker
-    card = CARDS[card_id]
-    d.tap(d.find(TokenButton, lambda t: t.colour == card.bonus, picker))
-    d.tap(d.find(CardView, lambda v: v.card is not None and v.card.id == card_id, picker))
+    for widget in card_taps(d.app, card_id):
+        d.tap(widget)
 
 
 def finish_turn(d: Driver, move: Move) -> None:
     """Answer what the app asks after the action: reveal, returns, noble."""
-    if move.reveal is not None:
-        pick_card(d, move.reveal)
-    if move.returned is not None and any(move.returned):
-        dialog = d.top()
-        assert isinstance(dialog, ReturnPicker), dialog
-        for colour in Colour:
-            for _ in range(move.returned[colour]):
-                d.tap(d.find(TokenButton, lambda t, c=colour: t.colour == c, dialog))
-        d.press(tr("Give back"))
-    if move.noble is not None:
-        # The engine names a noble on a listed move only when the player must choose.
-        picker = d.top()
-        assert isinstance(picker, NoblePicker), picker
-        d.tap(d.find(NobleView, lambda v: v.noble is not None and v.noble.id == move.noble))
+    for widget in finish_taps(d.app, move):
+        d.tap(widget)
 
 
 def play_through_taps(d: Driver, move: Move) -> None:
-    table = d.app.table_screen
-    if isinstance(move, Take):
-        for colour in Colour:
-            for _ in range(move.gems[colour]):
-                d.tap(table.bank[colour])
-        if table.turn is not None and table.turn.action is None and any(table.selection):
-            d.press("Take")
-    elif isinstance(move, Reserve) and move.deck is not None:
-        d.tap(table.decks[move.deck - 1])
-        d.press("Reserve", exact=True)
-    elif isinstance(move, Reserve):
-        d.tap(next(v for row in table.rows for v in row if v.card and v.card.id == move.card))
-        d.press("Reserve", exact=True)
-    elif isinstance(move, Buy):
-        face_up = [v for row in table.rows for v in row if v.card and v.card.id == move.card]
-        if face_up:
-            d.tap(face_up[0])
-            d.press("Buy", exact=True)
-        else:
-            panel = d.find(PlayerPanel, lambda p: p.seat_index == move.player)
-            views = [v for v in panel.reserved.children if isinstance(v, CardView)]
-            known = [
-                v for v in views if v.card is not None and getattr(v.card, "id", "") == move.card
-            ]
-            if known:
-                d.tap(known[0])
-                d.press("Buy", exact=True)
-            else:
-                level = CARDS[move.card].level
-                d.tap(
-                    next(v for v in views if isinstance(v.card, Hidden) and v.card.level == level)
-                )
-                pick_card(d, move.card)  # which card it is, then the same buy dialog
-                d.press("Buy", exact=True)
-    elif isinstance(move, Pass):
-        d.press("Pass")
-    finish_turn(d, move)
+    for widget in move_taps(d.app, move):
+        d.tap(widget)
 
 
 def test_whole_two_player_game_from_setup_to_standings_only_through_taps(driver: Driver) -> None:
