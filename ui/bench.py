@@ -58,11 +58,18 @@ def prepare_data(folder: Path) -> None:
         store.import_record(Record.of(game), GameState.of(game))
 
 
-def run_once(folder: Path) -> tuple[float, float]:
+def headless(folder: Path) -> dict[str, str]:
+    """The environment of the app run as a benchmark: no log, Kivy's files in ``folder``,
+    SDL's offscreen window where there is no display."""
     env = {**os.environ, "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1", "KIVY_NO_FILELOG": "1"}
     env.setdefault("KIVY_HOME", str(folder / "kivy"))
     if not env.get("DISPLAY"):
         env["SDL_VIDEODRIVER"] = "offscreen"
+    return env
+
+
+def run_once(folder: Path) -> tuple[float, float]:
+    env = headless(folder)
     start = time.perf_counter()
     script = folder / "bench_child.py"
     script.write_text(CHILD, encoding="utf-8")  # Kivy's App wants a real script, not -c
