@@ -16,6 +16,7 @@ from webtools import blind_game, play, serve
 from companion.ai.players import make
 from companion.coach.play import play as ai_play
 from companion.engine.rules import BASE
+from companion.engine.simulate import simulate
 from companion.i18n import set_language
 from companion.journal.session import Session
 from companion.journal.store import Store, resolve
@@ -342,3 +343,29 @@ def test_a_game_under_other_rules_says_its_own_winning_points(journal: Store) ->
     session.play(game.moves[-1])
     chart = views.chart(journal.record(session.game_id))
     assert chart["goal"] == 10 and chart["top"] == 10  # the line at 10, the top at the best
+
+
+def test_the_statistics_are_the_kiosks(journal: Store) -> None:
+    """Per player, head to head, and against the companion level by level: the figures
+    of ``splendor-companion stats``, games with the companion counted apart."""
+    from companion.ai.table import Plan
+
+    first, second = play(journal, seed=1), play(journal, seed=2)
+    game = simulate(players=2, seed=3)
+    against = Session.start(journal, game.setup, {"app": Plan.new([None, "hard"]).app()})
+    for move in game.moves:
+        against.play(move)
+    wins = [s.game.winners() for s in (first, second)]
+
+    async def check(client: TestClient[Any, Any]) -> tuple[str, str]:
+        page = await (await client.get("/stats")).text()
+        head = await (await client.get("/stats?a=Ada&b=Ben")).text()
+        return page, head
+
+    page, head = (" ".join(re.sub("<[^>]+>", " ", t).split()) for t in serve(journal.path, check))
+    per_player = page.split("Head to head")[0]
+    ada_wins = sum("Ada" in w for w in wins)
+    # The game against the companion is not among Ada's: it is counted under its level.
+    assert f"Ada 2 {ada_wins} ({ada_wins * 50}%)" in per_player
+    assert "Companion (hard): 1 game, won by the people:" in page
+    assert "Ada against Ben: 2 games together" in head
