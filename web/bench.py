@@ -211,7 +211,8 @@ def play(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
         check=False,
     )
     if done.returncode != 0 or not done.stdout.strip():
-        raise SystemExit(f"the app did not finish its game:\n{done.stderr[-3000:]}")
+        status, said = done.returncode, done.stderr[-3000:]
+        raise SystemExit(f"the app did not finish its game (exit status {status}):\n{said}")
     figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return figures
 
@@ -251,7 +252,10 @@ def with_page(folder: Path, finished: int, args: argparse.Namespace) -> dict[str
         idle = memory_mb(server.pid)
         context = multiprocessing.get_context("spawn")
         stop, ready, out = context.Event(), context.Event(), context.Queue()
-        phones = context.Process(target=clients_process, args=(url, args.clients, stop, ready, out))
+        # A daemon: if the app fails, the clients end with this process, not hold it open.
+        phones = context.Process(
+            target=clients_process, args=(url, args.clients, stop, ready, out), daemon=True
+        )
         phones.start()
         if not ready.wait(60):
             raise SystemExit("the live clients did not all connect")
