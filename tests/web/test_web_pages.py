@@ -14,6 +14,7 @@ from aiohttp.test_utils import TestClient
 from webtools import blind_game, play, serve
 
 from companion.ai.players import make
+from companion.coach.plan import Plan
 from companion.coach.play import play as ai_play
 from companion.engine.rules import BASE
 from companion.engine.simulate import simulate
@@ -348,8 +349,6 @@ def test_a_game_under_other_rules_says_its_own_winning_points(journal: Store) ->
 def test_the_statistics_are_the_kiosks(journal: Store) -> None:
     """Per player, head to head, and against the companion level by level: the figures
     of ``splendor-companion stats``, games with the companion counted apart."""
-    from companion.ai.table import Plan
-
     first, second = play(journal, seed=1), play(journal, seed=2)
     game = simulate(players=2, seed=3)
     against = Session.start(journal, game.setup, {"app": Plan.new([None, "hard"]).app()})
