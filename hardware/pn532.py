@@ -39,14 +39,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from serial.threaded import Protocol
 
 from companion.i18n import _
 
-if TYPE_CHECKING:
-    from .rfid import Dropped
+from .dropped import Dropped
 
 HOST, MODULE = 0xD4, 0xD5
 ACK = b"\x00\x00\xff\x00\xff\x00"
@@ -164,10 +162,8 @@ class Frames:
 
 
 def dropped(kind: str, data: bytes) -> Dropped:
-    """The :class:`~hardware.rfid.Dropped` of a broken frame (``Frames``' ``checksum``
+    """The :class:`~hardware.dropped.Dropped` of a broken frame (``Frames``' ``checksum``
     or ``length``): either way a checksum that does not match, said with both values."""
-    from .rfid import Dropped
-
     if kind == "length":  # 00 00 FF LEN LCS
         got, expected = data[4], (-data[3]) & 0xFF
     else:  # 00 00 FF LEN LCS body DCS

@@ -63,16 +63,16 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import serial
 from serial.threaded import FramedPacket, LineReader, Protocol, ReaderThread
 
-from companion.i18n import _, ngettext
+from companion.i18n import _
 
 from . import ports
+from .dropped import Dropped
 from .exc import lost_error, serial_error
 from .pn532 import PN532Protocol, silent_message
 from .ports import console_on
@@ -96,65 +96,8 @@ SEPARATORS = re.compile(r"[\s:-]+")
 
 TagCallback = Callable[[str], object]
 StatusCallback = Callable[[str, str], object]
-DroppedCallback = Callable[["Dropped"], object]
+DroppedCallback = Callable[[Dropped], object]
 LostCallback = Callable[[BaseException | None], object]
-
-
-def shown(data: bytes, limit: int = 40) -> str:
-    """Bytes as a person can read them: printable ASCII as is, the rest as ``\\xNN``.
-
-    >>> shown(b"\\x020A1B\\xff")
-    '\\\\x020A1B\\\\xff'
-    """
-    text = "".join(chr(b) if 0x20 <= b < 0x7F else f"\\x{b:02x}" for b in data[:limit])
-    return text + ("..." if len(data) > limit else "")
-
-
-@dataclass(frozen=True, slots=True)
-class Dropped:
-    """A frame or line thrown away. ``reason`` is a stable word, ``message`` says it in words.
-
-    Reasons: ``checksum``, ``length``, ``not-hex``, ``noise`` (bytes between frames),
-    ``truncated`` (a frame cut short by the next one), ``too-long`` (no end of frame or
-    line in sight), ``typed`` (a keyboard reader typed something that is not a tag).
-    """
-
-    reason: str
-    data: bytes
-    message: str
-
-    @classmethod
-    def of(cls, reason: str, data: bytes, **params: Any) -> Dropped:
-        text = shown(data)
-        if reason == "checksum":
-            message = _("bad checksum: frame {data} carries {got}, its data gives {expected}")
-        elif reason == "length":
-            message = ngettext(
-                "wrong length: {data} has {n} character, a frame has 12",
-                "wrong length: {data} has {n} characters, a frame has 12",
-                len(data),
-            )
-        elif reason == "not-hex":
-            message = _("not a hex tag id: {data}")
-        elif reason == "noise":
-            message = ngettext(
-                "{n} stray byte between frames: {data}",
-                "{n} stray bytes between frames: {data}",
-                len(data),
-            )
-        elif reason == "truncated":
-            message = _("frame cut short by the next one: {data}")
-        elif reason == "too-long":
-            message = ngettext(
-                "{n} byte without the end of a frame or line: {data}",
-                "{n} bytes without the end of a frame or line: {data}",
-                len(data),
-            )
-        elif reason == "typed":
-            message = _("not a tag id: {data} was typed")
-        else:
-            raise ValueError(f"unknown drop reason {reason!r}")
-        return cls(reason, data, message.format(data=text, n=len(data), **params))
 
 
 class RDM6300Frames(FramedPacket):

@@ -1,0 +1,70 @@
+"""A frame or line a reader threw away, and bytes shown as a person can read them.
+
+Both the serial protocols of :mod:`hardware.rfid` and the PN532's (:mod:`hardware.pn532`)
+report what they drop with :class:`Dropped`; it sits apart from both so that each
+imports it at the top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.i18n import _, ngettext
+
+
+def shown(data: bytes, limit: int = 40) -> str:
+    """Bytes as a person can read them: printable ASCII as is, the rest as ``\\xNN``.
+
+    >>> shown(b"\\x020A1B\\xff")
+    '\\\\x020A1B\\\\xff'
+    """
+    text = "".join(chr(b) if 0x20 <= b < 0x7F else f"\\x{b:02x}" for b in data[:limit])
+    return text + ("..." if len(data) > limit else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """A frame or line thrown away. ``reason`` is a stable word, ``message`` says it in words.
+
+    Reasons: ``checksum``, ``length``, ``not-hex``, ``noise`` (bytes between frames),
+    ``truncated`` (a frame cut short by the next one), ``too-long`` (no end of frame or
+    line in sight), ``typed`` (a keyboard reader typed something that is not a tag).
+    """
+
+    reason: str
+    data: bytes
+    message: str
+
+    @classmethod
+    def of(cls, reason: str, data: bytes, **params: Any) -> Dropped:
+        text = shown(data)
+        if reason == "checksum":
+            message = _("bad checksum: frame {data} carries {got}, its data gives {expected}")
+        elif reason == "length":
+            message = ngettext(
+                "wrong length: {data} has {n} character, a frame has 12",
+                "wrong length: {data} has {n} characters, a frame has 12",
+                len(data),
+            )
+        elif reason == "not-hex":
+            message = _("not a hex tag id: {data}")
+        elif reason == "noise":
+            message = ngettext(
+                "{n} stray byte between frames: {data}",
+                "{n} stray bytes between frames: {data}",
+                len(data),
+            )
+        elif reason == "truncated":
+            message = _("frame cut short by the next one: {data}")
+        elif reason == "too-long":
+            message = ngettext(
+                "{n} byte without the end of a frame or line: {data}",
+                "{n} bytes without the end of a frame or line: {data}",
+                len(data),
+            )
+        elif reason == "typed":
+            message = _("not a tag id: {data} was typed")
+        else:
+            raise ValueError(f"unknown drop reason {reason!r}")
+        return cls(reason, data, message.format(data=text, n=len(data), **params))
