@@ -7,15 +7,15 @@ process for each player count, with no warm-up. At every turn the legal actions 
 generated (:meth:`Game.actions`), one is chosen uniformly, then one of its completions
 (:meth:`Game.completions`: the tokens returned and the noble chosen, when due), the
 table's reveal is dealt from the unseen cards, and :meth:`Game.push` validates and applies
-the whole move. Goal (issue 14): 1,000 two-player games a second in one CPython process,
-600 at least.
+the whole move. Goal (enough for the companion's playouts): 1,000 two-player games a second
+in one CPython process, 600 at least.
 
 The engine runs as installed: compiled with mypyc where ``./setup.sh`` could build it
 (:mod:`companion.engine.native`), which the first lines say. The other figures are labelled for
 what they are: the same play from the engine's source (pure Python), uniform over every
-whole legal move (``legal_moves()`` listed in full each turn, as issue 14 first
-measured), the kind-first random player of :mod:`companion.engine.simulate`, several processes,
-and the app's own paths (``push`` alone, replay, journal).
+whole legal move (``legal_moves()`` listed in full each turn, as the engine was first
+measured), the kind-first random player of :mod:`companion.engine.simulate`, several
+processes, and the app's own paths (``push`` alone, replay, journal).
 
 ``--baseline REF`` measures this engine against the one of a git ``REF`` (a commit, a tag,
 ``origin/main``) in the same run: that engine is unpacked from the repository into a
@@ -54,11 +54,11 @@ from .journal.store import Store
 from .records.record import Record, read, replay, write
 
 PLAYER_COUNTS = (2, 3, 4)
-GOAL, FLOOR = 1000, 600  # uniform random 2-player games a second, cold (issue 14)
+GOAL, FLOOR = 1000, 600  # uniform random 2-player games a second, cold
 
 
 def verdict(rate: float) -> str:
-    """The honest figure against issue 14's goal and floor, in the reader's language."""
+    """The honest figure against the goal and floor, in the reader's language."""
     _ = translate
     if rate >= GOAL:
         said = _("met")

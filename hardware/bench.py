@@ -1,7 +1,8 @@
 """From a tag on the reader to the card in the game's journal: ``python -m hardware.bench``.
 
-A figure, not a test (tests never assert timings). Goal (issue 5): under 50 ms from the last
-byte of a frame to the declared card reaching the game store, debounce included.
+A figure, not a test (tests never assert timings). Goal (the card shows as the player lifts
+their hand): under 50 ms from the last byte of a frame to the declared card reaching the game
+store, debounce included.
 
 What runs is the real path, on a pseudo-terminal instead of a serial cable: RDM6300 frames
 are written to the terminal's master side; :class:`~hardware.rfid.RfidReader` (pyserial's

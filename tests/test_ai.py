@@ -1,4 +1,4 @@
-"""The companion as a player (issue 15): legal, blind to what its seat cannot see, and
+"""The companion as a player: legal, blind to what its seat cannot see, and
 reproducible from its seed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The companion at a live table (issue 15): its plan kept in the journal, its moves made
+"""The companion at a live table: its plan kept in the journal, its moves made
 through the same turn steps as anyone's, undo across them."""
 
 from __future__ import annotations

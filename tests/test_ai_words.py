@@ -1,4 +1,4 @@
-"""The companion's move and its reason in words (issue 15), in English and French."""
+"""The companion's move and its reason in words, in English and French."""
 
 from __future__ import annotations
 

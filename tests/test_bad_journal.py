@@ -1,4 +1,4 @@
-"""The games journal is sacred (issue 24): a damaged row, a read-only folder whose journal
+"""The games journal is sacred: a damaged row, a read-only folder whose journal
 has a WAL file and no ``-shm``, a full disk, a deleted lock file, a damaged file met by a
 reader. Real SQLite files, real mounts (skipped, saying why, where they cannot be had)."""
 
@@ -52,7 +52,7 @@ def umount(folder: Path) -> None:
     subprocess.run(["umount", "-l", str(folder)], capture_output=True, check=False)
 
 
-# ------------------------------------------------------------------ a damaged row (item 4)
+# ------------------------------------------------------------------ a damaged row
 
 
 @pytest.fixture
@@ -146,7 +146,7 @@ def test_a_damaged_log_entry_is_said_not_a_traceback(db_path: Path) -> None:
             store.record(ids[0], with_journal=True)
 
 
-# ------------------------------------------------------------------ a read-only folder (item 10)
+# ------------------------------------------------------------------ a read-only folder
 
 
 def journal_with_a_wal(folder: Path) -> int:
@@ -213,7 +213,7 @@ def test_a_wal_that_cannot_be_read_is_said_never_fewer_games(
     assert "games.sqlite3-wal" in err and "--data-dir" in err
 
 
-# ------------------------------------------------------------------ a full disk (item 11)
+# ------------------------------------------------------------------ a full disk
 
 
 @pytest.fixture
@@ -297,7 +297,7 @@ def test_a_full_disk_during_play_refuses_the_move_and_keeps_every_acknowledged_o
         assert len(store.moves(session.game_id)) == acknowledged
 
 
-# ------------------------------------------------------------------ one writer (item 15)
+# ------------------------------------------------------------------ one writer
 
 
 def test_a_deleted_lock_file_lets_no_second_writer_in(db_path: Path) -> None:

@@ -98,7 +98,7 @@ def test_the_companions_benchmark_refuses_no_games_in_the_readers_language(
 def test_the_engine_benchmark_says_where_it_stands_against_the_goal(
     rate: float, english: str, french: str
 ) -> None:
-    """``splendor-companion bench`` prints its honest figure against issue 14's goal
+    """``splendor-companion bench`` prints its honest figure against its goal
     (1,000 two-player games a second) and floor (600), and says which is met."""
     try:
         i18n.set_language("en")

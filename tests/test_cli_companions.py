@@ -1,4 +1,4 @@
-"""The companion's seats on the command line (issue 25): a game of companions only is
+"""The companion's seats on the command line: a game of companions only is
 nobody's loss, seats marked as everywhere, and no BG Stats play of a game not over."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Errors that pointed the wrong way (issue 25): each now names what is wrong."""
+"""Errors that pointed the wrong way: each now names what is wrong."""
 
 from __future__ import annotations
 

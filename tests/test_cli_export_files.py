@@ -1,4 +1,4 @@
-"""What an export to a file or a folder says, and that it never overwrites (issue 25)."""
+"""What an export to a file or a folder says, and that it never overwrites."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Options that were dropped without a word (issue 25), now refused with the rule, and
+"""Options that were dropped without a word, now refused with the rule, and
 nothing done: --think without --seats, names, stats --vs, the app's options, --to FILE."""
 
 from __future__ import annotations

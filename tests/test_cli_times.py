@@ -1,4 +1,4 @@
-"""Times as every output shows them (issue 25): the game's own start in local time, an
+"""Times as every output shows them: the game's own start in local time, an
 import said as an import, in `games`, the exports, their file names and `stats`."""
 
 from __future__ import annotations

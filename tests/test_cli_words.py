@@ -1,4 +1,4 @@
-"""What the commands say (issue 25): a replay wrong from its first move, what an export
+"""What the commands say: a replay wrong from its first move, what an export
 wrote and never overwrote, --version, help, every benchmark's --help, screenshots --out."""
 
 from __future__ import annotations

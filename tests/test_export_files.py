@@ -1,4 +1,4 @@
-"""Files the companion writes never follow a link, and export names always fit (issue 24).
+"""Files the companion writes never follow a link, and export names always fit.
 
 A link named like an export file and pointing at the journal (or at settings.ini) must be
 refused, not written through; so must a folder, a pipe or a device at the name. Every
@@ -53,7 +53,7 @@ def refusal(path: Path, what: str = "a link") -> str:
     )
 
 
-# ------------------------------------------------------------------ issue 24, item 1
+# ------------------------------------------------------------ a link where an export goes
 
 
 def test_export_all_leaves_a_link_to_the_journal_alone_and_goes_on(
@@ -144,7 +144,7 @@ def test_simulate_out_refuses_a_link(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert victim.read_bytes() == b"journal"
 
 
-# ------------------------------------------------------------------ issue 24, item 7
+# ------------------------------------------------------- names longer than a file name
 
 
 def long_names_game(tmp_path: Path, first: int) -> Path:

@@ -1,6 +1,6 @@
-"""The fault-injection run of issue 24, quick: what the table was shown as done is what the
-journal holds afterwards, whatever the fault, and no fault ends in a traceback (the
-figures themselves come from ``python tools/faults.py``, see docs/bad-input.md)."""
+"""The fault-injection run, quick: what the table was shown as done is what the journal
+holds afterwards, whatever the fault, and no fault ends in a traceback (the figures
+themselves come from ``python tools/faults.py``, see docs/bad-input.md)."""
 
 from __future__ import annotations
 

@@ -161,7 +161,7 @@ def line_tags(noise: bytes) -> list[str]:
     ]
 
 
-# What line readers print besides tags (the chatter of issue 24 among it), and lines cut.
+# What line readers print besides tags (a reader's speed, its id, a count), and lines cut.
 CHATTER_BYTES = [b"Serial speed: 9600", b"Serial: 115200", b"Tag count: 1000", b"Reader ID: 0106"]
 CHATTER_BYTES += [b"13:45:10:22", b"Card SAK: 08", b"  0   04 6B 8A 88", b"x" * 100]
 LINE_NOISE = st.lists(

@@ -1,4 +1,4 @@
-"""What a record, a position or a command line may hold, bounded where it comes in (issue 24):
+"""What a record, a position or a command line may hold, bounded where it comes in:
 times a program can write, whole numbers a game allows, one spelling per name, JSON as the
 standard has it. Each refusal is one translated line, exit status 2, nothing stored; a game
 an older companion let in is still listed and exported with the others."""
@@ -83,7 +83,7 @@ def assert_refused(
     return err
 
 
-# ------------------------------------------------------------------ times (item 2)
+# ------------------------------------------------------------------ times
 
 
 @pytest.mark.parametrize(
@@ -164,7 +164,7 @@ def test_bgstats_leaves_out_a_date_it_cannot_write() -> None:
     assert bgstats_time("2026-11-21T21:15:00+01:00") == "2026-11-21 20:15:00"
 
 
-# ------------------------------------------------------------------ numbers (item 8)
+# ------------------------------------------------------------------ numbers
 
 
 @pytest.mark.parametrize(
@@ -221,7 +221,7 @@ def test_a_huge_name_in_the_file_is_quoted_cut_short(
     assert_refused(tmp_path, data, doc(**{"x" * 100_000: 1}), capsys, "unknown key")
 
 
-# ------------------------------------------------------------------ positions (item 9)
+# ------------------------------------------------------------------ positions
 
 MARKET = "1W1,1W2,1W3,1W4/2W1,2W2,2W3,2W4/3W1,3W2,3W3,3W4"
 START = f"W4U4G4R4K4*5 -:-:-:-:0/-:-:-:-:0 {MARKET} 36,26,16 N1,N2,N3 0 0 1 playing"
@@ -267,7 +267,7 @@ def test_a_bank_within_its_supply_plays_on() -> None:
     assert game.bank.blue == 2
 
 
-# ------------------------------------------------------------------ names (item 12)
+# ------------------------------------------------------------------ names
 
 
 def test_one_name_in_two_unicode_spellings_is_refused_as_a_duplicate(
@@ -313,7 +313,7 @@ def test_names_typed_on_the_command_line_are_normalised(
         assert store.aliases() == {}
 
 
-# ------------------------------------------------------------------ JSON (items 13, 15)
+# ------------------------------------------------------------------ JSON
 
 
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity", "1e400", "-1e999"])
@@ -349,7 +349,7 @@ def test_a_record_that_starts_with_a_byte_order_mark_is_read(
     assert main(["import", str(path)]) == 0, capsys.readouterr().err
 
 
-# ------------------------------------------------------------------ simulate --think (14)
+# ------------------------------------------------------------------ simulate --think
 
 
 @pytest.mark.parametrize("think", ["nan", "inf", "-inf", "0", "-1", "0.001", "1e6", "61", "x", ""])

@@ -1,4 +1,5 @@
-"""Fault injection on the games journal: the figure of issue 24 ("the journal is sacred").
+"""Fault injection on the games journal: what the table was shown as done
+survives a kill, a full disk or a damaged row ("the journal is sacred").
 
     python tools/faults.py               # the full run: 50 kills, and each other fault
     python tools/faults.py --quick       # 3 kills (what the test suite runs)

@@ -1,7 +1,8 @@
 """The app's figures: time from process start to the first frame, and peak memory with a
 4-player game in progress. ``python -m ui.bench`` (it starts the real app, headless).
 
-Goals (issue 4), on the development machine: first frame under 1.5 s, peak RSS under 200 MB.
+Goals (a kiosk that starts at once on a small Pi), on the development machine: first frame
+under 1.5 s, peak RSS under 200 MB.
 The figures are printed in the reader's language, like ``splendor-companion bench``.
 """
 

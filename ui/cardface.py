@@ -32,7 +32,7 @@ from .widgets import (
 )
 from .widgets import draw_gem as table_gem
 
-SMALLEST_TEXT = 14.0  # px: nothing a player reads is drawn smaller (issue 9)
+SMALLEST_TEXT = 14.0  # px: nothing a player reads is drawn smaller (read from across the table)
 CARD_RATIO = 1.4  # a card's height over its width, as on the table
 DARK = (0.12, 0.12, 0.12, 1.0)
 

@@ -23,7 +23,7 @@ from .view import choices, dealt, public_view, stuck, unstick
 
 # Playouts a Raspberry Pi 4 runs in a second: 1 s of thought is this many playouts. The
 # benchmark's machine runs about 1,900 a second on one idle core and is taken to be four
-# times a Pi 4 (issue 15), so about 475; rounded down to keep the Pi under its second.
+# times a Pi 4 (measured side by side), so about 475; rounded down to keep the Pi under its second.
 PI_ROLLOUTS_PER_SECOND = 400
 WIDTH = 6  # candidates searched
 ROUNDS = 2  # rounds of play after the candidate, per playout

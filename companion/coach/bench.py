@@ -1,9 +1,10 @@
 """The companion's strength and speed, printed for the README: ``python -m companion.coach.bench``.
 
 Figures, not pass/fail (tests never assert win rates or timings), in the reader's language
-(``SPLENDOR_LANG``, else the locale's), like ``splendor-companion bench``. Goals (issue 15): over
-two-player games, hard beats easy in at least 80% and the plain greedy player in at least
-70%; the median and p99 time per decision of the hard level.
+(``SPLENDOR_LANG``, else the locale's), like ``splendor-companion bench``. Goals (a companion
+worth playing against, quick on a Pi): over two-player games, hard beats easy in at least 80%
+and the plain greedy player in at least 70%; the median and p99 time per decision of the hard
+level.
 
 Each game is fixed by its number: seats alternate (hard plays first in even games), the
 table's deal is seeded by the game number, each player by the game number too. A shared

@@ -1,8 +1,8 @@
 """How long a game review takes: ``python -m companion.coach.review_bench``.
 
-Figures, not pass/fail (tests never assert timings), in the reader's language. The goal
-(issue 27): a 60-move two-player game reviewed in under 30 s on a Raspberry Pi 4, at the
-review's default budget.
+Figures, not pass/fail (tests never assert timings), in the reader's language. The goal (a
+review a player waits for at the table): a 60-move two-player game reviewed in under 30 s on
+a Raspberry Pi 4, at the review's default budget.
 
 The honest figure first: the review timed here, one process, then scaled to a Pi 4 by this
 machine's measured speed (the hard level's playouts a second here, against the 400 a Pi 4

@@ -47,7 +47,8 @@ class PlayedGame:
 
     @property
     def against_companion(self) -> bool:
-        """The companion played a seat: such games are counted apart (issue 15)."""
+        """The companion played a seat: such games are counted apart, so a
+        person's figures against people stay their own."""
         return any(level is not None for level in self.levels)
 
     def is_companion(self, seat: int) -> bool:
@@ -263,7 +264,8 @@ def head_to_head(games: Iterable[PlayedGame], a: str, b: str) -> HeadToHead:
 
 @dataclass(frozen=True, slots=True)
 class CompanionLevel:
-    """The people against the companion at one level (issue 15: counted apart)."""
+    """The people against the companion at one level, counted apart from the
+    games between people."""
 
     level: str
     games: int

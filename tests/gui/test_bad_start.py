@@ -1,4 +1,4 @@
-"""The app always starts (issue 24): a data folder it cannot use, no temporary folder
+"""The app always starts: a data folder it cannot use, no temporary folder
 either, settings it cannot take, a damaged game in the journal. Each is said on the
 screen and in the log, and play goes on."""
 

@@ -1,4 +1,4 @@
-"""One person against the companion (issue 15), a whole game only through taps, in English
+"""One person against the companion, a whole game only through taps, in English
 and French: the companion's move is shown, made on the table, confirmed with one tap."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Settings files from strangers (issue 24): whatever ``settings.ini`` holds, and whatever
+"""Settings files from strangers: whatever ``settings.ini`` holds, and whatever
 the kiosk's environment says, the app reads it without a traceback, every setting it uses
 is one it can use (a bad one is its default), and each bad value is said in one line.
 

@@ -2,7 +2,7 @@
 win; two players head to head; two spellings of one person merged (and separated again).
 
 Two views: the people's games between themselves, and their games against the companion
-(issue 15), level by level: how many, how many the people won, each person's figures. The
+(counted apart), level by level: how many, how many the people won, each person's figures. The
 companion is never a player of either list. Two taps choose two players, in either view;
 what can be done with them is then offered. The figures are the core's
 (:mod:`companion.reports.stats`), over every finished game of the journal.
