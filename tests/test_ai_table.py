@@ -49,6 +49,7 @@ def test_a_person_against_the_companion_through_the_turn_steps_with_undo(tmp_pat
             assert plan.choose(session.game) == move
             session.redo()
     assert session.game.over
+    assert companion_moves > 5, "the companion's move was never undone and redone"
     # The plan is in the journal: the record names the seats, and a resumed game has it.
     record = store.record(session.game_id)
     again = Plan.of(record.extra, 2)
