@@ -360,7 +360,7 @@ def test_the_dealer_deals_only_unseen_cards_across_undos() -> None:
                 game.undo()
         move = dealer.deal(rng.choice(game.completions(rng.choice(game.actions()))))
         for level in game.rules.levels:
-            assert [c.id for c in dealer._cards(level)] == [c.id for c in game.unseen(level)]
+            assert [c.id for c in dealer.unseen(level)] == [c.id for c in game.unseen(level)]
         if move.reveal is not None:
             assert move.reveal in {c.id for c in game.unseen(int(move.reveal[0]))}
         game.push(move)

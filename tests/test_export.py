@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import os
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -319,11 +321,13 @@ def raw_game(store: Store, players: list[str], started_at: str) -> int:
     doc = json.loads(write(Record.of(game)))
     doc["players"] = players
     del doc["moves"]
-    cursor = store._db.execute(
-        "INSERT INTO games (started_at, updated_at, players, record, state, winners) "
-        "VALUES (?, ?, ?, ?, 'over', '[]')",
-        (started_at, started_at, json.dumps(players), json.dumps(doc)),
-    )
+    # Through a connection of its own, as another program would: the store reads it back.
+    with contextlib.closing(sqlite3.connect(store.path)) as raw, raw:
+        cursor = raw.execute(
+            "INSERT INTO games (started_at, updated_at, players, record, state, winners) "
+            "VALUES (?, ?, ?, ?, 'over', '[]')",
+            (started_at, started_at, json.dumps(players), json.dumps(doc)),
+        )
     assert cursor.lastrowid is not None
     return cursor.lastrowid
 

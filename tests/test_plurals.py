@@ -59,8 +59,7 @@ def test_the_tool_collects_ngettext_and_writes_every_form(
     monkeypatch.setattr(messages, "SOURCES", [source])
     monkeypatch.setattr(messages, "LOCALE", locale)
     monkeypatch.setattr(messages, "EXTRA", [])
-    monkeypatch.setattr(messages, "_colours", list)
-    monkeypatch.setattr(messages, "_reader_tags", list)
+    monkeypatch.setattr(messages, "GENERATED", [])
     assert messages.messages() == [("{n} noble", "{n} nobles"), "red"]
     assert messages.main([]) == 0
     written = (locale / "fr.po").read_text(encoding="utf-8")

@@ -14,19 +14,20 @@ import pytest
 
 pytest.importorskip("serial")
 
+import serial
+
 from companion import i18n
 from hardware.exc import serial_error
-from hardware.rfid import RfidReader
+from hardware.rfid import DEFAULT_BAUD
 
 ROOT = Path(__file__).resolve().parent.parent
 PATIENCE = 20.0  # seconds before a test gives up waiting for a line (never asserted)
 
 
 def _open_error(port: str) -> BaseException:
-    """The real error pyserial raises for ``port``."""
-    reader = RfidReader(port, on_tag=lambda tag: None)
+    """The real error pyserial raises for ``port``, opened as the reader opens it."""
     try:
-        reader._open().close()
+        serial.serial_for_url(port, baudrate=DEFAULT_BAUD, timeout=None, exclusive=True).close()
     except (OSError, ValueError) as err:
         return err
     raise AssertionError(f"{port} opened")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ CALLS_PLURAL = {"ngettext", "Counted"}
 EXTRA: list[Message] = ["playing", "over", "stalled"]
 
 
-def _reader_tags() -> list[Message]:
+def reader_tags() -> list[Message]:
     """What each kind of RFID reader reads, shown in ``rfid --help`` (the kinds' list is
     pure standard library: it cannot mark its texts itself)."""
     sys.path.insert(0, str(ROOT))
@@ -49,13 +50,17 @@ def _reader_tags() -> list[Message]:
     return [r.tags for r in READERS.values()]
 
 
-def _colours() -> list[Message]:
+def colours() -> list[Message]:
     """Each colour's name, and its plural entry for a count of its tokens (``"{n} red"``)."""
     sys.path.insert(0, str(ROOT))
     from companion.engine.tokens import Colour
 
     names: list[Message] = [c.key for c in Colour]
     return names + [("{n} " + c.key, "{n} " + c.key) for c in Colour]
+
+
+GENERATED: list[Callable[[], list[Message]]] = [colours, reader_tags]
+"""Messages made from the code's own lists (not literals in a call), collected first."""
 
 
 def _name(func: ast.expr) -> str:
@@ -86,7 +91,7 @@ def _literal(arg: ast.expr) -> str | None:
 
 def messages() -> list[Message]:
     """Every message in code order: a plain one is its text, a plural one a pair."""
-    found: dict[Message, None] = dict.fromkeys(_colours() + _reader_tags() + EXTRA)
+    found: dict[Message, None] = dict.fromkeys([m for made in GENERATED for m in made()] + EXTRA)
     for folder in SOURCES:
         for path in sorted(folder.rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -145,8 +145,9 @@ class CompanionApp(App):
         self._lasting.append(message)
         log.warning("%s", message)
 
-    def _check_settings(self) -> None:
-        """Each setting that cannot be used, said once at start (its default is used)."""
+    def check_settings(self) -> None:
+        """Each setting that cannot be used, said (:meth:`notice`) with the default used
+        instead; the app does it once at start, after the settings file is read."""
         file = str(self.config.filename or "settings.ini")
         expected = self.get_application_config()
         if expected is not None and Path(expected).exists() and not self.config.filename:
@@ -221,7 +222,7 @@ class CompanionApp(App):
     def build(self) -> Any:
         language = self._language_option or self.setting("language")
         set_language(language if language in LANGUAGES else "en")
-        self._check_settings()  # in the table's language
+        self.check_settings()  # in the table's language
         Window.clearcolor = theme.BACKGROUND
         self.turn_window()
         self.store = self._open_store()

@@ -87,11 +87,16 @@ class QRCode(ButtonBehavior, Widget):
             return 0
         return max(1, int(min(self.width, self.height) // self._size))
 
+    @property
+    def side(self) -> int:
+        """The code's side on the screen, in pixels, as drawn now (0: nothing drawn)."""
+        return self.module_px * self._size
+
     def redraw(self, *_: Any) -> None:
         self.canvas.clear()
         if self._texture is None:
             return
-        side = self.module_px * self._size
+        side = self.side
         # Whole pixels: a module that straddles two screen pixels would blur its edge.
         x = int(self.center_x - side / 2)
         y = int(self.center_y - side / 2)

@@ -42,6 +42,12 @@ def _texture(text: str, size: int, bold: bool, colour: tuple[float, ...]) -> Any
     return label.texture
 
 
+def forget_drawn_text() -> None:
+    """Empty the cache of drawn text (a texture per text, size and colour): its memory comes
+    back, and each text is rendered afresh when next drawn."""
+    _texture.cache_clear()
+
+
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """How wide ``text`` is drawn at ``size`` by :func:`draw_text`, to lay it out first."""
     return float(_texture(text, int(size), bold, (1.0, 1.0, 1.0, 1.0)).width) if text else 0.0

@@ -48,7 +48,9 @@ class Dealer:
         self._seen = -1  # the game's seen cards when the lists below were brought up to date
         self._unseen: list[list[Card]] = []
 
-    def _cards(self, level: int) -> list[Card]:
+    def unseen(self, level: int) -> list[Card]:
+        """The cards of ``level`` a deal draws from, in :meth:`Game.unseen`'s order: the
+        dealer's own list, brought up to date (not to be changed)."""
         game = self.game
         seen = game.position().seen_bits
         if seen != self._seen:
@@ -74,12 +76,12 @@ class Dealer:
         if cls is Take or cls is Pass:
             return move  # nothing to declare (half the moves of a random game)
         if isinstance(move, Reserve) and move.deck is not None and move.card is None:
-            card = self.rng.choice(self._cards(move.deck))
+            card = self.rng.choice(self.unseen(move.deck))
             move = with_parts(move, card=card.id)
         level = self.game.reveal_due(move)
         if level is not None:
             # The card taken away is already seen, so it is never drawn again.
-            move = with_reveal(move, self.rng.choice(self._cards(level)).id)
+            move = with_reveal(move, self.rng.choice(self.unseen(level)).id)
         return move
 
 

@@ -343,6 +343,15 @@ class Store:
         version: int = self._db.execute("PRAGMA data_version").fetchone()[0]
         return version
 
+    @property
+    def durability(self) -> tuple[str, str]:
+        """How this connection keeps what it writes: SQLite's journal mode and sync level,
+        ``("wal", "full")`` for the app's journal (a move is on the disk before the table
+        shows it). For a maintenance tool, or a doubt about a journal's settings."""
+        mode: str = self._db.execute("PRAGMA journal_mode").fetchone()[0]
+        level: int = self._db.execute("PRAGMA synchronous").fetchone()[0]
+        return mode, ("off", "normal", "full", "extra")[level]
+
     # ------------------------------------------------------------------ opening
 
     @property

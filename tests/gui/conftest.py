@@ -130,9 +130,7 @@ def forget_drawn(drawn: list[tuple[str, float]]) -> None:
     from ui import widgets
 
     drawn.clear()
-    cache_clear = getattr(getattr(widgets, "_texture", None), "cache_clear", None)
-    if cache_clear is not None:
-        cache_clear()
+    widgets.forget_drawn_text()
 
 
 def at_1280x720(target: str, *args: str) -> subprocess.CompletedProcess[str]:

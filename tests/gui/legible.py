@@ -42,7 +42,7 @@ def rendered() -> Iterator[list[tuple[str, float]]]:
         original(self)
 
     LabelBase.refresh = refresh  # type: ignore[method-assign]
-    widgets._texture.cache_clear()  # drawn text is cached: make it render again
+    widgets.forget_drawn_text()  # drawn text is cached: make it render again
     try:
         yield seen
     finally:

@@ -90,7 +90,7 @@ def test_end_screen_code_opens_the_play_in_bgstats(
     # Large enough to scan from a chair: whole pixels per module, and a code a hand wide.
     qr = d.app.end_screen.qr
     assert qr.module_px >= 3
-    assert qr.module_px * qr._size >= 0.55 * d.app.root.height
+    assert qr.side >= 0.55 * d.app.root.height
 
 
 # ---------------------------------------------------------------------- history and statistics

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -218,15 +221,20 @@ def test_bank_audit_says_which_colour_differs_and_changes_nothing(driver: Driver
     d.press("Close")
 
 
+def rewrite_move_3(journal: Path, game_id: int, move: dict[str, Any]) -> None:
+    """Move 3 of a game replaced in the journal's file, as a stranger's program might."""
+    with contextlib.closing(sqlite3.connect(journal)) as raw, raw:
+        raw.execute(
+            "UPDATE moves SET move = ? WHERE game_id = ? AND seq = 3",
+            (json.dumps(move), game_id),
+        )
+
+
 def test_a_journal_that_cannot_be_replayed_is_reported_not_a_crash(driver: Driver) -> None:
     d = driver
     game = simulate(players=2, seed=2, max_moves=8)
     gid = d.app.store.import_record(Record.of(game), GameState.of(game))
-    d.app.store._db.execute(
-        "UPDATE moves SET move = ? WHERE game_id = ? AND seq = 3",
-        ('{"player": 0, "action": "take", "gems": {"red": 3}}', gid),
-    )
-    d.app.store._db.commit()
+    rewrite_move_3(d.app.store.path, gid, {"player": 0, "action": "take", "gems": {"red": 3}})
     d.restart()  # the companion is started again on that journal
     d.press("Resume")
     assert d.app.manager.current == "start"
@@ -240,11 +248,7 @@ def test_a_journal_refused_over_a_card_names_the_card_in_words(driver: Driver) -
     seen = {c for row in game.setup.market for c in row} | {m.reveal for m in game.moves}
     card = next(c for c in CARDS.values() if c.level == 3 and c.id not in seen)
     gid = d.app.store.import_record(Record.of(game), GameState.of(game))
-    d.app.store._db.execute(
-        "UPDATE moves SET move = ? WHERE game_id = ? AND seq = 3",
-        (json.dumps({"player": 0, "action": "buy", "card": card.id}), gid),
-    )
-    d.app.store._db.commit()
+    rewrite_move_3(d.app.store.path, gid, {"player": 0, "action": "buy", "card": card.id})
     d.restart()
     d.press("Resume")
     assert "cannot be resumed: its move 3 is illegal" in d.texts()

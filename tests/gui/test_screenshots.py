@@ -171,7 +171,7 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     game = table.session.game if table.session else None
     assert game is not None
     level = next(lv for lv in (1, 2, 3) if game.deck_size(lv))
-    table._open(CardPicker("Level 1", game.unseen(level), lambda c: None))
+    CardPicker("Level 1", game.unseen(level), lambda c: None).open()
     d.frames(2)
     picker = d.top()
     assert isinstance(picker, CardPicker)

@@ -56,7 +56,7 @@ def test_any_settings_file_is_read_with_defaults_for_what_cannot_be_used(
         ConfigParser._named_configs.pop("app", None)  # a fresh configuration, as at start
         app = CompanionApp(data_dir=str(data))
         app.load_config()
-        app._check_settings()
+        app.check_settings()
         for key in KEYS:
             value = app.setting(key)
             assert usable(key, value), (key, value)
@@ -69,7 +69,7 @@ def test_the_fuzzed_path_reads_the_file_and_says_a_bad_value(tmp_path: Path) -> 
     ConfigParser._named_configs.pop("app", None)
     app = CompanionApp(data_dir=str(tmp_path))
     app.load_config()
-    app._check_settings()
+    app.check_settings()
     assert app.setting("hints") == "1"  # the file was read
     assert app.setting("rotation") == DEFAULTS["rotation"]
     assert any("45" in m for m in app.notices), app.notices
