@@ -5,13 +5,16 @@ number of examples (quick, for CI); ``HYPOTHESIS_PROFILE=long`` runs 20 times as
 for a night on a spare machine."""
 
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from devices import Pty
 from hypothesis import settings
 
 from companion import i18n
+from hardware.rfid import RfidReader
 
 settings.register_profile("long", max_examples=2000, deadline=None)
 if os.environ.get("HYPOTHESIS_PROFILE"):
@@ -31,3 +34,22 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "data"
     monkeypatch.setenv("SPLENDOR_DATA_DIR", str(folder))
     return folder
+
+
+@pytest.fixture
+def pty() -> Iterator[Pty]:
+    """A pseudo-terminal for a serial reader (:class:`devices.Pty`), closed after the test."""
+    port = Pty()
+    yield port
+    port.unplug()
+
+
+@pytest.fixture
+def readers() -> Iterator[list[RfidReader]]:
+    """Readers started by a test, stopped after it; no reader thread may outlive it."""
+    started: list[RfidReader] = []
+    yield started
+    for reader in started:
+        reader.stop()
+    left = [t.name for t in threading.enumerate() if t.name.startswith("rfid-")]
+    assert not left, f"threads left running: {left}"

@@ -16,6 +16,7 @@ the table and in the players' hands.
 from __future__ import annotations
 
 import contextlib
+import io
 import signal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from companion import (
     Tokens,
     starting_bank,
 )
+from companion.cli import main
 from companion.engine.moves import with_parts
 from companion.engine.position import Position
 
@@ -223,3 +225,12 @@ def alarm(seconds: int) -> Iterator[None]:
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def run(argv: list[str]) -> tuple[int, str]:
+    """The command line run in this process, with an alarm against a hang: its exit status
+    and what it wrote to stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), alarm(30):
+        code = main(argv)
+    return code, err.getvalue()

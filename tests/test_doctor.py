@@ -10,13 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from journal import SETUP, play_random
 
 from companion import doctor as core
 from companion.i18n import set_language
 from companion.journal.session import Session
 from companion.journal.store import Store
 from hardware import doctor
-from tests.test_store import SETUP, play_random
 
 # A Pi's 7-inch touchscreen (multitouch), its keyboard, and an SPI screen's ADS7846
 # (x and y only), as /sys/class/input shows them: axes as the kernel's hexadecimal words.

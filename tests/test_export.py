@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
 import os
-import sqlite3
 import stat
 import subprocess
 import sys
@@ -17,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from journal import raw_game, store_games
 
 from companion.cli import main
 from companion.engine.simulate import simulate
@@ -26,21 +25,6 @@ from companion.records.record import Record, read, replay, write
 from companion.reports.export import FORMATS, render
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def store_games(data: Path, seeds: list[int], unfinished: int = 0) -> list[int]:
-    ids = []
-    with Store(data / "games.sqlite3") as store:
-        for seed in seeds:
-            game = simulate(players=2 + seed % 3, seed=seed)
-            ids.append(store.import_record(Record.of(game), GameState.of(game)))
-        for seed in range(unfinished):
-            game = simulate(players=2, seed=100 + seed, max_moves=10)
-            session = Session.start(store, game.setup)
-            for move in game.moves:
-                session.play(move)
-            ids.append(session.game_id)
-    return ids
 
 
 def test_export_json_is_the_record_replay_accepts(data: Path, tmp_path: Path) -> None:
@@ -312,24 +296,6 @@ def test_exported_record_carries_the_tables_log(data: Path, tmp_path: Path) -> N
 
 
 # ------------------------------------------------------------------ bad input, refused
-
-
-def raw_game(store: Store, players: list[str], started_at: str) -> int:
-    """A finished game written straight into the journal, as an older companion might have
-    let it in: what reads it back must still hold up."""
-    game = simulate(players=len(players), seed=3)
-    doc = json.loads(write(Record.of(game)))
-    doc["players"] = players
-    del doc["moves"]
-    # Through a connection of its own, as another program would: the store reads it back.
-    with contextlib.closing(sqlite3.connect(store.path)) as raw, raw:
-        cursor = raw.execute(
-            "INSERT INTO games (started_at, updated_at, players, record, state, winners) "
-            "VALUES (?, ?, ?, ?, 'over', '[]')",
-            (started_at, started_at, json.dumps(players), json.dumps(doc)),
-        )
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
 
 
 def record_file(tmp_path: Path, change: object) -> Path:

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import alarm, run
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_export import raw_game, store_games
-from test_fuzz import alarm, run
+from journal import raw_game, store_games
 
 from companion.cli import main
 from companion.engine.simulate import simulate

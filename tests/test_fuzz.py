@@ -18,8 +18,6 @@ examples (``docs/bad-input.md``).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import re
@@ -32,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import alarm
+from helpers import run
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -287,13 +285,6 @@ def folder() -> Iterator[Path]:
                 del os.environ["SPLENDOR_DATA_DIR"]
             else:
                 os.environ["SPLENDOR_DATA_DIR"] = old
-
-
-def run(argv: list[str]) -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), alarm(30):
-        code = main(argv)
-    return code, err.getvalue()
 
 
 @settings(

@@ -19,22 +19,11 @@ from itertools import cycle
 from typing import Any
 
 import pytest
+from devices import PN532Chip, PN532Module, Pty, frame, module_frame, started, until
 from evdev import InputEvent, ecodes
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_hardware_readers import (
-    BY_ID,
-    PN532Chip,
-    PN532Module,
-    Recorded,
-    UsbPort,
-    module_frame,
-    started,
-    typed,
-    until,
-)
-from test_hardware_rfid import Pty, frame
-from test_hardware_rfid import readers as readers  # the fixture: no reader thread outlives a test
+from wedge import BY_ID, Recorded, UsbPort, typed
 
 from hardware.keyboard import KeyTyping
 from hardware.pn532 import PN532Protocol

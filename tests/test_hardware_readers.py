@@ -4,21 +4,22 @@ whole-UID rule, and a serial console holding the port."""
 
 from __future__ import annotations
 
-import errno
-import os
-import queue
-import select
 import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
-from evdev import InputEvent, ecodes
-from test_hardware_rfid import EXIT_WAIT, WAIT, Pty, Recorder, _command
-from test_hardware_rfid import readers as readers  # the fixture: no reader thread outlives a test
+from devices import (
+    EXIT_WAIT,
+    PN532Module,
+    Pty,
+    Recorder,
+    rfid_command,
+    started,
+    until,
+)
+from wedge import BY_ID, Recorded, UsbPort, typed
 
 from hardware.readers import NAMES, READERS
 from hardware.rfid import BLOCKED, CONNECTED, DISCONNECTED, STOPPED, LineTags, RfidReader
@@ -28,153 +29,6 @@ NTAG = "046B8A882C5E80"
 MIFARE = "DEADBEEF"
 
 # ------------------------------------------------------------------ a simulated PN532
-
-
-def checksum(data: bytes) -> int:
-    return (0x100 - sum(data) % 256) % 256
-
-
-def module_frame(data: bytes) -> bytes:
-    """A frame as the module sends it: preamble, start code, LEN, LCS, TFI D5, data, DCS."""
-    body = b"\xd5" + data
-    return (
-        b"\x00\x00\xff"
-        + bytes([len(body), checksum(bytes([len(body)]))])
-        + body
-        + bytes([checksum(body)])
-        + b"\x00"
-    )
-
-
-class PN532Chip:
-    """The module's side of the wire, bytes in and bytes out (UM0701-02, section 6.2): it
-    ACKs and answers each well-formed command from the host, asleep until woken (0x55
-    0x55 before a frame), answering tag reads only once configured, and sends its last
-    answer again when the host asks with a NACK. ``corrupt`` answers to come have a bad
-    checksum, as a disturbed line gives them; ``lose`` answers to come are lost whole."""
-
-    ACK = b"\x00\x00\xff\x00\xff\x00"
-    NACK = b"\x00\x00\xff\xff\x00\x00"
-
-    def __init__(self) -> None:
-        self.tag: str | None = None
-        self.commands: list[int] = []
-        self.bad: list[bytes] = []
-        self.nacks = 0
-        self.corrupt = 0
-        self.lose = 0
-        self.awake = False
-        self.configured = False
-        self.buffer = b""
-        self.last = b""
-
-    def receive(self, data: bytes) -> bytes:
-        """What the module sends back for the host's ``data``."""
-        self.buffer += data
-        out = b""
-        while True:
-            start = self.buffer.find(b"\x00\x00\xff")
-            if start < 0 or len(self.buffer) < start + 5:
-                return out
-            if b"\x55\x55" in self.buffer[:start]:
-                self.awake = True
-            if self.buffer[start : start + 6] == self.NACK:
-                self.buffer = self.buffer[start + 6 :]
-                self.nacks += 1
-                if self.last:
-                    out += self._send(self.last)
-                continue
-            length, lcs = self.buffer[start + 3], self.buffer[start + 4]
-            end = start + 5 + length + 2
-            if len(self.buffer) < end:
-                return out
-            body = self.buffer[start + 5 : start + 5 + length]
-            dcs = self.buffer[start + 5 + length]
-            whole, self.buffer = self.buffer[start:end], self.buffer[end:]
-            if (length + lcs) % 256 or (sum(body) + dcs) % 256 or body[:1] != b"\xd4":
-                self.bad.append(whole)
-                continue
-            if self.awake:
-                answer = self._answer(body[1], body[2:])
-                if answer is not None:
-                    self.last = answer
-                    out += self.ACK + self._send(answer)
-
-    def _send(self, answer: bytes) -> bytes:
-        if self.lose:
-            self.lose -= 1
-            return b""
-        sent = module_frame(answer)
-        if self.corrupt and sent:
-            self.corrupt -= 1
-            sent = sent[:-2] + bytes([sent[-2] ^ 0x5A]) + sent[-1:]  # the DCS
-        return sent
-
-    def _answer(self, command: int, data: bytes) -> bytes | None:
-        self.commands.append(command)
-        if command == 0x02:
-            return b"\x03\x32\x01\x06\x07"  # PN532, firmware 1.6
-        if command == 0x14:
-            self.configured = data[:1] == b"\x01"
-            return b"\x15"
-        if command == 0x32:
-            return b"\x33"
-        if command == 0x4A and self.configured and self.tag:
-            uid = bytes.fromhex(self.tag)
-            return b"\x4b\x01\x01\x00\x44\x00" + bytes([len(uid)]) + uid
-        if command == 0x4A:
-            return b"\x4b\x00"
-        return None
-
-
-class PN532Module(PN532Chip):
-    """A :class:`PN532Chip` on the far end of a pseudo-terminal, answering as it hears."""
-
-    def __init__(self, pty: Pty) -> None:
-        super().__init__()
-        self.pty = pty
-        self.running = True
-        self.thread = threading.Thread(target=self._run, name="pn532-module", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        while self.running and self.pty.open:
-            try:
-                ready, _w, _x = select.select([self.pty.master], [], [], 0.02)
-                data = os.read(self.pty.master, 1024) if ready else b""
-                out = self.receive(data)
-                if out:
-                    self.pty.write(out)
-            except (OSError, ValueError):
-                return
-
-    def stop(self) -> None:
-        self.running = False
-        self.thread.join(WAIT)
-
-
-def until(condition: Callable[[], bool], what: str) -> None:
-    """Poll what the simulated module saw (it has no event to wait on)."""
-    deadline = time.monotonic() + WAIT
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.01)
-
-
-def started(readers: list[RfidReader], port: str, kind: str, **kw: Any) -> Recorder:
-    rec = Recorder()
-    reader = RfidReader(
-        port,
-        kind,
-        on_tag=rec.on_tag,
-        on_status=rec.on_status,
-        on_dropped=rec.on_dropped,
-        retry=0.05,
-        **kw,
-    )
-    readers.append(reader)
-    reader.start()
-    return rec
 
 
 def test_pn532_is_woken_configured_and_polled_and_reports_each_tag(
@@ -311,7 +165,7 @@ def test_rfid_monitor_reads_a_pn532_at_its_own_speed(tmp_path: Path) -> None:
     pty = Pty()
     module = PN532Module(pty)
     TagMap(tmp_path / FILE_NAME, {NTAG: "1W1"}).save()
-    proc, out = _command(tmp_path, "monitor", "--port", pty.path, "--reader", "pn532")
+    proc, out = rfid_command(tmp_path, "monitor", "--port", pty.path, "--reader", "pn532")
     try:
         out.until("(pn532, 115200 baud)")
         out.until("PN532 firmware 1.6")
@@ -327,68 +181,6 @@ def test_rfid_monitor_reads_a_pn532_at_its_own_speed(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------- a keyboard-wedge reader
-
-
-def typed(text: str, enter: bool = True, sec: int = 1700000000) -> list[InputEvent]:
-    """The events a reader sends to type ``text`` (and Enter), as evtest records them:
-    for each key a scan code, the key down, a report, then the same for the key up."""
-    events: list[InputEvent] = []
-    usec = 0
-    codes = [getattr(ecodes, f"KEY_{c}") for c in text]
-    if enter:
-        codes.append(ecodes.KEY_ENTER)
-    for code in codes:
-        for value in (1, 0):
-            usec += 800
-            events.append(InputEvent(sec, usec, ecodes.EV_MSC, ecodes.MSC_SCAN, 0x70000 + code))
-            events.append(InputEvent(sec, usec, ecodes.EV_KEY, code, value))
-            events.append(InputEvent(sec, usec, ecodes.EV_SYN, ecodes.SYN_REPORT, 0))
-    return events
-
-
-class Recorded:
-    """A plugged-in reader's device playing recorded events; unplugged, reads fail as
-    the kernel's do (ENODEV)."""
-
-    def __init__(self) -> None:
-        self.queue: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
-        self.gone = False
-        self.closed = False
-
-    def play(self, events: Sequence[InputEvent]) -> None:
-        for event in events:
-            self.queue.put(event)
-
-    def read(self, timeout: float) -> Sequence[InputEvent]:
-        if self.gone:
-            raise OSError(errno.ENODEV, "No such device")
-        try:
-            events = [self.queue.get(timeout=timeout)]
-        except queue.Empty:
-            return []
-        while not self.queue.empty():
-            events.append(self.queue.get())
-        return events
-
-    def close(self) -> None:
-        self.closed = True
-
-
-class UsbPort:
-    """What /dev/input/by-id holds: the reader's device while it is plugged in."""
-
-    def __init__(self) -> None:
-        self.device: Recorded | None = None
-        self.opened: list[str] = []
-
-    def __call__(self, path: str) -> Recorded:
-        if self.device is None:
-            raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
-        self.opened.append(path)
-        return self.device
-
-
-BY_ID = "usb-Sycreader_RFID_Technology_Co.__Ltd_SYC_ID_IC_USB_Reader_08FF20140315-event-kbd"
 
 
 def test_a_keyboard_reader_types_tags_that_are_read_and_never_typed(
@@ -541,7 +333,7 @@ def test_rfid_enroll_saves_no_chatter_as_a_card(tmp_path: Path) -> None:
     """A reader printing its settings while no card is near it: nothing is enrolled
     until a card is scanned."""
     pty = Pty()
-    proc, out = _command(tmp_path, "enroll", "--port", pty.path, "--reader", "lines")
+    proc, out = rfid_command(tmp_path, "enroll", "--port", pty.path, "--reader", "lines")
     try:
         out.both("Scan card 1W1", "connected: reading")
         pty.write("".join(f"{line}\r\n" for line in CHATTER).encode())
@@ -624,7 +416,7 @@ def test_every_reader_kind_is_in_the_command_line_and_the_docs() -> None:
 def test_rfid_enroll_with_a_pn532_records_its_tags(tmp_path: Path) -> None:
     pty = Pty()
     module = PN532Module(pty)
-    proc, out = _command(tmp_path, "enroll", "--port", pty.path, "--reader", "pn532")
+    proc, out = rfid_command(tmp_path, "enroll", "--port", pty.path, "--reader", "pn532")
     try:
         out.both("Scan card 1W1", "PN532 firmware 1.6")  # either first (it was, under load)
         module.tag = NTAG
@@ -653,7 +445,7 @@ def test_the_keyboard_reader_is_found_by_its_by_id_name(tmp_path: Path) -> None:
     (by_id / "usb-Logitech_USB_Receiver-if01-event-mouse").symlink_to("../event3")
     assert keyboard_devices(by_id) == [str(by_id / BY_ID)]
     if not Path("/dev/input/by-id").exists():  # this machine: no keyboard at all
-        proc, out = _command(tmp_path, "monitor", "--reader", "keyboard")
+        proc, out = rfid_command(tmp_path, "monitor", "--reader", "keyboard")
         assert proc.wait(timeout=EXIT_WAIT) == 2
         assert "no USB keyboard reader is plugged in" in out.rest()
 

@@ -4,20 +4,16 @@ test writing the reader's bytes on the other; then the scans played into a real 
 from __future__ import annotations
 
 import errno
-import functools
 import os
 import queue
-import select
 import signal
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from devices import EXIT_WAIT, WAIT, Pty, Recorder, frame, rfid_command
 
 from companion.engine.cards import CARDS
 from companion.engine.setup import Setup
@@ -25,102 +21,12 @@ from companion.journal.session import Session
 from companion.journal.store import Store
 from companion.journal.table import REVEAL, NewGame, Turn
 from hardware.exc import TagConflict, TagMapError, serial_error
-from hardware.rfid import CONNECTED, DISCONNECTED, LINES, RDM6300, STOPPED, Dropped, RfidReader
+from hardware.rfid import CONNECTED, DISCONNECTED, LINES, RDM6300, STOPPED, RfidReader
 from hardware.scanner import DECLARED, ILLEGAL, NOT_ENROLLED, REFUSED, CardScanner, ScanResult
 from hardware.tagmap import FILE_NAME, TagMap
 
-ROOT = Path(__file__).resolve().parent.parent
 MARKET = ("1W1 1U1 1G1 1R1", "2W1 2U1 2G1 2R1", "3W1 3U1 3G1 3R1")
 A, B, C = "0A1B2C3D4E", "1122334455", "00C0FFEE00"
-WAIT = 5.0
-# A command asked to stop (Ctrl-C) stops its reader (up to 5 s) and its port thread
-# (2 s) before it exits: on a loaded machine that took more than 10 s once.
-EXIT_WAIT = 30.0
-
-
-def frame(tag: str, checksum: str | None = None) -> bytes:
-    """An RDM6300 frame: STX, 10 hex characters, their XOR in 2 hex characters, ETX."""
-    xor = functools.reduce(lambda a, b: a ^ b, bytes.fromhex(tag))
-    return b"\x02" + tag.encode() + (checksum or f"{xor:02X}").encode() + b"\x03"
-
-
-class Pty:
-    """A pseudo-terminal: pyserial opens :attr:`path`, the test writes to the master."""
-
-    def __init__(self) -> None:
-        self.master, self.slave = os.openpty()
-        self.path = os.ttyname(self.slave)
-        self.open = True
-
-    def write(self, data: bytes) -> None:
-        os.write(self.master, data)
-
-    def unplug(self) -> None:
-        if self.open:
-            self.open = False
-            os.close(self.master)
-            os.close(self.slave)
-
-
-class Recorder:
-    """The reader's callbacks, kept in order, with waits that end as soon as they can."""
-
-    def __init__(self) -> None:
-        self.events: list[tuple[str, Any]] = []
-        self.changed = threading.Condition()
-
-    def add(self, kind: str, value: Any) -> None:
-        with self.changed:
-            self.events.append((kind, value))
-            self.changed.notify_all()
-
-    def on_tag(self, tag: str) -> None:
-        self.add("tag", tag)
-
-    def on_status(self, state: str, detail: str) -> None:
-        self.add(state, detail)
-
-    def on_dropped(self, item: Dropped) -> None:
-        self.add("dropped", item)
-
-    def of(self, kind: str) -> list[Any]:
-        with self.changed:
-            return [v for k, v in self.events if k == kind]
-
-    @property
-    def tags(self) -> list[str]:
-        return self.of("tag")
-
-    @property
-    def states(self) -> list[str]:
-        with self.changed:
-            return [k for k, _v in self.events if k in (CONNECTED, DISCONNECTED, STOPPED)]
-
-    def wait(self, predicate: Callable[[], bool], what: str) -> None:
-        with self.changed:
-            if not self.changed.wait_for(predicate, timeout=WAIT):
-                pytest.fail(f"timed out waiting for {what}; events: {self.events}")
-
-    def wait_count(self, kind: str, n: int) -> None:
-        self.wait(lambda: len([1 for k, _v in self.events if k == kind]) >= n, f"{n} x {kind}")
-
-
-@pytest.fixture
-def pty() -> Iterator[Pty]:
-    port = Pty()
-    yield port
-    port.unplug()
-
-
-@pytest.fixture
-def readers() -> Iterator[list[RfidReader]]:
-    """Readers started by a test, stopped after it; no reader thread may outlive it."""
-    started: list[RfidReader] = []
-    yield started
-    for reader in started:
-        reader.stop()
-    left = [t.name for t in threading.enumerate() if t.name.startswith("rfid-")]
-    assert not left, f"threads left running: {left}"
 
 
 @pytest.fixture
@@ -492,69 +398,9 @@ def test_scans_lay_out_a_new_game() -> None:
 # --------------------------------------------------------------------- the command
 
 
-class Output:
-    """A subprocess's output, read line by line with a deadline."""
-
-    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
-        assert proc.stdout is not None
-        self.proc = proc
-        self.fd = proc.stdout.fileno()
-        self.text = ""
-        self.seen = 0
-
-    def until(self, needle: str) -> str:
-        """Read until ``needle`` appears (after what earlier calls found); the text up to it."""
-        deadline = time.monotonic() + WAIT * 2
-        while needle not in self.text[self.seen :]:
-            left = deadline - time.monotonic()
-            ready, _w, _x = select.select([self.fd], [], [], max(left, 0))
-            if not ready:
-                pytest.fail(f"no {needle!r} in the output:\n{self.text}")
-            chunk = os.read(self.fd, 4096)
-            if not chunk:
-                pytest.fail(f"the command ended before {needle!r}:\n{self.text}")
-            self.text += chunk.decode()
-        end = self.text.index(needle, self.seen) + len(needle)
-        found, self.seen = self.text[:end], end
-        return found
-
-    def both(self, first: str, second: str) -> None:
-        """Read until both appear, in either order: a reader's thread prints "connected"
-        while the command prints its first question, and either may come first."""
-        start = self.seen
-        self.until(first)
-        after = self.seen
-        if second not in self.text[start:]:
-            self.until(second)
-        self.seen = max(after, self.seen)
-
-    def rest(self) -> str:
-        """Everything the command printed, once it has ended."""
-        self.proc.wait(timeout=EXIT_WAIT)
-        while chunk := os.read(self.fd, 4096):
-            self.text += chunk.decode()
-        for pipe in (self.proc.stdin, self.proc.stdout):
-            if pipe is not None:
-                pipe.close()
-        return self.text
-
-
-def _command(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[bytes], Output]:
-    env = {**os.environ, "SPLENDOR_DATA_DIR": str(tmp_path), "SPLENDOR_LANG": "en"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "splendor_companion", "rfid", *args],
-        cwd=ROOT,
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    return proc, Output(proc)
-
-
 def test_rfid_monitor_prints_tags_cards_and_dropped_frames(tmp_path: Path, pty: Pty) -> None:
     TagMap(tmp_path / FILE_NAME, {A: "1W1"}).save()
-    proc, out = _command(tmp_path, "monitor", "--port", pty.path, "--reader", "rdm6300")
+    proc, out = rfid_command(tmp_path, "monitor", "--port", pty.path, "--reader", "rdm6300")
     try:
         out.until("connected: reading")
         pty.write(frame(A) * 3 + frame(C, checksum="FF") + frame(B))
@@ -574,7 +420,7 @@ def test_rfid_enroll_asks_for_each_card_and_refuses_a_tag_of_another_card(
     tmp_path: Path, pty: Pty
 ) -> None:
     TagMap(tmp_path / FILE_NAME, {A: "1W1"}).save()
-    proc, out = _command(tmp_path, "enroll", "--port", pty.path, "--level", "3")
+    proc, out = rfid_command(tmp_path, "enroll", "--port", pty.path, "--level", "3")
     assert proc.stdin is not None
     try:
         out.both(
@@ -604,7 +450,7 @@ def test_rfid_enroll_asks_for_each_card_and_refuses_a_tag_of_another_card(
 
 
 def test_rfid_enroll_stops_on_ctrl_c_keeping_what_is_saved(tmp_path: Path, pty: Pty) -> None:
-    proc, out = _command(tmp_path, "enroll", "--port", pty.path, "--reader", "lines")
+    proc, out = rfid_command(tmp_path, "enroll", "--port", pty.path, "--reader", "lines")
     try:
         out.both("Scan card 1W1", "connected: reading")
         pty.write(b"04 A3 2B 1C\r\n")

@@ -15,11 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from journal import SETUP, play_random
 
 from companion.engine.game import Game
-from companion.engine.moves import Move
-from companion.engine.setup import Setup
-from companion.engine.simulate import Dealer, choose, simulate
+from companion.engine.simulate import Dealer, simulate
 from companion.engine.tokens import Colour, Tokens
 from companion.journal.session import Session
 from companion.journal.store import MIGRATIONS, SCHEMA_VERSION, GameState, Store, StoreError
@@ -28,27 +27,10 @@ from companion.records.record import Record, move_document, read_move
 # Among the tests tools/pi-check runs on the Pi's processor (pytest -m pi).
 pytestmark = pytest.mark.pi
 
-SETUP = Setup.of(
-    ["Ada", "Ben", "Cleo"],
-    ["N1", "N2", "N3", "N4"],
-    ["1W1 1W2 1W3 1W4", "2W1 2W2 2W3 2W4", "3W1 3W2 3W3 3W4"],
-)
-
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "data" / "games.sqlite3"
-
-
-def play_random(session: Session, n: int, seed: int = 0) -> list[Move]:
-    rng = random.Random(seed)
-    dealer = Dealer(session.game, rng)
-    played = []
-    for _ in range(n):
-        if session.game.over:
-            break
-        played.append(session.play(dealer.deal(choose(rng, list(session.game.legal_moves())))))
-    return played
 
 
 def test_journal_uses_wal_full_sync_and_marks_the_file_as_ours(db: Path) -> None:

@@ -32,7 +32,7 @@ from ui.screens.listing import Row
 from .conftest import forget_drawn
 from .driver import Driver
 from .legible import measure
-from .test_history import assert_legible, decode_qr, row_text, screenshot, tag
+from .shots import assert_legible, decode_qr, row_text, screenshot, tag
 
 
 @pytest.fixture(params=["en", "fr"])

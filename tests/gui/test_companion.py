@@ -22,8 +22,7 @@ from ui.widgets import CardView
 
 from .driver import Driver, lay_out_table
 from .legible import measure
-from .test_game import finish_turn, pick_card
-from .test_thinking import shown_move
+from .playing import finish_turn, pick_card, shown_move
 
 
 def _new_game(d: Driver, level_taps: int, suggest: bool) -> None:

@@ -20,6 +20,7 @@ from companion.journal.table import NewGame
 from hardware.tagmap import TagMap, default_path
 
 from .driver import Driver
+from .playing import play_through_taps
 
 
 def frame(tag: str) -> bytes:
@@ -132,7 +133,6 @@ def test_scanned_cards_lay_out_the_table_and_refill_the_market(
     wait_for(d, lambda: "not enrolled" in table.status.text)
 
     # Play the moves by taps up to the first one that refills the market; scan the reveal.
-    from .test_game import play_through_taps
 
     session = table.session
     assert session is not None
@@ -222,7 +222,6 @@ def test_a_wrong_card_scanned_for_a_reveal_is_refused_in_the_open_picker(
     wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
     d.app.start_game(game.setup)
     d.frames(2)
-    from .test_game import play_through_taps
 
     for m in game.moves[:first]:
         play_through_taps(d, m)
@@ -374,8 +373,8 @@ def test_on_the_kiosk_export_asks_the_helper_and_says_what_it_did(
 def test_a_pn532_and_a_keyboard_reader_enroll_cards_in_the_app(
     driver: Driver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from test_hardware_readers import BY_ID, PN532Module, Recorded, UsbPort, typed
-    from test_hardware_rfid import Pty
+    from devices import PN532Module, Pty
+    from wedge import BY_ID, Recorded, UsbPort, typed
 
     import hardware.keyboard
 

@@ -29,7 +29,7 @@ from ui.scale import SCALE
 from . import legible
 from .conftest import DISPLAYS, set_window
 from .driver import Driver
-from .test_thinking import shown_move
+from .playing import shown_move
 
 REFUSAL_TEXT = 18  # px: a refusal is read from a chair
 

@@ -10,7 +10,7 @@ import pytest
 from kivy.uix.button import Button
 
 from companion.engine.game import Hidden
-from companion.engine.moves import Buy, Move, Reserve
+from companion.engine.moves import Buy, Reserve
 from companion.engine.setup import Setup
 from companion.engine.simulate import simulate
 from companion.engine.tokens import Colour, Tokens
@@ -19,9 +19,9 @@ from companion.records.movelog import move_log
 from ui.dialogs import CardPicker, ReturnPicker
 from ui.i18n import tr
 from ui.screens.table.players import PlayerPanel
-from ui.taps import card_taps, finish_taps, move_taps
 
 from .driver import Driver, lay_out_table
+from .playing import pick_card, play_through_taps
 
 
 def new_game_through_taps(
@@ -39,23 +39,6 @@ def new_game_through_taps(
     lay_out_table(d, setup_nobles, market)
     d.press("Start the game")
     assert d.app.manager.current == "table"
-
-
-def pick_card(d: Driver, card_id: str) -> None:
-    """In an open card picker: the bonus colour, then the card (two taps)."""
-    for widget in card_taps(d.app, card_id):
-        d.tap(widget)
-
-
-def finish_turn(d: Driver, move: Move) -> None:
-    """Answer what the app asks after the action: reveal, returns, noble."""
-    for widget in finish_taps(d.app, move):
-        d.tap(widget)
-
-
-def play_through_taps(d: Driver, move: Move) -> None:
-    for widget in move_taps(d.app, move):
-        d.tap(widget)
 
 
 def test_whole_two_player_game_from_setup_to_standings_only_through_taps(driver: Driver) -> None:
@@ -160,7 +143,7 @@ import os, sys
 sys.path.insert(0, sys.argv[2])
 import gui.conftest  # the headless window, as in the tests
 from gui.driver import Driver
-from gui.test_game import play_through_taps
+from gui.playing import play_through_taps
 from companion.engine.simulate import simulate
 from pathlib import Path
 

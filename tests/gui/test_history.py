@@ -16,11 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import zxingcpp
-from kivy.uix.button import Button
-from kivy.uix.label import Label
-from kivy.uix.slider import Slider
-from PIL import Image
 from plays import LOWER_CASE_ZOE, SHARED_VICTORY, TWO_PLAYER_WIN, Known, import_known
 
 from companion import i18n
@@ -35,25 +30,12 @@ from companion.reports import bgstats
 from companion.reports.stats import player_stats
 from ui import theme
 from ui.i18n import tr
-from ui.screens.listing import Row
 from ui.screens.tableau import SeatView
 from ui.widgets import NobleView
 
 from .conftest import WINDOW
 from .driver import Driver
-
-
-def screenshot(d: Driver, folder: Path, name: str) -> Path:
-    """The window as a PNG in ``folder`` (a test's own: the suite writes no tracked file)."""
-    return d.screenshot_to(folder / f"{name}.png")
-
-
-def decode_qr(png: Path) -> str:
-    """What a phone's camera reads from the screenshot: exactly one QR code."""
-    found = zxingcpp.read_barcodes(Image.open(png).convert("L"))
-    codes = [b.text for b in found if b.format == zxingcpp.BarcodeFormat.QRCode]
-    assert len(codes) == 1, f"QR codes read from {png.name}: {codes}"
-    return codes[0]
+from .shots import assert_legible, decode_qr, row_text, screenshot, tag
 
 
 @pytest.mark.parametrize(
@@ -107,30 +89,12 @@ def table(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Driv
     d.close()
 
 
-def tag() -> str:
-    """``800x480-fr``: the window and the language of a screenshot."""
-    return f"{WINDOW}-{i18n.language()}"
-
-
-def assert_legible(d: Driver) -> None:
-    """At the kiosk's size: no text under 14 px, every tap target 44x44 px or more."""
-    for widget in d.walk():
-        if isinstance(widget, Label) and widget.text and widget.opacity:
-            assert widget.font_size >= 14, (widget.text, widget.font_size)
-        if isinstance(widget, Button | Row | Slider) and not widget.disabled:
-            assert min(widget.width, widget.height) >= 44, (widget, widget.size)
-
-
 def reach(d: Driver, shots: Path, button: str, screen: str) -> None:
     """Tap ``button``; ``screen`` shows, legible, and is photographed."""
     d.press(button)
     assert d.app.manager.current == screen
     assert_legible(d)
     screenshot(d, shots, f"{screen}-{tag()}")
-
-
-def row_text(row: Row) -> list[str]:
-    return [label.text for label in row.cells]
 
 
 def local(moment: str) -> str:

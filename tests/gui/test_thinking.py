@@ -13,7 +13,6 @@ import pytest
 
 from companion.ai.words import visiting
 from companion.coach.plan import Plan
-from companion.engine.moves import Move
 from companion.engine.simulate import Dealer, simulate
 from companion.i18n import language
 from companion.journal.store import GameState
@@ -24,7 +23,7 @@ from ui.screens.table.menu import MenuDialog
 from .conftest import WINDOW, at_1280x720
 from .driver import Driver
 from .legible import measure
-from .test_game import pick_card
+from .playing import pick_card, shown_move
 
 SLOW = 60.0  # seconds of thought on a Pi: a search that lasts until it is stopped
 
@@ -40,18 +39,6 @@ def _companion_to_act(
     gid = d.app.store.import_record(record, GameState.of(game))
     d.app.resume(gid)
     return plan
-
-
-def shown_move(d: Driver) -> Move:
-    """Let the app run until the companion's move is on its panel (bounded, not timed)."""
-    table = d.app.table_screen
-    for _ in range(400):
-        if table.panel.move is not None and not table.panel.thinking:
-            return table.panel.move
-        if table.thinking is not None:
-            table.thinking.wait(2)
-        d.frames(1)
-    raise AssertionError("the companion's move never appeared")
 
 
 @pytest.fixture(params=["en", "fr"])
