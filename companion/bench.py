@@ -47,7 +47,7 @@ from pathlib import Path
 from .engine import native
 from .engine.game import Game
 from .engine.simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, choose, random_setup, simulate
-from .errors import CompanionError
+from .errors import CompanionError, ErrorCode
 from .i18n import N_, ngettext, number, translate
 from .journal.session import Session
 from .journal.store import Store
@@ -144,14 +144,14 @@ def baseline(ref: str, build: bool = True) -> Iterator[tuple[Path, bool]]:
         )
     except OSError as err:
         raise CompanionError(
-            "bad-baseline",
+            ErrorCode.BAD_BASELINE,
             N_("--baseline needs git, which cannot be run: {reason}"),
             {"reason": str(err)},
         ) from None
     if archive.returncode != 0:
         said = archive.stderr.decode(errors="replace").strip().splitlines()
         raise CompanionError(
-            "bad-baseline",
+            ErrorCode.BAD_BASELINE,
             N_("--baseline {ref}: not a commit of the git repository at {root} ({reason})"),
             {"ref": ref, "root": root, "reason": said[-1] if said else archive.returncode},
         )

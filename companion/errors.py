@@ -1,18 +1,19 @@
 """Every error the companion shows a person: one root, a stable code, a lazy translation.
 
-:class:`CompanionError` is the root: a ``code`` (a short stable word, or an
-:class:`ErrorCode` for the rules and records of ``spec/game-record.md``), a ``template`` in
-English and its ``params``. The ``message`` is translated when read, so the same error can
-be shown in the table's language after it was raised. Below it: :class:`IllegalMove` (a
-move the rules refuse), :class:`RecordError` (a document that is not a record),
-:class:`Refused` (a declaration the table cannot take now), :class:`StoreError` (the
-journal), :class:`ExportError` (an export file) and, in ``hardware.exc``, ``HardwareError``
-(a reader, a pin; the core does not import the hardware, the hardware derives from here).
+:class:`CompanionError` is the root: a ``code`` (a member of :class:`ErrorCode`, a short
+stable word listed in docs/game-record.md; a device's is a ``hardware.exc.DeviceCode``), a
+``template`` in English and its ``params``. The ``message`` is translated when read, so the
+same error can be shown in the table's language after it was raised. Below it:
+:class:`IllegalMove` (a move the rules refuse), :class:`RecordError` (a document that is
+not a record), :class:`Refused` (a declaration the table cannot take now),
+:class:`StoreError` (the journal), :class:`ExportError` (an export file) and, in
+``hardware.exc``, ``HardwareError`` (a reader, a pin; the core does not import the
+hardware, the hardware derives from here).
 
 >>> err = IllegalMove(ErrorCode.RESERVE_LIMIT, "{player} holds 3 reserved cards", player="Ada")
 >>> err.code.value, err.message
 ('reserve-limit', 'Ada holds 3 reserved cards')
->>> isinstance(StoreError("in use", code="store-busy"), CompanionError)
+>>> isinstance(StoreError("in use", code=ErrorCode.STORE_BUSY), CompanionError)
 True
 """
 
@@ -27,6 +28,10 @@ from .i18n import N_, Later, localise, translate
 
 
 class ErrorCode(StrEnum):
+    """Every code the core gives an error, each a stable word (docs/game-record.md): the
+    rules and records first, then the table's refusals, the journal and the exports. The
+    devices' codes are ``hardware.exc.DeviceCode``. Compare a code with its member."""
+
     WRONG_PLAYER = "wrong-player"
     GAME_OVER = "game-over"
     MALFORMED_MOVE = "malformed-move"
@@ -47,6 +52,33 @@ class ErrorCode(StrEnum):
     PASS_INVALID = "pass-invalid"
     # Not a move error: the document itself is not a record (replay exits 2).
     MALFORMED_RECORD = "malformed-record"
+    # Not the rules: what the table refuses to take as declared (Refused).
+    PLAYERS = "players"
+    ALREADY_DECLARED = "already-declared"
+    UNKNOWN = "unknown"
+    SETUP_FULL = "setup-full"
+    SETUP_INCOMPLETE = "setup-incomplete"
+    NO_SWAP = "no-swap"
+    NOTHING_CHOSEN = "nothing-chosen"
+    NOTHING_DUE = "nothing-due"
+    INCOMPLETE = "incomplete"
+    NOT_A_TAKE = "not-a-take"
+    # The games journal (StoreError).
+    STORE_FAILED = "store-failed"
+    STORE_BUSY = "store-busy"
+    READ_ONLY = "read-only"
+    NOT_A_FILE = "not-a-file"
+    DISK_FULL = "disk-full"
+    DAMAGED_JOURNAL = "damaged-journal"
+    FOREIGN_JOURNAL = "foreign-journal"
+    NO_GAME = "no-game"
+    ALREADY_STORED = "already-stored"
+    OUT_OF_STEP = "out-of-step"
+    UNREADABLE_GAME = "unreadable-game"
+    # An export file (ExportError, ExportRefused), and the benchmark's --baseline.
+    EXPORT_FAILED = "export-failed"
+    EXPORT_REFUSED = "export-refused"
+    BAD_BASELINE = "bad-baseline"
 
 
 class CompanionError(Exception):
@@ -121,19 +153,26 @@ def place(path: str) -> str:
 
 class Refused(CompanionError):
     """A declaration at the table that cannot be taken as it is (not a rule of the game:
-    a setup slot already full, a card declared twice, a step not due). ``code`` is a short
-    stable word such as ``already-declared``."""
+    a setup slot already full, a card declared twice, a step not due). ``code`` says which,
+    such as :attr:`ErrorCode.ALREADY_DECLARED`."""
 
-    def __init__(self, code: str, template: str, **params: Any) -> None:
+    code: ErrorCode
+
+    def __init__(self, code: ErrorCode, template: str, **params: Any) -> None:
         super().__init__(code, template, params)
 
 
 class StoreError(CompanionError):
     """The journal cannot do what was asked; ``message`` says why and what to do. ``code``:
-    ``store-busy`` (another companion has it), ``read-only``, ``no-game``, ``already-stored``,
-    ``out-of-step`` (a move numbered other than expected), ``store-failed``..."""
+    :attr:`~ErrorCode.STORE_BUSY` (another companion has it), ``READ_ONLY``, ``NO_GAME``,
+    ``ALREADY_STORED``, ``OUT_OF_STEP`` (a move numbered other than expected),
+    ``STORE_FAILED``..."""
 
-    def __init__(self, template: str, *, code: str = "store-failed", **params: Any) -> None:
+    code: ErrorCode
+
+    def __init__(
+        self, template: str, *, code: ErrorCode = ErrorCode.STORE_FAILED, **params: Any
+    ) -> None:
         super().__init__(code, template, params)
 
 
@@ -144,7 +183,7 @@ class ExportError(CompanionError):
         self.path = path
         self.reason = reason
         super().__init__(
-            "export-failed",
+            ErrorCode.EXPORT_FAILED,
             "cannot write {path}: {reason}. Nothing was written there.",
             {"path": path, "reason": reason},
         )
@@ -157,7 +196,7 @@ class ExportRefused(ExportError):
 
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(path, reason)
-        self.code = "export-refused"
+        self.code = ErrorCode.EXPORT_REFUSED
 
 
 # The json module's reasons, said for a person (json speaks English only).

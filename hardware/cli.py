@@ -32,7 +32,7 @@ from companion.engine.cards import CARDS
 from companion.engine.tokens import Tokens
 from companion.i18n import _, localise, ngettext, number, translate
 
-from .exc import HardwareError, TagConflict
+from .exc import DeviceCode, HardwareError, TagConflict
 from .ports import gpio_uart, keyboard_devices
 from .readers import DEFAULT, INPUT, NAMES, READERS, baud_of
 from .tagmap import TagMap, default_path
@@ -90,11 +90,11 @@ def default_port(reader: str) -> str:
         return found[0]
     if not found:
         raise HardwareError(
-            "not-found",
+            DeviceCode.NOT_FOUND,
             _("no USB keyboard reader is plugged in (nothing in /dev/input/by-id)"),
         )
     raise HardwareError(
-        "ambiguous",
+        DeviceCode.AMBIGUOUS,
         _(
             "several keyboards are plugged in: choose the reader with --port, one of: {ports}"
         ).format(ports=", ".join(found)),

@@ -2,12 +2,12 @@
 
 :class:`HardwareError` is a :class:`companion.errors.CompanionError`: a template and its
 parameters, translated when :attr:`~HardwareError.message` is read (a message already
-translated, with no parameters, is shown as it is). ``code`` is a short stable word for the
-app to choose an icon or a help page by.
+translated, with no parameters, is shown as it is). ``code`` (a :class:`DeviceCode`) is a
+short stable word for the app to choose an icon or a help page by.
 
 >>> err = serial_error("/dev/ttyUSB9", FileNotFoundError(2, "No such file or directory"))
->>> err.code
-'not-found'
+>>> err.code is DeviceCode.NOT_FOUND, err.code.value
+(True, 'not-found')
 >>> "raspi-config" in err.message
 True
 """
@@ -15,16 +15,45 @@ True
 from __future__ import annotations
 
 import errno
+from enum import StrEnum
 from typing import Any
 
 from companion.errors import CompanionError
 from companion.i18n import _, os_reason
 
 
+class DeviceCode(StrEnum):
+    """The codes of the devices' errors, each a stable word (docs/game-record.md); the core's
+    are :class:`companion.errors.ErrorCode`. Compare a code with its member."""
+
+    # A serial port or an input device (SerialPortError).
+    NOT_FOUND = "not-found"
+    PERMISSION = "permission"
+    BUSY = "busy"
+    NOT_SERIAL = "not-serial"
+    IO = "io"
+    LOST = "lost"
+    AMBIGUOUS = "ambiguous"
+    # A GPIO pin (PinError).
+    PIN_IN_USE = "pin-in-use"
+    PIN_INVALID = "pin-invalid"
+    PIN_RESERVED = "pin-reserved"
+    PIN_ERROR = "pin-error"
+    # The tag map (TagMapError, TagConflict).
+    UNREADABLE = "unreadable"
+    UNWRITABLE = "unwritable"
+    INVALID = "invalid"
+    UNKNOWN_CARD = "unknown-card"
+    EMPTY_TAG = "empty-tag"
+    TAG_TAKEN = "tag-taken"
+
+
 class HardwareError(CompanionError):
     """A device that cannot be used. The app shows :attr:`message` and plays on without it."""
 
-    def __init__(self, code: str, template: str, **params: Any) -> None:
+    code: DeviceCode
+
+    def __init__(self, code: DeviceCode, template: str, **params: Any) -> None:
         super().__init__(code, template, params)
 
 
@@ -43,7 +72,9 @@ class TagMapError(HardwareError):
 class TagConflict(HardwareError):
     """Enrollment refused: the tag is mapped to another card already (``card`` names it)."""
 
-    def __init__(self, code: str, template: str, *, tag: str, card: str, **params: Any) -> None:
+    def __init__(
+        self, code: DeviceCode, template: str, *, tag: str, card: str, **params: Any
+    ) -> None:
         self.tag = tag
         self.card = card
         super().__init__(code, template, **params)
@@ -59,40 +90,42 @@ def serial_error(port: str, err: BaseException) -> SerialPortError:
     text = str(err)
     if number == errno.ENOENT or "No such file or directory" in text:
         return SerialPortError(
-            "not-found",
+            DeviceCode.NOT_FOUND,
             "{port} does not exist: is the reader plugged in? (for the Pi's own serial "
             "port, enable it with raspi-config)",
             port=port,
         )
     if number in (errno.EACCES, errno.EPERM) or "Permission denied" in text:
         return SerialPortError(
-            "permission",
+            DeviceCode.PERMISSION,
             "permission denied on {port}: add the user to the dialout group "
             "(sudo usermod -aG dialout $USER), then log out and in again",
             port=port,
         )
     if number in (errno.EBUSY, errno.EAGAIN, errno.EWOULDBLOCK) or "exclusively lock" in text:
         return SerialPortError(
-            "busy",
+            DeviceCode.BUSY,
             "{port} is in use by another program (the serial console, or another "
             "splendor-companion)",
             port=port,
         )
     if number == errno.ENOTTY or "Inappropriate ioctl" in text:
         return SerialPortError(
-            "not-serial",
+            DeviceCode.NOT_SERIAL,
             "{port} is not a serial port (a file or another kind of device): give the "
             "reader's port, like /dev/serial0 or /dev/ttyUSB0",
             port=port,
         )
-    return SerialPortError("io", "cannot open {port}: {reason}", port=port, reason=_reason(err))
+    return SerialPortError(
+        DeviceCode.IO, "cannot open {port}: {reason}", port=port, reason=_reason(err)
+    )
 
 
 def lost_error(port: str, err: BaseException | None) -> SerialPortError:
     """The reader went away while it was being read (unplugged, most likely)."""
     reason = _reason(err) if err is not None else _("the port was closed")
     return SerialPortError(
-        "lost",
+        DeviceCode.LOST,
         "the reader on {port} was disconnected ({reason}); waiting for it to come back",
         port=port,
         reason=reason,
@@ -105,7 +138,7 @@ def pin_error(pin: object, role: str, err: BaseException) -> PinError:
 
     if isinstance(err, GPIOPinInUse):
         return PinError(
-            "pin-in-use",
+            DeviceCode.PIN_IN_USE,
             "pin {pin} ({role}) is already in use: another device in the settings or "
             "another program has it",
             pin=pin,
@@ -113,14 +146,14 @@ def pin_error(pin: object, role: str, err: BaseException) -> PinError:
         )
     if isinstance(err, PinInvalidPin | PinUnknownPi | ValueError):
         return PinError(
-            "pin-invalid",
+            DeviceCode.PIN_INVALID,
             "{pin} is not a GPIO pin of this board ({role}): {reason}",
             pin=pin,
             role=role,
             reason=_reason(err),
         )
     return PinError(
-        "pin-error",
+        DeviceCode.PIN_ERROR,
         "cannot use pin {pin} for the {role}: {reason}",
         pin=pin,
         role=role,

@@ -37,7 +37,7 @@ from gpiozero.exc import BadPinFactory, GPIOZeroError
 
 from companion.i18n import _
 
-from .exc import HardwareError, PinError, pin_error
+from .exc import DeviceCode, HardwareError, PinError, pin_error
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ class GpioPins:
                 values[f.name] = raw.strip() if isinstance(raw, str) else raw
             else:
                 raise PinError(
-                    "pin-invalid",
+                    DeviceCode.PIN_INVALID,
                     _("{pin} is not a pin: give a GPIO number like 17").format(pin=raw),
                 )
         return cls(**values)
@@ -91,7 +91,7 @@ class GpioPins:
             number = bcm(getattr(self, f.name))
             if number is not None and number in reserved:
                 raise PinError(
-                    "pin-reserved",
+                    DeviceCode.PIN_RESERVED,
                     _(
                         "pin {pin} ({role}) is the serial port's {line}, which the RFID "
                         "reader uses: choose another pin, like 17, 27 or 22"

@@ -24,7 +24,7 @@ from evdev import InputEvent, ecodes
 
 from companion.i18n import _
 
-from .exc import SerialPortError
+from .exc import DeviceCode, SerialPortError
 from .uid import LONGEST, run
 
 # Which key types which character. Readers type decimal (most 125 kHz ones: "0004346362")
@@ -83,7 +83,7 @@ def open_error(port: str, err: BaseException) -> SerialPortError:
     number = getattr(err, "errno", None)
     if number == errno.ENOENT:
         return SerialPortError(
-            "not-found",
+            DeviceCode.NOT_FOUND,
             _(
                 "{port} does not exist: is the reader plugged in? (ls /dev/input/by-id "
                 "lists the keyboards)"
@@ -91,15 +91,19 @@ def open_error(port: str, err: BaseException) -> SerialPortError:
         )
     if number in (errno.EACCES, errno.EPERM):
         return SerialPortError(
-            "permission",
+            DeviceCode.PERMISSION,
             _(
                 "permission denied on {port}: add the user to the input group "
                 "(sudo usermod -aG input $USER), then log out and in again"
             ).format(port=port),
         )
     if number == errno.EBUSY:
-        return SerialPortError("busy", _("{port} is grabbed by another program").format(port=port))
-    return SerialPortError("io", _("cannot open {port}: {reason}").format(port=port, reason=err))
+        return SerialPortError(
+            DeviceCode.BUSY, _("{port} is grabbed by another program").format(port=port)
+        )
+    return SerialPortError(
+        DeviceCode.IO, _("cannot open {port}: {reason}").format(port=port, reason=err)
+    )
 
 
 class KeyTyping:

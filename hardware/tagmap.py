@@ -34,7 +34,7 @@ from companion.files import write_atomic
 from companion.i18n import _, os_reason
 from companion.paths import data_dir
 
-from .exc import TagConflict, TagMapError
+from .exc import DeviceCode, TagConflict, TagMapError
 
 FILE_NAME = "rfid-tags.json"
 FORMAT = "splendor-companion/rfid-tags"
@@ -77,7 +77,7 @@ class TagMap:
             return cls(path)
         except OSError as err:
             raise TagMapError(
-                "unreadable",
+                DeviceCode.UNREADABLE,
                 _("cannot read {file}: {reason}").format(file=path, reason=os_reason(err)),
             ) from err
         try:
@@ -156,16 +156,16 @@ class TagMap:
         """
         tag = normalise(tag)
         if card not in _ORDER:
-            raise TagMapError("unknown-card", _("{card} is not a card").format(card=card))
+            raise TagMapError(DeviceCode.UNKNOWN_CARD, _("{card} is not a card").format(card=card))
         if not tag:
-            raise TagMapError("empty-tag", _("the tag id is empty"))
+            raise TagMapError(DeviceCode.EMPTY_TAG, _("the tag id is empty"))
         with self._lock:
             owner = self._tags.get(tag)
             if owner == card:
                 return False
             if owner is not None:
                 raise TagConflict(
-                    "tag-taken",
+                    DeviceCode.TAG_TAKEN,
                     _("tag {tag} is already on card {other}: scan another tag for {card}").format(
                         tag=tag, other=owner, card=card
                     ),
@@ -219,12 +219,13 @@ class TagMap:
             write_atomic(self.path, text + "\n")
         except OSError as err:
             raise TagMapError(
-                "unwritable",
+                DeviceCode.UNWRITABLE,
                 _("cannot write {file}: {reason}").format(file=self.path, reason=os_reason(err)),
             ) from err
 
 
 def _invalid(path: Path, reason: str) -> TagMapError:
     return TagMapError(
-        "invalid", _("{file} is not a valid tag map: {reason}").format(file=path, reason=reason)
+        DeviceCode.INVALID,
+        _("{file} is not a valid tag map: {reason}").format(file=path, reason=reason),
     )

@@ -18,6 +18,7 @@ import pytest
 from companion.cli import main
 from companion.engine.game import Game
 from companion.engine.simulate import Dealer, choose, random_setup, simulate
+from companion.errors import ErrorCode
 from companion.journal.session import Session
 from companion.journal.store import GameState, Store, StoreError
 from companion.records.record import Record
@@ -127,7 +128,7 @@ def test_a_damaged_unfinished_game_is_not_offered_for_resume(db_path: Path) -> N
         assert {g.id for g in store.games()} == {first.game_id, second.game_id}
         with pytest.raises(StoreError) as refused:
             store.record(second.game_id)
-        assert refused.value.code == "unreadable-game"
+        assert refused.value.code is ErrorCode.UNREADABLE_GAME
 
 
 @pytest.fixture
@@ -251,7 +252,7 @@ def test_a_new_journal_on_a_full_disk_says_the_disk_is_full(disk: Path) -> None:
             Store(disk / "data" / "games.sqlite3").close()
         except StoreError as err:
             refused += 1
-            assert err.code == "disk-full", (leave, err.message)
+            assert err.code is ErrorCode.DISK_FULL, (leave, err.message)
             assert "the disk is full" in err.message and "rollback" not in err.message
         filler.unlink()
         shutil.rmtree(disk / "data")
@@ -290,7 +291,7 @@ def test_a_full_disk_during_play_refuses_the_move_and_keeps_every_acknowledged_o
             while not session.game.over:
                 session.play(dealer.deal(choose(rng, list(session.game.legal_moves()))))
                 acknowledged += 1
-        assert refused.value.code == "disk-full"
+        assert refused.value.code is ErrorCode.DISK_FULL
         assert "the disk is full" in refused.value.message
         assert len(session.game.moves) == acknowledged  # the refused move was taken back
     with Store(path, reader=True) as store:
@@ -305,7 +306,7 @@ def test_a_deleted_lock_file_lets_no_second_writer_in(db_path: Path) -> None:
         first.lock_path.unlink()
         with pytest.raises(StoreError) as refused:
             Store(db_path)
-        assert refused.value.code == "store-busy"
+        assert refused.value.code is ErrorCode.STORE_BUSY
         assert f"(process {os.getpid()})" in refused.value.message
 
 

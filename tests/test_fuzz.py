@@ -38,7 +38,7 @@ from companion.cli import main
 from companion.engine.game import Game
 from companion.engine.moves import with_reveal
 from companion.engine.simulate import simulate
-from companion.errors import CompanionError, RecordError
+from companion.errors import CompanionError, ErrorCode, RecordError
 from companion.journal.session import Session
 from companion.journal.store import Store
 from companion.records.record import Record, read, read_move, replay, write
@@ -346,7 +346,7 @@ def test_a_record_is_read_whole_and_exports_or_is_refused_with_one_error_type(
     try:
         record = read(changed(change))
     except RecordError as err:
-        assert err.code in ("malformed-record", "malformed-move")
+        assert err.code in (ErrorCode.MALFORMED_RECORD, ErrorCode.MALFORMED_MOVE)
         message = err.message
         assert message and "\n" not in message and len(message) < 400, message
         return
@@ -486,7 +486,7 @@ def test_a_garbled_position_is_refused_naming_its_field_or_plays_on(
     try:
         game = Game.from_text(text)
     except RecordError as err:
-        assert err.code == "malformed-record"
+        assert err.code is ErrorCode.MALFORMED_RECORD
         assert err.path.startswith("position"), err.path
         assert err.message.startswith("position") and len(err.message) < 400, err.message
         return

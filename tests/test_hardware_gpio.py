@@ -17,7 +17,7 @@ from companion.engine.setup import Setup
 from companion.journal.session import Session
 from companion.journal.store import Store
 from companion.journal.table import Turn
-from hardware.exc import PinError
+from hardware.exc import DeviceCode, PinError
 from hardware.gpio import GpioPins, Panel, Signals, open_panel
 from hardware.scanner import ILLEGAL, CardScanner, ScanResult
 from hardware.tagmap import TagMap
@@ -183,7 +183,7 @@ def test_a_pin_given_twice_is_refused_and_releases_the_pins(
 ) -> None:
     with pytest.raises(PinError) as refused:
         Panel(GpioPins(undo=17, red=17))
-    assert refused.value.code == "pin-in-use"
+    assert refused.value.code is DeviceCode.PIN_IN_USE
     assert "pin 17 (red LED) is already in use" in refused.value.message
     panels.append(Panel(GpioPins(undo=17)))  # the undo button's pin was released
 

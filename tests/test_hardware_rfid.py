@@ -17,10 +17,11 @@ from devices import EXIT_WAIT, WAIT, Pty, Recorder, frame, rfid_command
 
 from companion.engine.cards import CARDS
 from companion.engine.setup import Setup
+from companion.errors import ErrorCode
 from companion.journal.session import Session
 from companion.journal.store import Store
 from companion.journal.table import REVEAL, NewGame, Turn
-from hardware.exc import TagConflict, TagMapError, serial_error
+from hardware.exc import DeviceCode, TagConflict, TagMapError, serial_error
 from hardware.rfid import CONNECTED, DISCONNECTED, LINES, RDM6300, STOPPED, RfidReader
 from hardware.scanner import DECLARED, ILLEGAL, NOT_ENROLLED, REFUSED, CardScanner, ScanResult
 from hardware.tagmap import FILE_NAME, TagMap
@@ -243,10 +244,10 @@ def test_a_port_another_reader_holds_is_reported_busy(
 
 def test_open_errors_say_what_to_do() -> None:
     denied = serial_error("/dev/ttyAMA0", PermissionError(errno.EACCES, "Permission denied"))
-    assert denied.code == "permission"
+    assert denied.code is DeviceCode.PERMISSION
     assert "add the user to the dialout group" in denied.message
     busy = serial_error("/dev/ttyUSB0", OSError(errno.EBUSY, "Device or resource busy"))
-    assert busy.code == "busy"
+    assert busy.code is DeviceCode.BUSY
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may open anything")
@@ -363,7 +364,7 @@ def test_a_scan_that_fits_no_legal_move_gives_the_reason_and_changes_nothing(
     _pump(app_thread)
     (result,) = results
     assert result.outcome == ILLEGAL and not result.ok
-    assert result.error is not None and result.error.code == "card-unavailable"
+    assert result.error is not None and result.error.code is ErrorCode.CARD_UNAVAILABLE
     assert result.message == result.error.message
     assert session.game.position() == before
     assert turn.action is None

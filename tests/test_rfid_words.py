@@ -17,7 +17,7 @@ pytest.importorskip("serial")
 import serial
 
 from companion import i18n
-from hardware.exc import serial_error
+from hardware.exc import DeviceCode, serial_error
 from hardware.rfid import DEFAULT_BAUD
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +35,7 @@ def _open_error(port: str) -> BaseException:
 
 def test_a_file_that_is_not_a_serial_port_is_named_so(tmp_path: Path) -> None:
     err = serial_error("/dev/null", _open_error("/dev/null"))
-    assert err.code == "not-serial"
+    assert err.code is DeviceCode.NOT_SERIAL
     assert "/dev/null is not a serial port" in err.message
     assert "ioctl" not in err.message
     i18n.set_language("it")

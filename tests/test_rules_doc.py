@@ -36,3 +36,16 @@ def test_every_clause_has_a_test_named_after_it() -> None:
 def test_every_test_named_after_a_clause_names_a_defined_one() -> None:
     unknown = {c: tests for c, tests in named_tests().items() if c not in clauses()}
     assert not unknown, f"tests named after clauses docs/rules.md does not define: {unknown}"
+
+
+def test_every_error_code_is_documented_once() -> None:
+    """Programs rely on the codes: each member of ErrorCode and DeviceCode is a row of
+    docs/game-record.md's tables, and no row names a code that does not exist."""
+    from companion.errors import ErrorCode
+    from hardware.exc import DeviceCode
+
+    text = (ROOT / "docs" / "game-record.md").read_text(encoding="utf-8")
+    text = text[text.index("## Error codes") :]
+    rows = re.findall(r"^\| `([a-z-]+)` \|", text, re.MULTILINE)
+    codes = [c.value for c in ErrorCode] + [c.value for c in DeviceCode]
+    assert sorted(rows) == sorted(codes)

@@ -20,6 +20,7 @@ from journal import SETUP, play_random
 from companion.engine.game import Game
 from companion.engine.simulate import Dealer, simulate
 from companion.engine.tokens import Colour, Tokens
+from companion.errors import ErrorCode
 from companion.journal.session import Session
 from companion.journal.store import MIGRATIONS, SCHEMA_VERSION, GameState, Store, StoreError
 from companion.records.record import Record, move_document, read_move
@@ -375,7 +376,7 @@ def test_a_second_store_on_the_journal_is_refused_and_changes_nothing(db: Path) 
         played = play_random(session, 6)
         with pytest.raises(StoreError) as refused:
             Store(db)
-        assert refused.value.code == "store-busy"
+        assert refused.value.code is ErrorCode.STORE_BUSY
         assert f"process {os.getpid()}" in refused.value.message
         # The first plays on as if nothing had happened.
         played += play_random(session, 4, seed=1)
@@ -392,7 +393,7 @@ def test_a_reader_reads_a_journal_in_use_and_cannot_write_it(db: Path) -> None:
             assert reader.moves(game_id) == list(game.moves)
             with pytest.raises(StoreError) as refused:
                 reader.delete_game(game_id)
-            assert refused.value.code == "read-only"
+            assert refused.value.code is ErrorCode.READ_ONLY
         assert writer.info(game_id).moves == len(game.moves)
 
 
@@ -417,7 +418,7 @@ def test_a_move_numbered_other_than_the_journals_is_refused(db: Path) -> None:
         here.play("take WUG")
         with pytest.raises(StoreError) as refused:
             stale.play("take RKW")
-        assert refused.value.code == "out-of-step"
+        assert refused.value.code is ErrorCode.OUT_OF_STEP
         assert "at move 1, the journal at move 2" in refused.value.message
         assert store.moves(here.game_id) == list(here.game.moves)
         assert not stale.game.moves  # the refused move was taken back
@@ -437,7 +438,7 @@ def test_same_record_imported_twice_is_refused_as_the_game_stored(db: Path) -> N
         again = Record.of(game, started_at="2026-01-01T10:00:00Z", annotations={"a": 1})
         with pytest.raises(StoreError) as refused:
             store.import_record(again, GameState.of(game))
-        assert refused.value.code == "already-stored"
+        assert refused.value.code is ErrorCode.ALREADY_STORED
         assert refused.value.message == f"this game is already stored, as game {first}"
         # A game with one move less is another game.
         shorter = Record(game.setup, list(game.moves[:-1]))
@@ -450,7 +451,7 @@ def test_game_numbers_beyond_sqlite_are_no_game(db: Path) -> None:
         for number in (10**20, -1, 0):
             with pytest.raises(StoreError) as refused:
                 store.record(number)
-            assert refused.value.code == "no-game"
+            assert refused.value.code is ErrorCode.NO_GAME
 
 
 @pytest.mark.parametrize("folder", ["d%41ta", "a#b", "why?mode=rw", "x%2Fy"])
@@ -489,7 +490,7 @@ def test_read_only_folder_is_said_and_nothing_changes(read_only_journal: Path) -
     before = {p.name: p.read_bytes() for p in read_only_journal.parent.iterdir()}
     with pytest.raises(StoreError) as refused:
         Store(read_only_journal)
-    assert refused.value.code == "read-only"
+    assert refused.value.code is ErrorCode.READ_ONLY
     assert "read-only" in refused.value.message and "damaged" not in refused.value.message
     with Store(read_only_journal, reader=True) as reader:
         assert reader.notices == []

@@ -47,10 +47,10 @@ def test_S2_S3_new_game_takes_nobles_and_four_cards_per_level_in_any_order() -> 
     assert draft.cards_needed(1) == 2
     with pytest.raises(Refused) as err:
         draft.declare("N2")
-    assert err.value.code == "setup-full"
+    assert err.value.code is ErrorCode.SETUP_FULL
     with pytest.raises(Refused) as err:
         draft.declare("1W1")
-    assert err.value.code == "already-declared"
+    assert err.value.code is ErrorCode.ALREADY_DECLARED
     with pytest.raises(Refused, match="not laid out yet"):
         draft.setup()
     draft.withdraw("1W2")

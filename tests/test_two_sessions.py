@@ -18,6 +18,7 @@ import pytest
 
 from companion.cli import main
 from companion.engine.simulate import simulate
+from companion.errors import ErrorCode
 from companion.journal.session import Session
 from companion.journal.store import Store, StoreError
 from companion.records.record import Record, write
@@ -67,7 +68,7 @@ def test_a_second_companion_is_refused_and_the_first_game_is_intact(
         # The app's way: open the journal for the table, and start a game in it.
         with pytest.raises(StoreError) as refused:
             Session.start(Store(db), GAME.setup)
-        assert refused.value.code == "store-busy"
+        assert refused.value.code is ErrorCode.STORE_BUSY
         assert f"process {first.pid}" in refused.value.message
 
         # The command line's way: a write is refused, a read sees the game in progress.

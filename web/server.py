@@ -27,6 +27,7 @@ from aiohttp import web
 from markupsafe import Markup
 
 from companion.engine.tokens import GEMS, Colour
+from companion.errors import ErrorCode
 from companion.i18n import LANGUAGES, language_name, ngettext, number
 from companion.i18n import translate as _
 from companion.journal.store import GameInfo, Store, StoreError, resolve
@@ -333,7 +334,7 @@ class Site:
                 return self._page(request, "error.html", {"message": message}, status=err.status)
             raise
         except StoreError as err:
-            if err.code == "no-game":
+            if err.code is ErrorCode.NO_GAME:
                 return self._page(
                     request, "error.html", {"message": _("There is no such game.")}, status=404
                 )

@@ -51,7 +51,7 @@ from typing import Any
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.setup import Setup
-from ..errors import RecordError
+from ..errors import ErrorCode, RecordError
 from ..errors import StoreError as StoreError  # where callers have always found it
 from ..files import NotAFile, check_file
 from ..i18n import N_, Later, os_reason, translate
@@ -171,7 +171,7 @@ def _names(text: object) -> tuple[str, ...] | None:
 def _unreadable(game_id: int, why: object) -> StoreError:
     return StoreError(
         "game {id} in the journal cannot be read: {reason}",
-        code="unreadable-game",
+        code=ErrorCode.UNREADABLE_GAME,
         id=game_id,
         reason=why,
     )
@@ -180,7 +180,7 @@ def _unreadable(game_id: int, why: object) -> StoreError:
 def _unreadable_move(game_id: int, seq: int, why: object) -> StoreError:
     return StoreError(
         "game {id} has an unreadable move {seq} in the journal: {reason}",
-        code="unreadable-game",
+        code=ErrorCode.UNREADABLE_GAME,
         id=game_id,
         seq=seq,
         reason=why,
@@ -378,7 +378,7 @@ class Store:
             except NotAFile as err:
                 raise StoreError(
                     "cannot use the games journal {path}: {reason}",
-                    code="not-a-file",
+                    code=ErrorCode.NOT_A_FILE,
                     path=str(err.path),
                     reason=str(err),
                 ) from None
@@ -394,7 +394,7 @@ class Store:
                     "the games folder {folder} is read-only ({reason}): games cannot be "
                     "saved there, and nothing was changed. Make it writable (or remount "
                     "the card read-write), then start again.",
-                    code="read-only",
+                    code=ErrorCode.READ_ONLY,
                     folder=str(self.path.parent),
                     reason=err.strerror or str(err),
                 ) from None
@@ -441,13 +441,13 @@ class Store:
                 raise StoreError(
                     "the games journal {path} is in use by another Splendor Companion: "
                     "close it first. Nothing was changed.",
-                    code="store-busy",
+                    code=ErrorCode.STORE_BUSY,
                     path=str(self.path),
                 ) from None
             raise StoreError(
                 "the games journal {path} is in use by another Splendor Companion "
                 "(process {pid}): close it first. Nothing was changed.",
-                code="store-busy",
+                code=ErrorCode.STORE_BUSY,
                 path=str(self.path),
                 pid=holder,
             ) from None
@@ -498,7 +498,7 @@ class Store:
             self._check_files()
             self._take_lock()
         except StoreError as err:
-            if reader and err.code != "not-a-file":
+            if reader and err.code != ErrorCode.NOT_A_FILE:
                 # In use, read-only, no room for a lock file: read, changing nothing.
                 return self._open_reading()
             raise
@@ -558,7 +558,7 @@ class Store:
                 "cannot open the games journal {path}: the disk is full. Nothing was "
                 "changed; free some space on it (or export the games to a stick and delete "
                 "old files), then start again.",
-                code="disk-full",
+                code=ErrorCode.DISK_FULL,
                 path=str(self.path),
             )
         return StoreError(
@@ -572,13 +572,13 @@ class Store:
                 "the games journal {path} is damaged: it was left as it is and nothing was "
                 "read. Keep a copy of it (sqlite3's .recover may save its games); the app "
                 "sets it aside and starts a new journal when it next starts.",
-                code="damaged-journal",
+                code=ErrorCode.DAMAGED_JOURNAL,
                 path=str(self.path),
             )
         return StoreError(
             "{path} is not a Splendor Companion journal: it was left as it is and nothing "
             "was read. Check --data-dir, or move the file away.",
-            code="foreign-journal",
+            code=ErrorCode.FOREIGN_JOURNAL,
             path=str(self.path),
         )
 
@@ -658,7 +658,7 @@ class Store:
                 "({reason}). Nothing was changed: make the folder writable or free some "
                 "space, or copy the journal and its -wal file to another folder and give "
                 "that folder with --data-dir.",
-                code="read-only",
+                code=ErrorCode.READ_ONLY,
                 path=str(self.path),
                 wal=self._wal.name,
                 reason=os_reason(err),
@@ -778,7 +778,7 @@ class Store:
                 "cannot save {doing}: the games journal {path} is open read-only (another "
                 "Splendor Companion is using it, or its folder is read-only). Nothing was "
                 "changed.",
-                code="read-only",
+                code=ErrorCode.READ_ONLY,
                 doing=translate(doing),
                 path=str(self.path),
             )
@@ -795,7 +795,9 @@ class Store:
             raise StoreError(
                 "cannot save {doing} to {path}: {reason}. Nothing was changed; free some "
                 "space or check the storage, then try again.",
-                code="disk-full" if _full(err, self.path.parent) else "store-failed",
+                code=ErrorCode.DISK_FULL
+                if _full(err, self.path.parent)
+                else ErrorCode.STORE_FAILED,
                 doing=translate(doing),
                 path=str(self.path),
                 reason=_reason(err, self.path.parent),
@@ -850,7 +852,7 @@ class Store:
         return StoreError(
             "game {id} was changed elsewhere: this table is at move {expected}, the journal "
             "at move {found}. Nothing was saved; open the game again to see it as journaled.",
-            code="out-of-step",
+            code=ErrorCode.OUT_OF_STEP,
             id=game_id,
             expected=expected,
             found=found,
@@ -965,7 +967,9 @@ class Store:
             known = self.same_game(record)
             if known is not None:
                 raise StoreError(
-                    "this game is already stored, as game {id}", code="already-stored", id=known
+                    "this game is already stored, as game {id}",
+                    code=ErrorCode.ALREADY_STORED,
+                    id=known,
                 )
             game_id = self._insert_game(db, record, at)
             db.executemany(
@@ -1081,13 +1085,17 @@ class Store:
 
     def _row(self, game_id: int) -> tuple[Any, ...]:
         if not 0 < game_id < 2**63:  # SQLite's integers: anything else is no game of ours
-            raise StoreError("there is no game {id} in the journal", code="no-game", id=game_id)
+            raise StoreError(
+                "there is no game {id} in the journal", code=ErrorCode.NO_GAME, id=game_id
+            )
         row = self._db.execute(
             f"SELECT {self._COLUMNS.format(record='record')} FROM games WHERE id = ?",
             (game_id,),
         ).fetchone()
         if row is None:
-            raise StoreError("there is no game {id} in the journal", code="no-game", id=game_id)
+            raise StoreError(
+                "there is no game {id} in the journal", code=ErrorCode.NO_GAME, id=game_id
+            )
         return tuple(row)
 
     @staticmethod
@@ -1183,7 +1191,7 @@ class Store:
             # Written by an older companion that let it in (a name no one can type, say).
             raise StoreError(
                 "game {id} in the journal cannot be read: {reason}",
-                code="unreadable-game",
+                code=ErrorCode.UNREADABLE_GAME,
                 id=game_id,
                 reason=err.message,
             ) from None

@@ -41,11 +41,13 @@ class NewGame:
         self.rules = rules
         problem = rules.players_problem(len(names))
         if problem is not None:
-            raise Refused("players", problem[0], **problem[1])
+            raise Refused(ErrorCode.PLAYERS, problem[0], **problem[1])
         if any(not n for n in names):
-            raise Refused("players", "every player needs a name")
+            raise Refused(ErrorCode.PLAYERS, "every player needs a name")
         if len(set(names)) != len(names):
-            raise Refused("players", "two players have the same name; make the names distinct")
+            raise Refused(
+                ErrorCode.PLAYERS, "two players have the same name; make the names distinct"
+            )
         self.players = tuple(names)
         self.nobles: list[str] = []
         self.market: dict[int, list[str]] = {level: [] for level in rules.levels}
@@ -68,20 +70,20 @@ class NewGame:
     def declare(self, item: str) -> str:
         """A noble or a card laid out on the table (tapped or scanned); returns its id."""
         if item in self.seen():
-            raise Refused("already-declared", "{id} is already on the table", id=item)
+            raise Refused(ErrorCode.ALREADY_DECLARED, "{id} is already on the table", id=item)
         if item in self.rules.nobles:
             if self.nobles_needed == 0:
                 raise Refused(
-                    "setup-full", "all {n} nobles are declared already", n=len(self.nobles)
+                    ErrorCode.SETUP_FULL, "all {n} nobles are declared already", n=len(self.nobles)
                 )
             self.nobles.append(item)
             return item
         card = self.rules.cards.get(item)
         if card is None:
-            raise Refused("unknown", "{id} is neither a card nor a noble", id=item)
+            raise Refused(ErrorCode.UNKNOWN, "{id} is neither a card nor a noble", id=item)
         if self.cards_needed(card.level) == 0:
             raise Refused(
-                "setup-full",
+                ErrorCode.SETUP_FULL,
                 "level {level} already has its {cards}",
                 cards=Counted("{n} face-up card", "{n} face-up cards", self.rules.market_slots),
                 level=card.level,
@@ -98,12 +100,12 @@ class NewGame:
             if item in row:
                 row.remove(item)
                 return
-        raise Refused("unknown", "{id} was not declared", id=item)
+        raise Refused(ErrorCode.UNKNOWN, "{id} was not declared", id=item)
 
     def setup(self) -> Setup:
         if not self.complete:
             raise Refused(
-                "setup-incomplete",
+                ErrorCode.SETUP_INCOMPLETE,
                 "the table is not laid out yet: {nobles} and {cards} to declare",
                 nobles=Counted("{n} noble", "{n} nobles", self.nobles_needed),
                 cards=Counted(
@@ -183,7 +185,7 @@ class Purchase:
 
     def swap(self, colour: Colour) -> None:
         if colour not in self.swaps():
-            raise Refused("no-swap", "no gold can be paid for {colour} now", colour=colour)
+            raise Refused(ErrorCode.NO_SWAP, "no gold can be paid for {colour} now", colour=colour)
         assert self.payment is not None
         values = list(self.payment)
         values[colour] -= 1
@@ -258,7 +260,7 @@ class Turn:
     def move(self) -> Move:
         """The whole move as declared so far."""
         if self.action is None:
-            raise Refused("nothing-chosen", "choose an action first")
+            raise Refused(ErrorCode.NOTHING_CHOSEN, "choose an action first")
         return with_parts(self.action, reveal=self.reveal, returned=self.returned, noble=self.noble)
 
     def _check_so_far(self, move: Move, later: set[ErrorCode]) -> None:
@@ -269,7 +271,7 @@ class Turn:
 
     def declare_reveal(self, card_id: str) -> None:
         if self.step != Step.REVEAL:
-            raise Refused("nothing-due", "no card needs to be revealed now")
+            raise Refused(ErrorCode.NOTHING_DUE, "no card needs to be revealed now")
         candidate = with_parts(self.move, reveal=card_id)
         self._check_so_far(
             candidate,
@@ -280,14 +282,14 @@ class Turn:
     def give_back(self, tokens: Tokens) -> None:
         """The tokens returned to end the turn at 10 (all at once)."""
         if self.step != Step.RETURN:
-            raise Refused("nothing-due", "no token needs to be returned now")
+            raise Refused(ErrorCode.NOTHING_DUE, "no token needs to be returned now")
         candidate = with_parts(self.move, returned=tokens)
         self._check_so_far(candidate, {ErrorCode.NOBLE_CHOICE_REQUIRED})
         self.returned = tokens
 
     def choose_noble(self, noble_id: str) -> None:
         if self.step != Step.NOBLE:
-            raise Refused("nothing-due", "no noble needs to be chosen now")
+            raise Refused(ErrorCode.NOTHING_DUE, "no noble needs to be chosen now")
         candidate = with_parts(self.move, noble=noble_id)
         self._check_so_far(candidate, set())
         self.noble = noble_id
@@ -295,7 +297,7 @@ class Turn:
     def commit(self) -> Move:
         """Play the declared move (journaled). The turn is then cleared for the next one."""
         if self.step != Step.CONFIRM:
-            raise Refused("incomplete", "the turn is not fully declared yet")
+            raise Refused(ErrorCode.INCOMPLETE, "the turn is not fully declared yet")
         move = self.session.play(self.move)
         self.cancel()
         return move
@@ -351,13 +353,13 @@ class Turn:
         double tap on a pile must not take two tokens, so the table confirms it.
         """
         if self.step != Step.ACTION:
-            raise Refused("nothing-due", "finish the turn first: {step}", step=self.step)
+            raise Refused(ErrorCode.NOTHING_DUE, "finish the turn first: {step}", step=self.step)
         wanted = self.selection + Tokens._make(1 if c == colour else 0 for c in range(6))
         if colour == Colour.GOLD or colour not in self.can_add():
             error = self.game.explain(Take(wanted, player=self.game.to_act))
             if error is not None:
                 raise error
-            raise Refused("not-a-take", "these tokens cannot be part of one take")
+            raise Refused(ErrorCode.NOT_A_TAKE, "these tokens cannot be part of one take")
         self.selection = wanted
         return self.picked()
 
@@ -377,7 +379,7 @@ class Turn:
     def take(self) -> Due:
         """Start the take of the tokens chosen so far (the confirm button, or a tap)."""
         if not any(self.selection):
-            raise Refused("nothing-chosen", "tap the colours to take first")
+            raise Refused(ErrorCode.NOTHING_CHOSEN, "tap the colours to take first")
         return self.start(Take(self.selection, player=self.game.to_act))
 
     # ---------------------------------------------------------------- a card
@@ -425,12 +427,12 @@ class Turn:
         """
         card = self.game.rules.cards.get(card_id)
         if card is None:
-            raise Refused("unknown", "{id} is not a card", id=card_id)
+            raise Refused(ErrorCode.UNKNOWN, "{id} is not a card", id=card_id)
         if self.step == Step.REVEAL:
             self.declare_reveal(card_id)
             return Declared.REVEAL
         if self.step != Step.ACTION:
-            raise Refused("nothing-due", "finish the turn first: {step}", step=self.step)
+            raise Refused(ErrorCode.NOTHING_DUE, "finish the turn first: {step}", step=self.step)
         seat = self.game.to_act
         candidates: list[Move] = [Buy(card_id, player=seat)]
         if _face_up(self.game, card):

@@ -16,7 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion.engine.cards import Card, Noble
-from companion.errors import Refused
+from companion.errors import ErrorCode, Refused
 from companion.i18n import ngettext
 from companion.journal.table import NewGame
 
@@ -220,7 +220,7 @@ class SetupScreen(Shaped):
             # The engine's sentence names the card by its record id; players see the card.
             said = (
                 tr("That card is already on the table.")
-                if err.code == "already-declared"
+                if err.code is ErrorCode.ALREADY_DECLARED
                 else err.message
             )
             self.refresh(said)
