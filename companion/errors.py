@@ -75,6 +75,10 @@ class ErrorCode(StrEnum):
     ALREADY_STORED = "already-stored"
     OUT_OF_STEP = "out-of-step"
     UNREADABLE_GAME = "unreadable-game"
+    # A setting's text that cannot be read (TextError): a rotation, a window's size.
+    BAD_SETTING = "bad-setting"
+    # A link that is not a BG Stats play (TextError).
+    NOT_A_PLAY_LINK = "not-a-play-link"
     # An export file (ExportError, ExportRefused), and the benchmark's --baseline.
     EXPORT_FAILED = "export-failed"
     EXPORT_REFUSED = "export-refused"
@@ -149,6 +153,16 @@ def place(path: str) -> str:
     if found.group(2):
         return translate("move {n} ({field})").format(n=n, field=found.group(2))
     return translate("move {n}").format(n=n)
+
+
+class TextError(CompanionError, ValueError):
+    """A text that cannot be read as what it should be: a move or tokens in text form
+    (:attr:`ErrorCode.MALFORMED_MOVE`), a setting (:attr:`ErrorCode.BAD_SETTING`), a
+    reader's kind... ``message`` names the word that is wrong and what would do. Also a
+    ``ValueError``, as Python's own readers raise (``int("x")``)."""
+
+    def __init__(self, code: str, template: str, **params: Any) -> None:
+        super().__init__(code, template, params)
 
 
 class Refused(CompanionError):

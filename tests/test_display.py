@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.errors import ErrorCode, TextError
 from tests.sysfs import PI4_HDMI_OFF, TV_MODES, drm_tree
 from ui.display import (
     Connector,
@@ -128,10 +129,12 @@ def test_choices(text: str, choice: object) -> None:
     assert parse_choice(text) == choice
 
 
-@pytest.mark.parametrize("text", ["45", "-90", "360", "upside", "9O"])
-def test_what_is_no_rotation_is_refused(text: str) -> None:
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize("text", ["45", "-90", "360", "upside", "9O", "9\u2070", "9" * 5000])
+def test_what_is_no_rotation_is_refused_saying_the_rotations(text: str) -> None:
+    with pytest.raises(TextError) as refused:
         parse_choice(text)
+    assert refused.value.code is ErrorCode.BAD_SETTING
+    assert "is not a rotation: write 0, 90, 180, 270, landscape or portrait" in str(refused.value)
 
 
 @pytest.mark.parametrize(
@@ -209,4 +212,5 @@ def test_the_note_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFi
     with pytest.raises(SystemExit) as stopped:
         main(["--rotation", "45", str(folder)])
     assert stopped.value.code == 2
-    assert "--rotation: 0, 90, 180, 270, landscape or portrait, not 45" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "--rotation: '45' is not a rotation: write 0, 90, 180, 270, landscape" in said

@@ -12,7 +12,7 @@ import sys
 import tracemalloc
 
 import pytest
-from helpers import Hand, position
+from helpers import Hand, new_game, position
 
 from companion import (
     BASE,
@@ -28,6 +28,7 @@ from companion import (
 from companion.engine.moves import Buy, Move, Pass, Reserve, Take, with_parts
 from companion.engine.position import Hidden
 from companion.engine.simulate import DEFAULT_NAMES, Dealer, random_setup
+from companion.errors import CompanionError, TextError
 
 # Among the tests tools/pi-check runs on the Pi's processor (pytest -m pi).
 pytestmark = pytest.mark.pi
@@ -282,6 +283,29 @@ def test_a_bad_position_text_names_the_field_to_fix(text: str, where: str) -> No
         Position.parse(text)
     assert where in info.value.path
     assert info.value.message.startswith("position")
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("", 'empty move: write "take", "reserve", "buy" or "pass"'),
+        ("take WZ", "'Z' is not a token letter: write W U G R K, and * for gold"),
+        ("take W return", "'return' needs a value after it"),
+        ("take W pay R", "only a buy has a payment"),
+        ("fly", "cannot read 'fly': write \"take WUG\""),
+        ("reserve L2x", "cannot read 'reserve L2x'"),
+        ("reserve L\u00b2", "cannot read 'reserve L\u00b2'"),  # a digit int() refuses
+    ],
+)
+def test_a_bad_move_text_is_a_translated_error_of_the_root(text: str, said: str) -> None:
+    with pytest.raises(TextError) as info:
+        new_game().parse(text)
+    assert isinstance(info.value, CompanionError)
+    assert info.value.code is ErrorCode.MALFORMED_MOVE
+    english = info.value.message
+    assert said in english
+    i18n.set_language("fr")
+    assert info.value.message != english  # said in the table's language
 
 
 @pytest.mark.long

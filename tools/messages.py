@@ -33,7 +33,7 @@ SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware", ROOT / "web"]
 LOCALE = ROOT / "companion" / "locale"
 CALLS_FIRST = {"_", "N_", "tr", "translate", "StoreError", "_transaction"}
 CALLS_SECOND = {
-    *("IllegalMove", "_illegal", "RecordError", "FileUnread", "_fail", "Refused"),
+    *("IllegalMove", "_illegal", "RecordError", "FileUnread", "_fail", "Refused", "TextError"),
     *("HardwareError", "SerialPortError", "PinError", "TagMapError", "TagConflict"),
 }
 CALLS_PLURAL = {"ngettext", "Counted"}

@@ -10,16 +10,35 @@ import argparse
 import os
 import sys
 
+from companion.errors import ErrorCode, TextError
+
 SMALLEST = 100
 """The fewest pixels of a window's side: below, no screen of the app can be laid out."""
 
 
+def _whole(text: str) -> bool:
+    """A whole number of pixels, as a person writes one (ASCII digits, five at most)."""
+    return text.isascii() and text.isdigit() and len(text) <= 5
+
+
 def window_size(text: str | None) -> tuple[int, int]:
-    """``"800x480"`` as numbers; ``ValueError`` for anything else."""
-    width, height = (text or "800x480").lower().split("x")
-    size = int(width), int(height)
+    """``"800x480"`` as numbers; :class:`TextError` (:attr:`~ErrorCode.BAD_SETTING`) saying
+    the rule for anything else."""
+    parts = (text or "800x480").lower().split("x")
+    if len(parts) != 2 or not all(_whole(p.strip()) for p in parts):
+        raise TextError(
+            ErrorCode.BAD_SETTING,
+            "write the window's size as WIDTHxHEIGHT in pixels, like 800x480, not {size}",
+            size=(text or "")[:20],
+        )
+    size = int(parts[0]), int(parts[1])
     if min(size) < SMALLEST:
-        raise ValueError(text)
+        raise TextError(
+            ErrorCode.BAD_SETTING,
+            "{size} is too small: a window is at least {least} pixels wide and high",
+            size=(text or "")[:20],
+            least=SMALLEST,
+        )
     return size
 
 
@@ -30,19 +49,10 @@ def size_option(text: str) -> str:
     >>> size_option("1024x600")
     '1024x600'
     """
-    from companion.i18n import translate as _
-
     try:
         window_size(text)
-    except ValueError:
-        shaped = text.lower().count("x") == 1 and all(
-            part.strip().isdigit() for part in text.lower().split("x")
-        )
-        if shaped:
-            rule = _("{size} is too small: a window is at least {least} pixels wide and high")
-        else:
-            rule = _("write the window's size as WIDTHxHEIGHT in pixels, like 800x480, not {size}")
-        raise argparse.ArgumentTypeError(rule.format(size=text[:20], least=SMALLEST)) from None
+    except TextError as err:
+        raise argparse.ArgumentTypeError(err.message) from None
     return text
 
 
@@ -99,9 +109,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         prepare_kivy(args.size, args.fullscreen)
-    except ValueError:
-        message = translate("--size takes WIDTHxHEIGHT, like 800x480, not {size}")
-        print(message.format(size=args.size), file=sys.stderr)
+    except TextError as err:
+        print(err.message, file=sys.stderr)
         return 2
     except ImportError as err:  # Kivy is not installed
         message = translate(

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from companion.errors import ErrorCode, TextError
+
 log = logging.getLogger(__name__)
 
 DRM = Path("/sys/class/drm")
@@ -145,8 +147,8 @@ def native_size(window: Size | None, drm: Path = DRM) -> Size | None:
 
 
 def parse_choice(text: str | None) -> Choice | None:
-    """``"90"`` is 90, ``"portrait"`` is itself, nothing is ``None``; ``ValueError``
-    for anything else."""
+    """``"90"`` is 90, ``"portrait"`` is itself, nothing is ``None``; :class:`TextError`
+    (:attr:`~ErrorCode.BAD_SETTING`) for anything else."""
     value = (text or "").strip().lower()
     if not value:
         return None
@@ -154,9 +156,13 @@ def parse_choice(text: str | None) -> Choice | None:
         return "landscape"
     if value == "portrait":
         return "portrait"
-    if value.isdigit() and int(value) in ROTATIONS:
+    if value.isascii() and value.isdigit() and len(value) < 4 and int(value) in ROTATIONS:
         return int(value)
-    raise ValueError(text)
+    raise TextError(
+        ErrorCode.BAD_SETTING,
+        "{value} is not a rotation: write 0, 90, 180, 270, landscape or portrait",
+        value=repr(text),
+    )
 
 
 def rotation_for(choice: Choice | None, native: Size | None) -> int:
@@ -195,7 +201,7 @@ class Decision:
 def _choice(text: str | None, where: str) -> Choice | None:
     try:
         return parse_choice(text)
-    except ValueError:
+    except TextError:
         log.warning(
             "rotation %r from %s is not 0, 90, 180, 270, landscape or portrait: not turned",
             text,
@@ -248,8 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         said = summary(args.rotation, args.drm)
-    except ValueError:
-        parser.error(f"--rotation: 0, 90, 180, 270, landscape or portrait, not {args.rotation}")
+    except TextError as err:
+        parser.error(f"--rotation: {err.message}")
     if said is not None:
         print(said)
     return 0

@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from companion.errors import TextError
 from companion.files import write_atomic
 from companion.i18n import LANGUAGES, N_, environment_language, translate
 from companion.text import printable
@@ -96,7 +97,7 @@ def usable(key: str, value: str) -> bool:
     if key == "rotation":
         try:  # what the display's decision takes (ui.display): 90, portrait, nothing...
             parse_choice(text)
-        except ValueError:
+        except TextError:
             return False
         return True
     if key == "dim_after":

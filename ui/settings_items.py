@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.errors import TextError
 from companion.i18n import LANGUAGES, N_, ngettext, number
 from hardware.ports import BY_ID, gpio_uart, keyboard_devices
 from hardware.readers import NAMES, READERS
@@ -270,7 +271,7 @@ def kiosk_rotation() -> str | None:
     (``ui.display.decide``); its ``0`` leaves the choice here."""
     try:
         choice = parse_choice(os.environ.get(KIOSK_ROTATION[0]))
-    except ValueError:
+    except TextError:
         return None
     return None if choice in (None, 0) else str(choice)
 

@@ -21,6 +21,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from ..errors import ErrorCode, TextError
 from .tokens import Tokens
 
 
@@ -159,10 +160,13 @@ def action_name(move: Move) -> str:
 
 
 def parse_move(text: str, player: int) -> Move:
-    """Read the text form. Raises ``ValueError`` naming the word that is wrong."""
+    """Read the text form. Raises :class:`TextError` (:attr:`~ErrorCode.MALFORMED_MOVE`)
+    naming the word that is wrong."""
     words = text.split()
     if not words:
-        raise ValueError("empty move: write take, reserve, buy or pass")
+        raise TextError(
+            ErrorCode.MALFORMED_MOVE, 'empty move: write "take", "reserve", "buy" or "pass"'
+        )
     action, rest = words[0].lower(), words[1:]
     extras: dict[str, object] = {}
     tail = rest
@@ -171,7 +175,9 @@ def parse_move(text: str, player: int) -> Move:
             tail = rest[:i]
             pairs = rest[i:]
             if len(pairs) % 2:
-                raise ValueError(f"{pairs[-1]!r} needs a value after it")
+                raise TextError(
+                    ErrorCode.MALFORMED_MOVE, "{word} needs a value after it", word=repr(pairs[-1])
+                )
             for key, value in zip(pairs[::2], pairs[1::2], strict=True):
                 if key == "reveal":
                     extras["reveal"] = value
@@ -182,10 +188,12 @@ def parse_move(text: str, player: int) -> Move:
                 elif key == "pay":
                     extras["payment"] = Tokens.parse(value)
                 else:
-                    raise ValueError(f"{key!r} is not a part of a move")
+                    raise TextError(
+                        ErrorCode.MALFORMED_MOVE, "{word} is not a part of a move", word=repr(key)
+                    )
             break
     if "payment" in extras and action != "buy":
-        raise ValueError("only a buy has a payment")
+        raise TextError(ErrorCode.MALFORMED_MOVE, "only a buy has a payment")
     payment = extras.pop("payment", None)
     reveal = extras.get("reveal")
     returned = extras.get("returned")
@@ -200,6 +208,8 @@ def parse_move(text: str, player: int) -> Move:
         word = tail[0]
         if word[:1].upper() == "L" and word[1:2].isdigit():
             level, _, card = word[1:].partition(":")
+            if not (level.isascii() and level.isdigit() and len(level) < 4):
+                raise _unreadable(text)
             return Reserve(card=card or None, deck=int(level), **common)  # type: ignore[arg-type]
         return Reserve(card=word, **common)  # type: ignore[arg-type]
     if action == "buy" and len(tail) == 1:
@@ -207,7 +217,13 @@ def parse_move(text: str, player: int) -> Move:
         return Buy(tail[0], payment, **common)  # type: ignore[arg-type]
     if action == "pass" and not tail:
         return Pass(**common)  # type: ignore[arg-type]
-    raise ValueError(
-        f"cannot read {text!r}: write 'take WUG', 'take RR', 'reserve 2R3', 'reserve L2', "
-        "'buy 2R3', 'buy 2R3 pay RR*' or 'pass'"
+    raise _unreadable(text)
+
+
+def _unreadable(text: str) -> TextError:
+    return TextError(
+        ErrorCode.MALFORMED_MOVE,
+        'cannot read {text}: write "take WUG", "take RR", "reserve 2R3", "reserve L2", '
+        '"buy 2R3", "buy 2R3 pay RR*" or "pass"',
+        text=repr(text),
     )

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from enum import IntEnum
 from typing import NamedTuple
 
+from ..errors import ErrorCode, TextError
 from ..i18n import ColourName, counted_colour
 
 
@@ -81,12 +82,17 @@ class Tokens(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Tokens:
-        """From letters, one per token: ``"WUG"``, ``"RR*"``. Raises ``ValueError``."""
+        """From letters, one per token: ``"WUG"``, ``"RR*"``. Raises :class:`TextError`
+        (:attr:`~ErrorCode.MALFORMED_MOVE`) naming a letter that is not a token's."""
         values = [0] * 6
         for ch in text.upper():
             colour = _BY_LETTER.get(ch)
             if colour is None:
-                raise ValueError(f"{ch!r} is not a token letter (use W U G R K and * for gold)")
+                raise TextError(
+                    ErrorCode.MALFORMED_MOVE,
+                    "{letter} is not a token letter: write W U G R K, and * for gold",
+                    letter=repr(ch),
+                )
             values[colour] += 1
         return cls._make(values)
 

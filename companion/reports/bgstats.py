@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
+from ..errors import ErrorCode, TextError
 from ..journal.seats import companion_levels, companion_title
 from ..journal.store import Store
 from ..records.playtime import played_minutes
@@ -172,7 +173,7 @@ def read_link(url: str) -> dict[str, Any]:
     """The play a link holds (tests, and anyone checking a code): the inverse of :func:`link`."""
     query = urlsplit(url).query
     if not query.startswith("data="):
-        raise ValueError("not a BG Stats createPlay link")
+        raise TextError(ErrorCode.NOT_A_PLAY_LINK, "this is not a BG Stats link to a play")
     data: dict[str, Any] = json.loads(unquote(query[len("data=") :]))
     return data
 
