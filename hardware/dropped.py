@@ -1,12 +1,14 @@
-"""A frame or line a reader threw away, and bytes shown as a person can read them.
+"""What a reader's protocol reports: a frame or line it threw away (:class:`Dropped`, with
+its bytes shown as a person can read them), and the three callbacks it reports to
+(:class:`Reporter`).
 
-Both the serial protocols of :mod:`hardware.rfid` and the PN532's (:mod:`hardware.pn532`)
-report what they drop with :class:`Dropped`; it sits apart from both so that each
-imports it at the top.
+The serial protocols of :mod:`hardware.rfid` and the PN532's (:mod:`hardware.pn532`) share
+these; they sit apart from both so that each imports them at the top.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,3 +70,25 @@ class Dropped:
         else:
             raise ValueError(f"unknown drop reason {reason!r}")
         return cls(reason, data, message.format(data=text, n=len(data), **params))
+
+
+TagSink = Callable[[str], None]
+DropSink = Callable[[Dropped], None]
+LostSink = Callable[[BaseException | None], None]
+
+
+class Reporter:
+    """The callbacks of a reader's protocol (a pyserial ``Protocol``, listed first among
+    its bases), as the reader thread gives them: each tag read, each frame or line
+    dropped, and the port lost."""
+
+    def __init__(
+        self,
+        on_tag: TagSink,
+        on_dropped: DropSink,
+        on_lost: LostSink,
+    ) -> None:
+        self.on_tag = on_tag
+        self.on_dropped = on_dropped
+        self.on_lost = on_lost
+        super().__init__()

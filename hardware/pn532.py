@@ -44,7 +44,7 @@ from serial.threaded import Protocol
 
 from companion.i18n import _
 
-from .dropped import Dropped
+from .dropped import Dropped, DropSink, LostSink, Reporter, TagSink
 
 HOST, MODULE = 0xD4, 0xD5
 ACK = b"\x00\x00\xff\x00\xff\x00"
@@ -184,7 +184,7 @@ def uid_of(answer: bytes) -> str | None:
     return uid.hex().upper() if size and len(uid) == size else None
 
 
-class PN532Protocol(Protocol):
+class PN532Protocol(Reporter, Protocol):
     """The host's side of the PN532's serial protocol (see the module)."""
 
     TIMEOUT = 1.0
@@ -193,14 +193,12 @@ class PN532Protocol(Protocol):
 
     def __init__(
         self,
-        on_tag: Callable[[str], None],
-        on_dropped: Callable[..., None],
-        on_lost: Callable[[BaseException | None], None],
+        on_tag: TagSink,
+        on_dropped: DropSink,
+        on_lost: LostSink,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.on_tag = on_tag
-        self.on_dropped = on_dropped
-        self.on_lost = on_lost
+        super().__init__(on_tag, on_dropped, on_lost)
         self.clock = clock
         self.frames = Frames()
         self.transport: object = None

@@ -72,7 +72,7 @@ from serial.threaded import FramedPacket, LineReader, Protocol, ReaderThread
 from companion.i18n import _
 
 from . import ports
-from .dropped import Dropped
+from .dropped import Dropped, DropSink, LostSink, Reporter, TagSink
 from .exc import lost_error, serial_error
 from .pn532 import PN532Protocol, silent_message
 from .ports import console_on
@@ -100,7 +100,7 @@ DroppedCallback = Callable[[Dropped], object]
 LostCallback = Callable[[BaseException | None], object]
 
 
-class RDM6300Frames(FramedPacket):
+class RDM6300Frames(Reporter, FramedPacket):
     """The RDM6300's frames: STX, 10 hex characters, 2 hex characters of XOR, ETX."""
 
     START = b"\x02"
@@ -111,16 +111,8 @@ class RDM6300Frames(FramedPacket):
     DATA = 10
     MAX_NOISE = 32
 
-    def __init__(
-        self,
-        on_tag: Callable[[str], None],
-        on_dropped: Callable[[Dropped], None],
-        on_lost: LostCallback,
-    ) -> None:
-        super().__init__()
-        self.on_tag = on_tag
-        self.on_dropped = on_dropped
-        self.on_lost = on_lost
+    def __init__(self, on_tag: TagSink, on_dropped: DropSink, on_lost: LostSink) -> None:
+        super().__init__(on_tag, on_dropped, on_lost)
         self.noise = bytearray()
 
     def data_received(self, data: bytes) -> None:
@@ -178,7 +170,7 @@ class RDM6300Frames(FramedPacket):
         del self.packet[:]
 
 
-class LineTags(LineReader):
+class LineTags(Reporter, LineReader):
     """One tag id per line, hex, as an Arduino sketch or a USB reader prints it."""
 
     TERMINATOR = b"\n"
@@ -186,16 +178,8 @@ class LineTags(LineReader):
     UNICODE_HANDLING = "replace"
     MAX_LINE = 80
 
-    def __init__(
-        self,
-        on_tag: Callable[[str], None],
-        on_dropped: Callable[[Dropped], None],
-        on_lost: LostCallback,
-    ) -> None:
-        super().__init__()
-        self.on_tag = on_tag
-        self.on_dropped = on_dropped
-        self.on_lost = on_lost
+    def __init__(self, on_tag: TagSink, on_dropped: DropSink, on_lost: LostSink) -> None:
+        super().__init__(on_tag, on_dropped, on_lost)
         self.skipping = False  # after a line too long: up to the next end of line
 
     def data_received(self, data: bytes) -> None:

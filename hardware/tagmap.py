@@ -177,11 +177,7 @@ class TagMap:
                 del self._tags[old]
             self._tags[tag] = card
             if save:
-                try:
-                    self._save_locked()
-                except TagMapError:
-                    self._tags = before
-                    raise
+                self._save_or_undo(before)
         return True
 
     def forget(self, card: str) -> bool:
@@ -193,16 +189,21 @@ class TagMap:
             before = dict(self._tags)
             for tag in old:
                 del self._tags[tag]
-            try:
-                self._save_locked()
-            except TagMapError:
-                self._tags = before
-                raise
+            self._save_or_undo(before)
         return True
 
     def save(self) -> None:
         with self._lock:
             self._save_locked()
+
+    def _save_or_undo(self, before: dict[str, str]) -> None:
+        """Save the change (the lock held); when the file cannot be written, the tags are
+        ``before`` again: the map never holds what its file does not."""
+        try:
+            self._save_locked()
+        except TagMapError:
+            self._tags = before
+            raise
 
     def _save_locked(self) -> None:
         if self.path is None:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from devices import Pty
+from devices import PN532Module, Pty
 from hypothesis import settings
 
 from companion import i18n
@@ -41,6 +41,17 @@ def pty() -> Iterator[Pty]:
     """A pseudo-terminal for a serial reader (:class:`devices.Pty`), closed after the test."""
     port = Pty()
     yield port
+    port.unplug()
+
+
+@pytest.fixture
+def pn532() -> Iterator[tuple[Pty, PN532Module]]:
+    """A simulated PN532 module at the far end of a new pseudo-terminal, answering as it
+    hears; stopped and its port closed after the test."""
+    port = Pty()
+    module = PN532Module(port)
+    yield port, module
+    module.stop()
     port.unplug()
 
 

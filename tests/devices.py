@@ -5,14 +5,16 @@ command run as a subprocess."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import select
+import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -141,9 +143,12 @@ class Output:
         return self.text
 
 
-def rfid_command(data: Path, *args: str) -> tuple[subprocess.Popen[bytes], Output]:
-    """``splendor-companion rfid ARGS`` started on the data folder ``data``, in English."""
-    env = {**os.environ, "SPLENDOR_DATA_DIR": str(data), "SPLENDOR_LANG": "en"}
+def rfid_command(
+    data: Path, *args: str, language: str = "en"
+) -> tuple[subprocess.Popen[bytes], Output]:
+    """``splendor-companion rfid ARGS`` started on the data folder ``data``, in English
+    unless ``language`` says otherwise."""
+    env = {**os.environ, "SPLENDOR_DATA_DIR": str(data), "SPLENDOR_LANG": language}
     proc = subprocess.Popen(
         [sys.executable, "-m", "splendor_companion", "rfid", *args],
         cwd=ROOT,
@@ -153,6 +158,26 @@ def rfid_command(data: Path, *args: str) -> tuple[subprocess.Popen[bytes], Outpu
         stderr=subprocess.STDOUT,
     )
     return proc, Output(proc)
+
+
+@contextlib.contextmanager
+def rfid_running(
+    data: Path, *args: str, language: str = "en"
+) -> Iterator[tuple[subprocess.Popen[bytes], Output]]:
+    """``rfid ARGS`` running for the block (:func:`rfid_command`); afterwards it is
+    killed if it still runs, and all it printed is in ``out.text``."""
+    proc, out = rfid_command(data, *args, language=language)
+    try:
+        yield proc, out
+    finally:
+        proc.kill()
+        out.rest()
+
+
+def ctrl_c(proc: subprocess.Popen[bytes]) -> None:
+    """Ctrl-C: the command stops its reader and exits with status 0."""
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=EXIT_WAIT) == 0
 
 
 # ------------------------------------------------------------------ a simulated PN532
@@ -290,14 +315,16 @@ def until(condition: Callable[[], bool], what: str) -> None:
 
 
 def started(readers: list[RfidReader], port: str, kind: str, **kw: Any) -> Recorder:
+    """A reader of ``kind`` on ``port`` started (and kept in ``readers``, the fixture that
+    stops them), its callbacks recorded; it looks for a missing port every 0.05 s."""
     rec = Recorder()
+    kw.setdefault("retry", 0.05)
     reader = RfidReader(
         port,
         kind,
         on_tag=rec.on_tag,
         on_status=rec.on_status,
         on_dropped=rec.on_dropped,
-        retry=0.05,
         **kw,
     )
     readers.append(reader)

@@ -16,11 +16,14 @@ the table and in the players' hands.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import signal
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from types import FrameType
+from pathlib import Path
+from types import FrameType, ModuleType
 
 import pytest
 
@@ -234,3 +237,14 @@ def run(argv: list[str]) -> tuple[int, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), alarm(30):
         code = main(argv)
     return code, err.getvalue()
+
+
+def tool(name: str) -> ModuleType:
+    """``tools/NAME.py`` imported as a module (the tools are scripts, not a package)."""
+    path = Path(__file__).resolve().parent.parent / "tools" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module

@@ -111,3 +111,28 @@ def blunder() -> tuple[Record, int, str]:
         if passed is not None and game.over:
             return Record.of(game, app={"seats": ["hard", "person"]}), *passed
     raise AssertionError("no winning buy for Ben in these games")
+
+
+def check_play(play: dict[str, object], known: Known, minutes: int) -> None:
+    """Every field BG Stats needs, with the values of the game as it was played."""
+    assert play["sourceName"] == "Splendor Companion"
+    assert isinstance(play["sourcePlayId"], str) and play["sourcePlayId"]
+    assert play["playDate"] == known.extra["started_at"].replace("T", " ").rstrip("Z")
+    assert play["durationMin"] == minutes
+    assert play["game"] == {
+        "name": "Splendor",
+        "bggId": 148228,
+        "highestWins": True,
+        "sourceGameId": "splendor",
+    }
+    players = play["players"]
+    assert isinstance(players, list)
+    assert [p["name"] for p in players] == list(known.names)
+    assert [p["score"] for p in players] == list(known.points)
+    assert [p["winner"] for p in players] == [n in known.winners for n in known.names]
+    assert [p["startPlayer"] for p in players] == [True] + [False] * (len(known.names) - 1)
+    for p in players:
+        assert {"name", "score", "winner", "startPlayer", "rank", "sourcePlayerId"} <= set(p)
+        assert isinstance(p["winner"], bool) and isinstance(p["startPlayer"], bool)
+        assert isinstance(p["score"], int) and isinstance(p["rank"], int)
+        assert p["rank"] == 1 if p["winner"] else p["rank"] > 1

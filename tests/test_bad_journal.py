@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import tool
 
 from companion.cli import main
 from companion.engine.game import Game
@@ -151,24 +152,12 @@ def test_a_damaged_log_entry_is_said_not_a_traceback(db_path: Path) -> None:
 
 
 def journal_with_a_wal(folder: Path) -> int:
-    """A journal whose last games are committed in its WAL file, with no ``-shm``: as a
-    card pulled out while the app ran leaves it. Returns how many games it holds."""
-    staging = Path(tempfile.mkdtemp(prefix="wal-"))
-    try:
-        finished_games(staging / "games.sqlite3", (1,))
-        store = Store(staging / "games.sqlite3")
-        for seed in (2, 3):
-            g = simulate(players=2, seed=seed)
-            store.import_record(Record.of(g), GameState.of(g))
-        folder.mkdir(parents=True, exist_ok=True)
-        for name in ("games.sqlite3", "games.sqlite3-wal"):  # taken while it is open
-            shutil.copyfile(staging / name, folder / name)
-        store.close()
-    finally:
-        shutil.rmtree(staging)
+    """A journal whose last games are committed in its WAL file, with no ``-shm``, as the
+    fault-injection run makes it (``tools/faults.py``); how many games it holds."""
+    games = int(tool("faults").journal_with_a_wal(folder))
     assert (folder / "games.sqlite3-wal").stat().st_size > 0
     assert not (folder / "games.sqlite3-shm").exists()
-    return 3
+    return games
 
 
 @pytest.fixture
@@ -231,17 +220,10 @@ def disk(tmp_path: Path) -> Iterator[Path]:
 
 
 def fill(disk: Path, leave: int = 0) -> Path:
-    """Fill ``disk`` up, then give back ``leave`` bytes."""
-    filler = disk / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-    try:
-        with pytest.raises(OSError):
-            while True:
-                os.write(fd, b"\0" * 4096)
-        os.ftruncate(fd, max(0, os.fstat(fd).st_size - leave))
-    finally:
-        os.close(fd)
-    return filler
+    """Fill ``disk`` up as the fault-injection run does (``tools/faults.py``), then give
+    back ``leave`` bytes; the file that fills it."""
+    tool("faults").fill(disk, leave)
+    return disk / "filler"
 
 
 def test_a_new_journal_on_a_full_disk_says_the_disk_is_full(disk: Path) -> None:

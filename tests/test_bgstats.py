@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from plays import SHARED_VICTORY, TWO_PLAYER_WIN, Known, against, import_known
+from plays import SHARED_VICTORY, TWO_PLAYER_WIN, against, check_play, import_known
 
 from companion.cli import main
 from companion.engine.simulate import simulate
@@ -15,38 +15,6 @@ from companion.journal.store import GameState, Store
 from companion.records.record import read, replay, write
 from companion.reports import bgstats
 from companion.reports.export import render
-
-
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("SPLENDOR_DATA_DIR", str(folder))
-    return folder
-
-
-def check_play(play: dict[str, object], known: Known, minutes: int) -> None:
-    """Every field BG Stats needs, with the values of the game as it was played."""
-    assert play["sourceName"] == "Splendor Companion"
-    assert isinstance(play["sourcePlayId"], str) and play["sourcePlayId"]
-    assert play["playDate"] == known.extra["started_at"].replace("T", " ").rstrip("Z")
-    assert play["durationMin"] == minutes
-    assert play["game"] == {
-        "name": "Splendor",
-        "bggId": 148228,
-        "highestWins": True,
-        "sourceGameId": "splendor",
-    }
-    players = play["players"]
-    assert isinstance(players, list)
-    assert [p["name"] for p in players] == list(known.names)
-    assert [p["score"] for p in players] == list(known.points)
-    assert [p["winner"] for p in players] == [n in known.winners for n in known.names]
-    assert [p["startPlayer"] for p in players] == [True] + [False] * (len(known.names) - 1)
-    for p in players:
-        assert {"name", "score", "winner", "startPlayer", "rank", "sourcePlayerId"} <= set(p)
-        assert isinstance(p["winner"], bool) and isinstance(p["startPlayer"], bool)
-        assert isinstance(p["score"], int) and isinstance(p["rank"], int)
-        assert p["rank"] == 1 if p["winner"] else p["rank"] > 1
 
 
 def test_two_player_win_written_as_a_bgstats_play(data: Path, tmp_path: Path) -> None:

@@ -3,15 +3,14 @@ wrote and never overwrote, --version, help, every benchmark's --help, screenshot
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import tool
 
 from companion import __version__
 from companion.engine.simulate import simulate
@@ -62,30 +61,22 @@ def test_every_benchmarks_help_is_help(module: str) -> None:
     assert "median" not in done.stdout  # nothing measured
 
 
-def _screenshots_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("screenshots", ROOT / "tools/screenshots.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_screenshots_to_a_scratch_folder_leave_the_tracked_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tool = _screenshots_tool()
+    screenshots = tool("screenshots")
     tracked = tmp_path / "docs-screenshots"
     tracked.mkdir()
     (tracked / "table.png").write_bytes(b"tracked")
-    monkeypatch.setattr(tool, "TARGET", tracked)
+    monkeypatch.setattr(screenshots, "TARGET", tracked)
 
     def pytest_run(command: list[str], *, env: dict[str, str], **kw: Any) -> Any:
         # The screenshot tests, as far as the tool sees them: pictures in its folder.
         (Path(env["SPLENDOR_SCREENSHOTS"]) / "table.png").write_bytes(b"new")
         return subprocess.CompletedProcess(command, 0)
 
-    monkeypatch.setattr(tool.subprocess, "run", pytest_run)
+    monkeypatch.setattr(screenshots.subprocess, "run", pytest_run)
     scratch = tmp_path / "scratch"
-    assert tool.main(["--out", str(scratch)]) == 0
+    assert screenshots.main(["--out", str(scratch)]) == 0
     assert (scratch / "table.png").read_bytes() == b"new"
     assert (tracked / "table.png").read_bytes() == b"tracked"

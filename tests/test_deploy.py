@@ -14,6 +14,7 @@ import shutil
 import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -1054,71 +1055,64 @@ def test_systemd_analyze_security_scores_the_unit_under_5(
     assert float(found.group(1)) < 5.0, result.stdout
 
 
-def test_an_export_asked_without_a_stick_says_so_to_the_app() -> None:
+@pytest.fixture
+def request_folder() -> Iterator[Path]:
+    """A data folder anyone may write, as the app's is, for the USB export helper run as
+    root (it mounts the stick); removed afterwards."""
     import getpass
     import tempfile
 
     if getpass.getuser() != "root" or shutil.which("runuser") is None:
         pytest.skip("the helper runs as root (it mounts the stick)")
     data = Path(tempfile.mkdtemp(prefix="splendor-request-"))
-    try:
-        data.chmod(0o777)
-        (data / "usb-export.request").write_text("")
-        env = {
-            **os.environ,
-            "SPLENDOR_USER": "nobody",
-            "SPLENDOR_PREFIX": "/nonexistent",
-            "SPLENDOR_DATA_DIR": str(data),
-        }
-        helper = SYSTEMD / "splendor-companion-usb-export"
-        result = subprocess.run(
-            ["bash", str(helper), "--request"], env=env, capture_output=True, text=True, timeout=60
-        )
-        assert result.returncode == 0, result.stdout + result.stderr
-        status = (data / "usb-export.status").read_text().splitlines()
-        assert "state=no-stick" in status
-        assert (data / "usb-export.status").owner() == "nobody"  # never root's, in its folder
-        assert not (data / "usb-export.request").exists()
-    finally:
-        shutil.rmtree(data)
+    data.chmod(0o777)
+    yield data
+    shutil.rmtree(data)
 
 
-def test_the_helpers_status_is_never_written_through_a_link() -> None:
-    import getpass
-    import tempfile
+def answer_the_request(data: Path) -> None:
+    """The helper run as systemd runs it on the app's request (for the user ``nobody``,
+    no stick plugged in); it must end well."""
+    env = {
+        **os.environ,
+        "SPLENDOR_USER": "nobody",
+        "SPLENDOR_PREFIX": "/nonexistent",
+        "SPLENDOR_DATA_DIR": str(data),
+    }
+    helper = SYSTEMD / "splendor-companion-usb-export"
+    result = subprocess.run(
+        ["bash", str(helper), "--request"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
 
-    if getpass.getuser() != "root" or shutil.which("runuser") is None:
-        pytest.skip("the helper runs as root (it mounts the stick)")
-    data = Path(tempfile.mkdtemp(prefix="splendor-request-"))
-    try:
-        data.chmod(0o777)
-        victim = data / "settings.ini"
-        victim.write_text("[companion]\nlanguage = fr\n")
-        shutil.chown(victim, "nobody")
-        # A link at the old temporary name, and one at the status's own name.
-        (data / "usb-export.status.tmp").symlink_to(victim)
-        (data / "usb-export.status").symlink_to(victim)
-        env = {
-            **os.environ,
-            "SPLENDOR_USER": "nobody",
-            "SPLENDOR_PREFIX": "/nonexistent",
-            "SPLENDOR_DATA_DIR": str(data),
-        }
-        helper = SYSTEMD / "splendor-companion-usb-export"
-        result = subprocess.run(
-            ["bash", str(helper), "--request"], env=env, capture_output=True, text=True, timeout=60
-        )
-        assert result.returncode == 0, result.stdout + result.stderr
-        assert victim.read_text() == "[companion]\nlanguage = fr\n"
-        status = data / "usb-export.status"
-        assert not status.is_symlink() and "state=no-stick" in status.read_text().splitlines()
-        assert sorted(p.name for p in data.iterdir()) == [
-            "settings.ini",
-            "usb-export.status",
-            "usb-export.status.tmp",
-        ]
-    finally:
-        shutil.rmtree(data)
+
+def test_an_export_asked_without_a_stick_says_so_to_the_app(request_folder: Path) -> None:
+    data = request_folder
+    (data / "usb-export.request").write_text("")
+    answer_the_request(data)
+    status = (data / "usb-export.status").read_text().splitlines()
+    assert "state=no-stick" in status
+    assert (data / "usb-export.status").owner() == "nobody"  # never root's, in its folder
+    assert not (data / "usb-export.request").exists()
+
+
+def test_the_helpers_status_is_never_written_through_a_link(request_folder: Path) -> None:
+    data = request_folder
+    victim = data / "settings.ini"
+    victim.write_text("[companion]\nlanguage = fr\n")
+    shutil.chown(victim, "nobody")
+    # A link at the old temporary name, and one at the status's own name.
+    (data / "usb-export.status.tmp").symlink_to(victim)
+    (data / "usb-export.status").symlink_to(victim)
+    answer_the_request(data)
+    assert victim.read_text() == "[companion]\nlanguage = fr\n"
+    status = data / "usb-export.status"
+    assert not status.is_symlink() and "state=no-stick" in status.read_text().splitlines()
+    assert sorted(p.name for p in data.iterdir()) == [
+        "settings.ini",
+        "usb-export.status",
+        "usb-export.status.tmp",
+    ]
 
 
 # ---------------------------------------------------------------- the web page

@@ -23,7 +23,7 @@ from devices import PN532Chip, PN532Module, Pty, frame, module_frame, started, u
 from evdev import InputEvent, ecodes
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from wedge import BY_ID, Recorded, UsbPort, typed
+from wedge import plugged_in, typed
 
 from hardware.keyboard import KeyTyping
 from hardware.pn532 import PN532Protocol
@@ -442,10 +442,7 @@ def test_a_mebibyte_of_key_noise_on_a_keyboard_reader_reads_no_false_card(
         for i in range(0, MiB, 4)
     ]
     assert typed_tags(events) == []  # this noise types no tag (the rule of the docs)
-    usb = UsbPort()
-    usb.device = Recorded()
-    rec = started(readers, BY_ID, "keyboard", events=usb)
-    rec.wait_count(CONNECTED, 1)
+    usb, rec = plugged_in(readers)
     usb.device.play(events + typed("", enter=True) + typed("0004346362"))
     rec.wait_count("tag", 1)
     readers[0].stop()

@@ -73,13 +73,21 @@ def wait_until(condition: Callable[[], bool], what: str) -> None:
         time.sleep(0.005)
 
 
+def undo_panel(
+    panels: list[Signals], session: Session, hold: float
+) -> queue.SimpleQueue[Callable[[], None]]:
+    """A move played, and the undo button wired to the session (held ``hold`` seconds)
+    through the app's thread: the queue of what that thread is given to run."""
+    session.play("take WUG")
+    app_thread: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+    panels.append(Panel(PINS, on_undo=session.undo, dispatch=app_thread.put, hold=hold))
+    return app_thread
+
+
 def test_the_undo_button_undoes_a_move_of_a_real_session(
     factory: MockFactory, panels: list[Signals], session: Session
 ) -> None:
-    session.play("take WUG")
-    app_thread: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
-    panel = Panel(PINS, on_undo=session.undo, dispatch=app_thread.put, hold=0.1)
-    panels.append(panel)
+    app_thread = undo_panel(panels, session, hold=0.1)
 
     pin(factory, 17).drive_low()  # held: the button pulls the pin to ground
     assert session.can_undo  # nothing happens on gpiozero's thread
@@ -94,10 +102,7 @@ def test_the_undo_button_undoes_a_move_of_a_real_session(
 def test_a_bump_on_the_undo_button_undoes_nothing(
     factory: MockFactory, panels: list[Signals], session: Session
 ) -> None:
-    session.play("take WUG")
-    app_thread: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
-    panel = Panel(PINS, on_undo=session.undo, dispatch=app_thread.put, hold=0.3)
-    panels.append(panel)
+    app_thread = undo_panel(panels, session, hold=0.3)
     button = pin(factory, 17)
     button.drive_low()  # a bump: pressed and let go at once
     button.drive_high()

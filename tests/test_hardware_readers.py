@@ -4,7 +4,6 @@ whole-UID rule, and a serial console holding the port."""
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
 from pathlib import Path
@@ -15,11 +14,13 @@ from devices import (
     PN532Module,
     Pty,
     Recorder,
+    ctrl_c,
     rfid_command,
+    rfid_running,
     started,
     until,
 )
-from wedge import BY_ID, Recorded, UsbPort, typed
+from wedge import BY_ID, Recorded, UsbPort, plugged_in, typed
 
 from hardware.readers import NAMES, READERS
 from hardware.rfid import BLOCKED, CONNECTED, DISCONNECTED, STOPPED, LineTags, RfidReader
@@ -31,79 +32,68 @@ MIFARE = "DEADBEEF"
 # ------------------------------------------------------------------ a simulated PN532
 
 
+def connected(readers: list[RfidReader], pn532: tuple[Pty, PN532Module]) -> Recorder:
+    """A reader started on the simulated module's port, and said connected; what it hears."""
+    rec = started(readers, pn532[0].path, "pn532")
+    rec.wait_count(CONNECTED, 1)
+    return rec
+
+
 def test_pn532_is_woken_configured_and_polled_and_reports_each_tag(
-    readers: list[RfidReader],
+    readers: list[RfidReader], pn532: tuple[Pty, PN532Module]
 ) -> None:
-    pty = Pty()
-    module = PN532Module(pty)
-    try:
-        rec = started(readers, pty.path, "pn532")
-        rec.wait_count(CONNECTED, 1)
-        assert "115200 baud" in rec.of(CONNECTED)[0]
-        assert "PN532 firmware 1.6" in rec.of(CONNECTED)[0]
-        assert module.commands[:3] == [0x02, 0x14, 0x32]
-        module.tag = NTAG
-        rec.wait_count("tag", 1)
-        polled = module.commands.count(0x4A)
-        until(lambda: module.commands.count(0x4A) >= polled + 5, "more polls of the same tag")
-        module.tag = None
-        polled = module.commands.count(0x4A)
-        until(lambda: module.commands.count(0x4A) >= polled + 3, "polls after the tag left")
-        module.tag = MIFARE
-        rec.wait_count("tag", 2)
-        assert rec.tags == [NTAG, MIFARE]  # the NTAG, polled many times, once
-        assert module.bad == []
-        assert readers[0].dropped == {}
-    finally:
-        module.stop()
-        pty.unplug()
+    _pty, module = pn532
+    rec = connected(readers, pn532)
+    assert "115200 baud" in rec.of(CONNECTED)[0]
+    assert "PN532 firmware 1.6" in rec.of(CONNECTED)[0]
+    assert module.commands[:3] == [0x02, 0x14, 0x32]
+    module.tag = NTAG
+    rec.wait_count("tag", 1)
+    polled = module.commands.count(0x4A)
+    until(lambda: module.commands.count(0x4A) >= polled + 5, "more polls of the same tag")
+    module.tag = None
+    polled = module.commands.count(0x4A)
+    until(lambda: module.commands.count(0x4A) >= polled + 3, "polls after the tag left")
+    module.tag = MIFARE
+    rec.wait_count("tag", 2)
+    assert rec.tags == [NTAG, MIFARE]  # the NTAG, polled many times, once
+    assert module.bad == []
+    assert readers[0].dropped == {}
 
 
 def test_a_pn532_answer_with_a_bad_checksum_is_asked_again_and_the_card_read(
-    readers: list[RfidReader],
+    readers: list[RfidReader], pn532: tuple[Pty, PN532Module]
 ) -> None:
     """A disturbed line spoils one answer: it is dropped and counted, the module is asked
     for it again (NACK), the reader stays connected and reads the card then presented."""
-    pty = Pty()
-    module = PN532Module(pty)
-    try:
-        rec = started(readers, pty.path, "pn532")
-        rec.wait_count(CONNECTED, 1)
-        polled = module.commands.count(0x4A)
-        until(lambda: module.commands.count(0x4A) > polled, "a poll")
-        module.corrupt = 1  # the next answer: an empty field, its checksum spoilt
-        until(lambda: module.corrupt == 0, "the spoilt answer")
-        module.tag = NTAG
-        rec.wait_count("tag", 1)
-        module.corrupt = 1  # and one answer carrying the tag
-        module.tag = MIFARE
-        rec.wait_count("tag", 2)
-        assert rec.tags == [NTAG, MIFARE]
-        assert rec.states == [CONNECTED]  # never said disconnected
-        assert readers[0].dropped == {"checksum": 2}
-        assert module.nacks == 2
-        assert all("bad checksum" in d.message for d in rec.of("dropped"))
-    finally:
-        module.stop()
-        pty.unplug()
+    _pty, module = pn532
+    rec = connected(readers, pn532)
+    polled = module.commands.count(0x4A)
+    until(lambda: module.commands.count(0x4A) > polled, "a poll")
+    module.corrupt = 1  # the next answer: an empty field, its checksum spoilt
+    until(lambda: module.corrupt == 0, "the spoilt answer")
+    module.tag = NTAG
+    rec.wait_count("tag", 1)
+    module.corrupt = 1  # and one answer carrying the tag
+    module.tag = MIFARE
+    rec.wait_count("tag", 2)
+    assert rec.tags == [NTAG, MIFARE]
+    assert rec.states == [CONNECTED]  # never said disconnected
+    assert readers[0].dropped == {"checksum": 2}
+    assert module.nacks == 2
+    assert all("bad checksum" in d.message for d in rec.of("dropped"))
 
 
 def test_a_pn532_answer_lost_on_the_way_is_asked_again_and_the_reader_stays(
-    readers: list[RfidReader],
+    readers: list[RfidReader], pn532: tuple[Pty, PN532Module]
 ) -> None:
-    pty = Pty()
-    module = PN532Module(pty)
-    try:
-        rec = started(readers, pty.path, "pn532")
-        rec.wait_count(CONNECTED, 1)
-        module.lose = 1  # the answer (its ACK came) never arrives: asked again
-        until(lambda: module.lose == 0, "the lost answer")
-        module.tag = NTAG
-        rec.wait_count("tag", 1)
-        assert rec.states == [CONNECTED]
-    finally:
-        module.stop()
-        pty.unplug()
+    _pty, module = pn532
+    rec = connected(readers, pn532)
+    module.lose = 1  # the answer (its ACK came) never arrives: asked again
+    until(lambda: module.lose == 0, "the lost answer")
+    module.tag = NTAG
+    rec.wait_count("tag", 1)
+    assert rec.states == [CONNECTED]
 
 
 def test_pn532_unplugged_and_plugged_back_is_woken_again(
@@ -161,23 +151,17 @@ def test_a_pn532_that_does_not_answer_is_not_called_connected(
         pty.unplug()
 
 
-def test_rfid_monitor_reads_a_pn532_at_its_own_speed(tmp_path: Path) -> None:
-    pty = Pty()
-    module = PN532Module(pty)
+def test_rfid_monitor_reads_a_pn532_at_its_own_speed(
+    tmp_path: Path, pn532: tuple[Pty, PN532Module]
+) -> None:
+    pty, module = pn532
     TagMap(tmp_path / FILE_NAME, {NTAG: "1W1"}).save()
-    proc, out = rfid_command(tmp_path, "monitor", "--port", pty.path, "--reader", "pn532")
-    try:
+    with rfid_running(tmp_path, "monitor", "--port", pty.path, "--reader", "pn532") as (proc, out):
         out.until("(pn532, 115200 baud)")
         out.until("PN532 firmware 1.6")
         module.tag = NTAG
         out.until(f"tag {NTAG}: card 1W1")
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=EXIT_WAIT) == 0
-    finally:
-        proc.kill()
-        out.rest()
-        module.stop()
-        pty.unplug()
+        ctrl_c(proc)
 
 
 # ---------------------------------------------------------- a keyboard-wedge reader
@@ -186,10 +170,7 @@ def test_rfid_monitor_reads_a_pn532_at_its_own_speed(tmp_path: Path) -> None:
 def test_a_keyboard_reader_types_tags_that_are_read_and_never_typed(
     readers: list[RfidReader],
 ) -> None:
-    usb = UsbPort()
-    usb.device = Recorded()
-    rec = started(readers, BY_ID, "keyboard", events=usb)
-    rec.wait_count(CONNECTED, 1)
+    usb, rec = plugged_in(readers)
     assert usb.opened == [f"/dev/input/by-id/{BY_ID}"]
     assert "baud" not in rec.of(CONNECTED)[0]
     usb.device.play(typed("0004346362") + typed("0004346362") + typed("HELLO") + typed("3A4B5C6D"))
@@ -329,22 +310,16 @@ def test_every_promised_uid_form_is_a_tag(line: str, tag: str) -> None:
     assert LineTags.parse(line) == tag
 
 
-def test_rfid_enroll_saves_no_chatter_as_a_card(tmp_path: Path) -> None:
+def test_rfid_enroll_saves_no_chatter_as_a_card(tmp_path: Path, pty: Pty) -> None:
     """A reader printing its settings while no card is near it: nothing is enrolled
     until a card is scanned."""
-    pty = Pty()
-    proc, out = rfid_command(tmp_path, "enroll", "--port", pty.path, "--reader", "lines")
-    try:
+    with rfid_running(tmp_path, "enroll", "--port", pty.path, "--reader", "lines") as (proc, out):
         out.both("Scan card 1W1", "connected: reading")
         pty.write("".join(f"{line}\r\n" for line in CHATTER).encode())
         pty.write(b"04 A3 2B 1C\r\n")
         out.until("tag 04A32B1C is now card")
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=EXIT_WAIT) == 0
-    finally:
-        proc.kill()
-        text = out.rest()
-        pty.unplug()
+        ctrl_c(proc)
+    text = out.text
     assert "tag 04A32B1C is now card 1W1: saved" in text
     assert "dropped: not a hex tag id: Serial speed: 9600" in text
     assert TagMap.load(tmp_path / FILE_NAME).items() == [("04A32B1C", "1W1")]
@@ -366,10 +341,7 @@ def test_a_keyboard_reader_reads_each_promised_form_and_nothing_else() -> None:
 def test_an_over_long_typed_line_is_dropped_whole_not_its_tail(
     readers: list[RfidReader],
 ) -> None:
-    usb = UsbPort()
-    usb.device = Recorded()
-    rec = started(readers, BY_ID, "keyboard", events=usb)
-    rec.wait_count(CONNECTED, 1)
+    usb, rec = plugged_in(readers)
     # a keyboard, not the reader, behind the port: a long run of digits, then Enter
     usb.device.play(typed("0" * 33 + "3A4B5C6D") + typed("0" * 13 + "3A4B5C6D"))
     usb.device.play(typed("CAFE0001"))
@@ -413,24 +385,18 @@ def test_every_reader_kind_is_in_the_command_line_and_the_docs() -> None:
     assert READERS["pn532"].baud == 115200
 
 
-def test_rfid_enroll_with_a_pn532_records_its_tags(tmp_path: Path) -> None:
-    pty = Pty()
-    module = PN532Module(pty)
-    proc, out = rfid_command(tmp_path, "enroll", "--port", pty.path, "--reader", "pn532")
-    try:
+def test_rfid_enroll_with_a_pn532_records_its_tags(
+    tmp_path: Path, pn532: tuple[Pty, PN532Module]
+) -> None:
+    pty, module = pn532
+    with rfid_running(tmp_path, "enroll", "--port", pty.path, "--reader", "pn532") as (proc, out):
         out.both("Scan card 1W1", "PN532 firmware 1.6")  # either first (it was, under load)
         module.tag = NTAG
         out.until(f"tag {NTAG} is now card 1W1: saved")
         out.until("Scan card 1W2")
         module.tag = MIFARE
         out.until(f"tag {MIFARE} is now card 1W2: saved")
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=EXIT_WAIT) == 0
-    finally:
-        proc.kill()
-        out.rest()
-        module.stop()
-        pty.unplug()
+        ctrl_c(proc)
     tags = TagMap.load(tmp_path / FILE_NAME)
     assert (tags.card(NTAG), tags.card(MIFARE)) == ("1W1", "1W2")
 

@@ -6,14 +6,13 @@ from __future__ import annotations
 import errno
 import os
 import queue
-import signal
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from devices import EXIT_WAIT, WAIT, Pty, Recorder, frame, rfid_command
+from devices import EXIT_WAIT, WAIT, Pty, Recorder, ctrl_c, frame, rfid_running, started
 
 from companion.engine.cards import CARDS
 from companion.engine.setup import Setup
@@ -33,21 +32,10 @@ A, B, C = "0A1B2C3D4E", "1122334455", "00C0FFEE00"
 @pytest.fixture
 def start(readers: list[RfidReader]) -> Callable[..., tuple[RfidReader, Recorder]]:
     def start(port: str, kind: str = RDM6300, **kw: Any) -> tuple[RfidReader, Recorder]:
-        rec = Recorder()
-        kw.setdefault("retry", 0.05)
-        reader = RfidReader(
-            port,
-            kind,
-            on_tag=rec.on_tag,
-            on_status=rec.on_status,
-            on_dropped=rec.on_dropped,
-            **kw,
-        )
-        readers.append(reader)
-        reader.start()
+        rec = started(readers, port, kind, **kw)
         if os.path.exists(port):
             rec.wait_count(CONNECTED, 1)
-        return reader, rec
+        return readers[-1], rec
 
     return start
 
@@ -401,16 +389,13 @@ def test_scans_lay_out_a_new_game() -> None:
 
 def test_rfid_monitor_prints_tags_cards_and_dropped_frames(tmp_path: Path, pty: Pty) -> None:
     TagMap(tmp_path / FILE_NAME, {A: "1W1"}).save()
-    proc, out = rfid_command(tmp_path, "monitor", "--port", pty.path, "--reader", "rdm6300")
-    try:
+    monitor = ("monitor", "--port", pty.path, "--reader", "rdm6300")
+    with rfid_running(tmp_path, *monitor) as (proc, out):
         out.until("connected: reading")
         pty.write(frame(A) * 3 + frame(C, checksum="FF") + frame(B))
         out.until(f"tag {B}: not enrolled")
-        proc.send_signal(signal.SIGINT)  # Ctrl-C
-        assert proc.wait(timeout=EXIT_WAIT) == 0
-    finally:
-        proc.kill()
-        text = out.rest()
+        ctrl_c(proc)
+    text = out.text
     assert f"tag {A}: card 1W1" in text
     assert text.count(f"tag {A}") == 1
     assert f"dropped: bad checksum: frame {C}FF carries FF" in text
@@ -421,9 +406,8 @@ def test_rfid_enroll_asks_for_each_card_and_refuses_a_tag_of_another_card(
     tmp_path: Path, pty: Pty
 ) -> None:
     TagMap(tmp_path / FILE_NAME, {A: "1W1"}).save()
-    proc, out = rfid_command(tmp_path, "enroll", "--port", pty.path, "--level", "3")
-    assert proc.stdin is not None
-    try:
+    with rfid_running(tmp_path, "enroll", "--port", pty.path, "--level", "3") as (proc, out):
+        assert proc.stdin is not None
         out.both(
             "Scan card 3W1 (level 3, white, cost 3 blue, 3 green, 5 red, 3 black) [1/20]",
             "connected: reading",
@@ -442,26 +426,20 @@ def test_rfid_enroll_asks_for_each_card_and_refuses_a_tag_of_another_card(
         out.until("Scan card 3W4")
         proc.stdin.close()  # end of input: stop, keeping what is saved
         assert proc.wait(timeout=EXIT_WAIT) == 0
-    finally:
-        proc.kill()
-        text = out.rest()
+    text = out.text
     assert "Enrolled: 2, skipped: 1, cards still without a tag: 18." in text
     saved = TagMap.load(tmp_path / FILE_NAME)
     assert saved.items() == [(A, "1W1"), (B, "3W1"), (C, "3W3")]
 
 
 def test_rfid_enroll_stops_on_ctrl_c_keeping_what_is_saved(tmp_path: Path, pty: Pty) -> None:
-    proc, out = rfid_command(tmp_path, "enroll", "--port", pty.path, "--reader", "lines")
-    try:
+    with rfid_running(tmp_path, "enroll", "--port", pty.path, "--reader", "lines") as (proc, out):
         out.both("Scan card 1W1", "connected: reading")
         pty.write(b"04 A3 2B 1C\r\n")
         out.until("tag 04A32B1C is now card 1W1: saved")
         out.until("Scan card 1W2")
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=EXIT_WAIT) == 0
-    finally:
-        proc.kill()
-        text = out.rest()
+        ctrl_c(proc)
+    text = out.text
     assert "Enrolled: 1, skipped: 0, cards still without a tag: 89." in text
     assert TagMap.load(tmp_path / FILE_NAME).card("04A32B1C") == "1W1"
     assert len(CARDS) == 90

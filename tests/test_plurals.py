@@ -1,11 +1,9 @@
 """Messages with a count: gettext plural entries read, collected and merged."""
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from helpers import tool
 
 from companion import i18n
 
@@ -18,15 +16,6 @@ msgid_plural "{n} games"
 msgstr[0] "{n} partie"
 msgstr[1] "{n} parties"
 """
-
-
-def _tool(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_french_zero_takes_the_singular_and_english_the_plural() -> None:
@@ -49,7 +38,7 @@ def test_every_catalog_names_its_plural_rule() -> None:
 def test_the_tool_collects_ngettext_and_writes_every_form(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    messages = _tool("messages")
+    messages = tool("messages")
     source = tmp_path / "src"
     source.mkdir()
     (source / "m.py").write_text('ngettext("{n} noble", "{n} nobles", n)\n_("red")\n')
@@ -69,7 +58,7 @@ def test_the_tool_collects_ngettext_and_writes_every_form(
 
 
 def test_branches_adding_plural_messages_merge() -> None:
-    po_merge = _tool("po_merge")
+    po_merge = tool("po_merge")
     ours = FR + '\nmsgid "{n} point"\nmsgid_plural "{n} points"\nmsgstr[0] "{n} point"\n'
     theirs = FR.replace('"{n} parties"', '"{n} parties !"')
     merged, conflict = po_merge.merge(FR, ours, theirs)

@@ -171,36 +171,26 @@ def test_replay_json_reports_deck_empty(tmp_path: Path, capsys: pytest.CaptureFi
     assert out["error"]["move"] == len(game.moves) + 1
 
 
-def test_replay_json_reports_token_limit(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("part", "code", "said"),
+    [("returned", "token-limit", "10"), ("noble", "noble-choice-required", "N")],
+)
+def test_replay_json_reports_a_completion_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], part: str, code: str, said: str
 ) -> None:
-    def returns_left_out(game: Game) -> Move | None:
+    """A move that must give tokens back (or choose a noble), written without them."""
+
+    def left_out(game: Game) -> Move | None:
         for move in game.legal_moves():
-            if move.returned is not None:
-                return with_parts(Dealer(game, random.Random(0)).deal(move), returned=None)
+            if getattr(move, part) is not None:
+                return with_parts(Dealer(game, random.Random(0)).deal(move), **{part: None})
         return None
 
-    game, move = find_in_random_games(returns_left_out)
+    game, move = find_in_random_games(left_out)
     exit_code, out = replay_with(game, move, tmp_path, capsys)
     assert exit_code == 1
-    assert out["error"]["code"] == "token-limit"
-    assert "10" in out["error"]["message"]
-
-
-def test_replay_json_reports_noble_choice_required(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    def choice_left_out(game: Game) -> Move | None:
-        for move in game.legal_moves():
-            if move.noble is not None:
-                return with_parts(Dealer(game, random.Random(0)).deal(move), noble=None)
-        return None
-
-    game, move = find_in_random_games(choice_left_out)
-    exit_code, out = replay_with(game, move, tmp_path, capsys)
-    assert exit_code == 1
-    assert out["error"]["code"] == "noble-choice-required"
-    assert "N" in out["error"]["message"]
+    assert out["error"]["code"] == code
+    assert said in out["error"]["message"]
 
 
 def test_replay_json_reports_game_over(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,10 @@ import errno
 import queue
 from collections.abc import Sequence
 
+from devices import Recorder, started
 from evdev import InputEvent, ecodes
+
+from hardware.rfid import CONNECTED, RfidReader
 
 
 def typed(text: str, enter: bool = True, sec: int = 1700000000) -> list[InputEvent]:
@@ -70,3 +73,13 @@ class UsbPort:
 
 
 BY_ID = "usb-Sycreader_RFID_Technology_Co.__Ltd_SYC_ID_IC_USB_Reader_08FF20140315-event-kbd"
+
+
+def plugged_in(readers: list[RfidReader]) -> tuple[UsbPort, Recorder]:
+    """A keyboard reader plugged in at :data:`BY_ID` (``usb.device`` plays its events),
+    read by a reader started (kept in ``readers``) and said connected; what it heard."""
+    usb = UsbPort()
+    usb.device = Recorded()
+    rec = started(readers, BY_ID, "keyboard", events=usb)
+    rec.wait_count(CONNECTED, 1)
+    return usb, rec

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 _home = tempfile.mkdtemp(prefix="kivy-home-")
 os.environ["KIVY_HOME"] = _home
@@ -147,3 +149,13 @@ def at_1280x720(target: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         command, capture_output=True, text=True, env=env, timeout=600, check=False
     )
+
+
+@pytest.fixture
+def pins() -> Iterator[MockFactory]:
+    """gpiozero's mock pins (PWM ones, for the LEDs) in place of the board's, for one test."""
+    factory = MockFactory(pin_class=MockPWMPin)
+    Device.pin_factory = factory
+    yield factory
+    factory.reset()
+    Device.pin_factory = None

@@ -11,18 +11,15 @@ from kivy.uix.button import Button
 
 from companion.ai import make
 from companion.coach.plan import Plan
-from companion.engine.moves import Buy, Move, Pass, Reserve, Take
+from companion.engine.moves import Buy, Reserve, Take
 from companion.engine.simulate import Dealer, random_setup
-from companion.engine.tokens import Colour
 from companion.i18n import set_language
 from companion.journal.seats import level_word
 from ui.i18n import tr
-from ui.screens.table.players import PlayerPanel
-from ui.widgets import CardView
 
 from .driver import Driver, lay_out_table
 from .legible import measure
-from .playing import finish_turn, pick_card, shown_move
+from .playing import pick_card, play_through_taps, shown_move
 
 
 def _new_game(d: Driver, level_taps: int, suggest: bool) -> None:
@@ -42,34 +39,6 @@ def _new_game(d: Driver, level_taps: int, suggest: bool) -> None:
     lay_out_table(d, list(setup.nobles), [list(r) for r in setup.market])
     d.press(tr("Start the game"))
     assert d.app.manager.current == "table"
-
-
-def _person_plays(d: Driver, move: Move) -> None:
-    table = d.app.table_screen
-    if isinstance(move, Take):
-        for colour in Colour:
-            for _ in range(move.gems[colour]):
-                d.tap(table.bank[colour])
-        if table.turn is not None and table.turn.action is None and any(table.selection):
-            d.tap(table.take_bar.take_button)  # "Take 1 red, 1 blue...", "Take 2 green"
-    elif isinstance(move, Reserve) and move.deck is not None:
-        d.tap(table.decks[move.deck - 1])
-        d.press(tr("Reserve"), exact=True)
-    elif isinstance(move, Reserve):
-        d.tap(next(v for row in table.rows for v in row if v.card and v.card.id == move.card))
-        d.press(tr("Reserve"), exact=True)
-    elif isinstance(move, Buy):
-        face_up = [v for row in table.rows for v in row if v.card and v.card.id == move.card]
-        if face_up:
-            d.tap(face_up[0])
-        else:
-            panel = d.find(PlayerPanel, lambda p: p.seat_index == move.player)
-            views = [v for v in panel.reserved.children if isinstance(v, CardView)]
-            d.tap(next(v for v in views if getattr(v.card, "id", "") == move.card))
-        d.press(tr("Buy"), exact=True)
-    elif isinstance(move, Pass):
-        d.tap(table.take_bar.pass_button)
-    finish_turn(d, move)
 
 
 @pytest.mark.parametrize(
@@ -145,7 +114,7 @@ def test_one_person_against_the_companion_a_whole_game_through_taps(
                     pick_card(d, dealt.reveal)
                 assert game.moves[-1] == dealt, (game.moves[-1], dealt)
                 continue
-            _person_plays(d, dealer.deal(person.choose(game)))
+            play_through_taps(d, dealer.deal(person.choose(game)))
         assert d.app.manager.current == "end"
         # The end screen, straight from the table, says which level played its seat.
         assert f". {game.seats[1].name} ({tr(level)}), " in d.texts()

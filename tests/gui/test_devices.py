@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from devices import PN532Module, Pty
+from gpiozero.pins.mock import MockFactory
 
 from companion.engine.cards import CARDS, NOBLES
 from companion.engine.naming import card_words
@@ -44,13 +44,10 @@ def wait_for(d: Driver, condition: Callable[[], bool], seconds: float = 5.0) -> 
         time.sleep(0.01)
 
 
-@pytest.fixture
-def pins() -> Iterator[MockFactory]:
-    factory = MockFactory(pin_class=MockPWMPin)
-    Device.pin_factory = factory
-    yield factory
-    factory.reset()
-    Device.pin_factory = None
+def rdm6300_on(d: Driver, port: str) -> None:
+    """The app's reader set to an RDM6300 on ``port`` (the settings), and connected."""
+    configure(d, rfid_port=port, rfid_reader="rdm6300")
+    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
 
 
 def lit(pins: MockFactory, number: int) -> bool:
@@ -113,8 +110,7 @@ def test_scanned_cards_lay_out_the_table_and_refill_the_market(
     for card in [*cards, *reveals]:
         tags.assign(tag_of(card), card)
     master, port = serial_port
-    configure(d, rfid_port=port, rfid_reader="rdm6300")
-    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
+    rdm6300_on(d, port)
 
     draft = NewGame(list(setup.players))
     for noble in setup.nobles:
@@ -161,8 +157,7 @@ def test_enrollment_in_the_app_records_tags_and_refuses_a_tag_twice(
 ) -> None:
     d = driver
     master, port = serial_port
-    configure(d, rfid_port=port, rfid_reader="rdm6300")
-    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
+    rdm6300_on(d, port)
     d.app.show_start()
     d.frames(2)
     d.press("RFID cards")
@@ -192,8 +187,7 @@ def test_an_unplugged_reader_is_reported_and_the_game_goes_on(driver: Driver) ->
     d = driver
     master, slave = os.openpty()
     port = os.ttyname(slave)
-    configure(d, rfid_port=port, rfid_reader="rdm6300")
-    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
+    rdm6300_on(d, port)
     d.app.start_game(simulate(players=2, seed=1, max_moves=0).setup)
     d.frames(2)
     table = d.app.table_screen
@@ -218,8 +212,7 @@ def test_a_wrong_card_scanned_for_a_reveal_is_refused_in_the_open_picker(
     tags = TagMap(default_path(d.app.data_folder()))
     tags.assign(tag_of(wrong), wrong)
     master, port = serial_port
-    configure(d, rfid_port=port, rfid_reader="rdm6300")
-    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
+    rdm6300_on(d, port)
     d.app.start_game(game.setup)
     d.frames(2)
 
@@ -371,43 +364,37 @@ def test_on_the_kiosk_export_asks_the_helper_and_says_what_it_did(
 
 
 def test_a_pn532_and_a_keyboard_reader_enroll_cards_in_the_app(
-    driver: Driver, monkeypatch: pytest.MonkeyPatch
+    driver: Driver, monkeypatch: pytest.MonkeyPatch, pn532: tuple[Pty, PN532Module]
 ) -> None:
-    from devices import PN532Module, Pty
     from wedge import BY_ID, Recorded, UsbPort, typed
 
     import hardware.keyboard
 
     d = driver
-    pty = Pty()
-    module = PN532Module(pty)
+    pty, module = pn532
     usb = UsbPort()
     usb.device = Recorded()
     monkeypatch.setattr(hardware.keyboard, "EvdevSource", usb)  # the recorded device
-    try:
-        configure(d, rfid_port=pty.path, rfid_reader="pn532")
-        wait_for(d, lambda: d.app.hardware.reader.state == "connected")
-        assert d.app.hardware.reader.baudrate == 115200
-        d.app.show_start()
-        d.frames(2)
-        d.press("RFID cards")
-        d.press("Level 3")
-        screen = d.app.enroll_screen
-        first, second, third = screen.queue[:3]
-        module.tag = "046B8A882C5E80"
-        wait_for(d, lambda: screen.current == second)
+    configure(d, rfid_port=pty.path, rfid_reader="pn532")
+    wait_for(d, lambda: d.app.hardware.reader.state == "connected")
+    assert d.app.hardware.reader.baudrate == 115200
+    d.app.show_start()
+    d.frames(2)
+    d.press("RFID cards")
+    d.press("Level 3")
+    screen = d.app.enroll_screen
+    first, second, third = screen.queue[:3]
+    module.tag = "046B8A882C5E80"
+    wait_for(d, lambda: screen.current == second)
 
-        configure(d, rfid_port=BY_ID, rfid_reader="keyboard")
-        wait_for(d, lambda: d.app.hardware.reader.state == "connected")
-        assert usb.opened == [f"/dev/input/by-id/{BY_ID}"]
-        usb.device.play(typed("0004346362"))
-        wait_for(d, lambda: screen.current == third)
-        tags = TagMap.load(default_path(d.app.data_folder()))
-        assert tags.card("046B8A882C5E80") == first
-        assert tags.card("0004346362") == second
-    finally:
-        module.stop()
-        pty.unplug()
+    configure(d, rfid_port=BY_ID, rfid_reader="keyboard")
+    wait_for(d, lambda: d.app.hardware.reader.state == "connected")
+    assert usb.opened == [f"/dev/input/by-id/{BY_ID}"]
+    usb.device.play(typed("0004346362"))
+    wait_for(d, lambda: screen.current == third)
+    tags = TagMap.load(default_path(d.app.data_folder()))
+    assert tags.card("046B8A882C5E80") == first
+    assert tags.card("0004346362") == second
 
 
 def test_a_card_scanned_when_none_is_asked_for_is_named_in_words(
@@ -418,8 +405,7 @@ def test_a_card_scanned_when_none_is_asked_for_is_named_in_words(
     tags = TagMap(default_path(d.app.data_folder()))
     tags.assign(tag_of(card), card)
     master, port = serial_port
-    configure(d, rfid_port=port, rfid_reader="rdm6300")
-    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
+    rdm6300_on(d, port)
     d.app.show_start()  # no card is being declared here
     d.frames(2)
     os.write(master, frame(tag_of(card)))
@@ -436,8 +422,7 @@ def test_a_readers_last_word_after_the_app_stopped_is_dropped(
     is dropped, not shown on a screen that would read the closed journal."""
     d = driver
     _master, port = serial_port
-    configure(d, rfid_port=port, rfid_reader="rdm6300")
-    wait_for(d, lambda: d.app.hardware is not None and d.app.hardware.reader.state == "connected")
+    rdm6300_on(d, port)
     d.app.show_start()
     d.frames(2)
     devices = d.app.hardware

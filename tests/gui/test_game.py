@@ -15,6 +15,7 @@ from companion.engine.setup import Setup
 from companion.engine.simulate import simulate
 from companion.engine.tokens import Colour, Tokens
 from companion.i18n import localise
+from companion.journal.session import Session
 from companion.records.movelog import move_log
 from ui.dialogs import CardPicker, ReturnPicker
 from ui.i18n import tr
@@ -195,17 +196,21 @@ def test_the_turn_dialogs_through_taps(language: str, tmp_path: Path) -> None:
         d.close()
 
 
-def _turn_dialogs(d: Driver) -> None:
-    setup = Setup.of(
-        ["Ada", "Ben"],
-        ["N1", "N2", "N3"],
-        ["1W1 1W2 1W3 1W4", "2W1 2W2 2W3 2W4", "3W1 3W2 3W3 3W4"],
-    )
-    d.app.start_game(setup)
+def white_table(d: Driver, names: list[str]) -> Session:
+    """A game of ``names`` on the table, nobles N1 on and the first four white cards of each
+    level face up; its session."""
+    nobles = [f"N{i}" for i in range(1, len(names) + 2)]
+    market = [f"{level}W1 {level}W2 {level}W3 {level}W4" for level in (1, 2, 3)]
+    d.app.start_game(Setup.of(names, nobles, market))
     d.frames(2)
-    table = d.app.table_screen
-    session = table.session
+    session = d.app.table_screen.session
     assert session is not None
+    return session
+
+
+def _turn_dialogs(d: Driver) -> None:
+    session = white_table(d, ["Ada", "Ben"])
+    table = d.app.table_screen
     game = session.game
 
     # A take of two: the second tap on the pile asks for a confirm, the Take button plays it.
@@ -274,16 +279,8 @@ def test_the_confirm_button_plays_the_take_of_two_chosen_on_screen(driver: Drive
 def test_give_back_has_cancel_and_marks_tokens_minus_one(language: str, tmp_path: Path) -> None:
     d = Driver(tmp_path / "data", language=language)
     try:
-        setup = Setup.of(
-            ["Ada", "Ben", "Cleo", "Dan"],
-            ["N1", "N2", "N3", "N4", "N5"],
-            ["1W1 1W2 1W3 1W4", "2W1 2W2 2W3 2W4", "3W1 3W2 3W3 3W4"],
-        )
-        d.app.start_game(setup)
-        d.frames(2)
+        session = white_table(d, ["Ada", "Ben", "Cleo", "Dan"])
         table = d.app.table_screen
-        session = table.session
-        assert session is not None
         for take in ["take WUG", "take RKW", "take UGR"]:  # Ada to 9 tokens
             session.play(take)
             for _ in range(3):

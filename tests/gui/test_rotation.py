@@ -64,18 +64,19 @@ def test_the_seven_inch_stood_up_is_laid_out_in_portrait(start: Callable[..., Dr
     assert SCALE.portrait
 
 
-def test_the_kiosks_turn_wins_over_the_settings_screens(start: Callable[..., Driver]) -> None:
-    driver = start((800, 480), kiosk="180", screen="90")
+@pytest.mark.parametrize(
+    ("kiosk", "screen", "changed", "after"),
+    [
+        ("180", "90", "270", 180),  # the kiosk's turn wins, then and after a change
+        ("0", "180", "0", 0),  # without the kiosk's turn, the settings screen turns
+    ],
+)
+def test_the_kiosks_turn_wins_over_the_settings_screens_and_only_it(
+    start: Callable[..., Driver], kiosk: str, screen: str, changed: str, after: int
+) -> None:
+    driver = start((800, 480), kiosk=kiosk, screen=screen)
     assert Window.rotation == 180
-    # Changed on the settings screen: the kiosk's turn still holds.
-    driver.app.config.set("companion", "rotation", "270")
-    driver.app.on_config_change(driver.app.config, "companion", "rotation", "270")
-    assert Window.rotation == 180
-
-
-def test_without_the_kiosks_turn_the_settings_screen_turns(start: Callable[..., Driver]) -> None:
-    driver = start((800, 480), kiosk="0", screen="180")
-    assert Window.rotation == 180
-    driver.app.config.set("companion", "rotation", "0")
-    driver.app.on_config_change(driver.app.config, "companion", "rotation", "0")
-    assert Window.rotation == 0
+    # Changed on the settings screen.
+    driver.app.config.set("companion", "rotation", changed)
+    driver.app.on_config_change(driver.app.config, "companion", "rotation", changed)
+    assert Window.rotation == after

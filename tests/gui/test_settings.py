@@ -10,8 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
 from kivy.core.window import Window
 from kivy.tests.common import UnitTestTouch
 from kivy.uix.widget import Widget
@@ -273,15 +272,6 @@ def test_a_value_the_kiosk_set_is_shown_with_where_to_change_it(
     d.press("Back", exact=True)
     d.tap(setting(d, "pin_undo"))
     assert "Set on this screen" in d.texts()
-
-
-@pytest.fixture
-def pins() -> Iterator[MockFactory]:
-    factory = MockFactory(pin_class=MockPWMPin)
-    Device.pin_factory = factory
-    yield factory
-    factory.reset()
-    Device.pin_factory = None
 
 
 def test_a_pin_chosen_rewires_the_buttons_at_once_and_a_refusal_is_said(
