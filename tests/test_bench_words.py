@@ -2,7 +2,8 @@
 locale's), numbers written its way, like ``splendor-companion bench``: the app's start-up
 figures (``python -m ui.bench``), the RFID path's (``python -m hardware.bench``, run here
 for real over a pseudo-terminal, a few frames) and the companion's (``python -m
-companion.coach.bench``, one game a match). Figures are never asserted, only words."""
+companion.coach.bench``, one game a match) and the web page's (``python -m web.bench``, its
+report of figures given here, and its help). Figures are never asserted, only words."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from companion import i18n, native
 from companion.coach import bench as ai_bench
 from hardware import bench as hardware_bench
 from ui import bench as ui_bench
+from web import bench as web_bench
 
 
 @pytest.fixture
@@ -39,6 +41,19 @@ def test_the_app_benchmark_reports_in_english_too() -> None:
     assert "1,144 MB" in text
 
 
+# A loaded machine may take 1,000 ms or more: French writes it with a thousands space.
+_FIGURE = r"[\d\u202f]+,\d\d"
+RFID_FIGURES = re.compile(rf"médiane {_FIGURE} ms, p99 {_FIGURE} ms, max {_FIGURE} ms$")
+
+
+def test_the_rfid_benchmarks_slow_figures_are_written_the_readers_way(french: None) -> None:
+    """A frame that took over a second (a loaded machine) is still read as a figure."""
+    text = hardware_bench.report(2, [0.31, 1234.5], [1.5, 2045.25])
+    lines = [line for line in text.splitlines() if "médiane" in line]
+    assert "max 1\u202f234,50 ms" in lines[0] and "max 2\u202f045,25 ms" in lines[1]
+    assert all(RFID_FIGURES.search(line) for line in lines), lines
+
+
 def test_the_rfid_benchmark_runs_and_reports_in_the_environments_language(
     french: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -48,11 +63,59 @@ def test_the_rfid_benchmark_runs_and_reports_in_the_environments_language(
     lines = [line for line in text.splitlines() if "médiane" in line]
     assert len(lines) == 2
     for line in lines:  # decimal commas, the figures aligned whatever the labels' lengths
-        assert re.search(r"médiane \d+,\d\d ms, p99 \d+,\d\d ms, max \d+,\d\d ms$", line), line
+        assert RFID_FIGURES.search(line), line
     assert len({line.index("médiane") for line in lines}) == 1
     assert "objectif\u00a0: moins de 50 ms au p99" in text
     assert "Anti-rebond compris" in text and "14,6 ms" in text
     assert "median" not in text and "goal" not in text
+
+
+def _web_run(moves: int, frames: int) -> dict[str, object]:
+    """One run's figures as ``web.bench`` gathers them (seconds, except the delays' ms)."""
+    return {
+        "fps": 60.0,
+        "journaled": [float(n) for n in range(moves)],
+        "events": [112.0] * moves,
+        "shown": [231.0, 1515.0][:moves],
+        "memory": (51.2, 57.6, 58.4),
+        "weights": {"style.css": 4300, "live table": 30720},
+        "server_cpu": 0.5,
+        "clients_cpu": 2.25,
+        "intervals": [0.016] * (frames - 1) + [1.2],
+        "busy": [0.004] * frames,
+        "cpu": [0.002] * frames,
+        "drawn": [True] + [False] * (frames - 1),
+    }
+
+
+def test_the_web_benchmark_reports_in_the_environments_language(french: None) -> None:
+    """Its report on figures given here: the words, the plural forms and French's numbers
+    (a thousands space from 1,000 ms, a decimal comma, the percent sign spaced)."""
+    text = web_bench.report([(_web_run(2, 60), _web_run(1, 1))], clients=20)
+    assert text.startswith("20 clients en direct, 2 coups journalisés par l'application\n")
+    assert "médiane 112 ms, p99 112 ms (2 événements)" in text
+    assert "table récupérée à nouveau\u00a0: médiane 873 ms, p99 1\u202f515 ms" in text
+    assert "au repos\u00a0: 51 Mo\u00a0; avec les clients\u00a0: 58 Mo" in text
+    assert "poids de style.css\u00a0: 4,2 Ko" in text and "poids de table en direct" in text
+    assert "  1. avec le serveur et les clients\u00a0: 60 images, d'une image à la suivante" in text
+    assert "la 1 dessinée" not in text and "1 dessinée p50 4,0 ms" in text
+    assert "les 59 autres p50 4,0 ms" in text
+    assert "le serveur 0,5 s en 2 s (23\u00a0% d'un cœur)" in text
+    assert "  1. sans eux (pas de serveur)\u00a0: 1 image," in text and "0 autre -" in text
+    assert "median" not in text and "frames" not in text and "clients are phones" not in text
+
+
+def test_the_web_benchmark_explains_itself_in_the_readers_language(
+    french: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        web_bench.main(["--help"])
+    assert stop.value.code == 0
+    said = capsys.readouterr().out
+    assert said.startswith("utilisation\u00a0: python -m web.bench")
+    assert "Les mesures de la page web (sans jugement)" in said
+    assert "secondes entre deux coups (par défaut\u00a0: 0.5)" in said
+    assert "seconds" not in said and "default" not in said
 
 
 def test_the_rfid_benchmark_refuses_no_frames_in_the_readers_language(

@@ -29,6 +29,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from companion.arguments import Formatter, in_language
+from companion.i18n import _
 from ui.app import prepare_kivy
 
 SIZE = "800x480"
@@ -39,13 +41,29 @@ AFTER = 1.0  # frames still timed after the last move (its redraw, the page's fe
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m ui.frames")
-    parser.add_argument("data_dir")
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 5))
-    parser.add_argument("--seed", type=int, default=9)
-    parser.add_argument("--moves", type=int, default=40)
-    parser.add_argument("--pace", type=float, default=0.5)
-    return parser.parse_args(argv)
+    """The command line; its help and errors in the reader's language (the figures it
+    prints are JSON, for ``web.bench``)."""
+    with in_language():  # argparse's own words (usage, -h) in the reader's language too
+        parser = argparse.ArgumentParser(
+            prog="python -m ui.frames",
+            description=_(
+                "The app's frame times while it plays a seeded game through taps on its "
+                "table, headless; one line of JSON (for python -m web.bench)."
+            ),
+            formatter_class=Formatter,
+        )
+        parser.add_argument("data_dir", help=_("the games folder the app plays in"))
+        parser.add_argument(
+            "--players",
+            type=int,
+            default=4,
+            choices=range(2, 5),
+            help=_("players in the simulated game"),
+        )
+        parser.add_argument("--seed", type=int, default=9, help=_("the simulated game's seed"))
+        parser.add_argument("--moves", type=int, default=40, help=_("moves the app plays"))
+        parser.add_argument("--pace", type=float, default=0.5, help=_("seconds between two moves"))
+        return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,7 +12,8 @@ then with neither (the page turned off). Prints, without judging them: from a mo
 journaled to each client's event (median and p99), the same to each client holding the
 table again (the event, then the fetch of the table the page's script makes), the
 server's memory (RSS, from /proc), each page's weight, and the app's frames in both
-runs (frame to frame, and each frame's own work: p50, p99, max).
+runs (frame to frame, and each frame's own work: p50, p99, max). In the reader's language
+(``SPLENDOR_LANG``, else the locale's), numbers written its way, like the other benchmarks.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from typing import Any
 
 import aiohttp
 
+from companion.arguments import Formatter, in_language
+from companion.i18n import N_, _, ngettext, number, percent
 from companion.journal.store import Store
 from ui.bench import headless
 
@@ -79,11 +82,10 @@ def figures(values: list[float]) -> str:
     ms = [v * 1000 for v in values]
 
     def said(v: float) -> str:
-        return f"{v:.1f}" if v < 10 else f"{v:.0f}"
+        return number(v, 1) if v < 10 else number(v)
 
-    return (
-        f"p50 {said(statistics.median(ms))} ms, p99 {said(percentile(ms, 0.99))} ms, "
-        f"max {said(max(ms))} ms"
+    return _("p50 {p50} ms, p99 {p99} ms, max {max} ms").format(
+        p50=said(statistics.median(ms)), p99=said(percentile(ms, 0.99)), max=said(max(ms))
     )
 
 
@@ -95,15 +97,28 @@ def frames_lines(label: str, run: dict[str, Any]) -> list[str]:
     drawn = [work for work, was in zip(run["busy"], shown, strict=True) if was]
     idle = [work for work, was in zip(run["busy"], shown, strict=True) if not was]
     cpu = [used for used, was in zip(run["cpu"], shown, strict=True) if was]
+    count = len(run["intervals"])
+    heading = ngettext(
+        "{label}: {n} frame, frame to frame {figures}",
+        "{label}: {n} frames, frame to frame {figures}",
+        count,
+    )
+    drawn_said = ngettext("the {n} drawn {figures}", "the {n} drawn {figures}", len(drawn))
+    idle_said = ngettext("the {n} other {figures}", "the {n} others {figures}", len(idle))
+    work = _("each frame's own work: {drawn}; {others}").format(
+        drawn=drawn_said.format(n=number(len(drawn)), figures=figures(drawn) if drawn else "-"),
+        others=idle_said.format(n=number(len(idle)), figures=figures(idle) if idle else "-"),
+    )
+    used = _("the app's CPU time in a drawn frame: {figures}")
     return [
-        f"{label}: {len(run['intervals'])} frames, frame to frame {figures(run['intervals'])}",
-        f"    each frame's own work: the {len(drawn)} drawn {figures(drawn) if drawn else '-'}; "
-        f"the {len(idle)} others {figures(idle) if idle else '-'}",
-        f"    the app's CPU time in a drawn frame: {figures(cpu) if cpu else '-'}",
+        heading.format(label=label, n=number(count), figures=figures(run["intervals"])),
+        "    " + work,
+        "    " + used.format(figures=figures(cpu) if cpu else "-"),
     ]
 
 
 def machine() -> str:
+    """The machine in a few words (its system, its cores, its processor's model)."""
     cores = os.cpu_count() or 0
     model = next(
         (
@@ -113,7 +128,9 @@ def machine() -> str:
         ),
         platform.processor() or "?",
     )
-    return f"{platform.system()} {platform.machine()}, {cores} cores ({model})"
+    return ngettext(
+        "{system} {machine}, {n} core ({model})", "{system} {machine}, {n} cores ({model})", cores
+    ).format(system=platform.system(), machine=platform.machine(), n=number(cores), model=model)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -123,7 +140,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 def load() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    """The load average over 1, 5 and 15 minutes, written the reader's way."""
+    return " ".join(number(float(v), 2) for v in Path("/proc/loadavg").read_text().split()[:3])
 
 
 async def follow(
@@ -177,12 +195,13 @@ def page_weights(url: str, game: int) -> dict[str, int]:
                 async with session.get(f"{url}/static/{name}") as r:
                     out[name] = len(await r.read())
             css = out["style.css"] + out["colours.css"]
+            # The pages' names, translated where they are printed (the files' are not).
             for name, path, extra in (
-                ("live table", "/", css + out["live.js"]),
-                ("game page", f"/games/{game}", css),
-                ("games", "/games", css),
-                ("statistics", "/stats", css),
-                ("API table", "/api/v1/table", 0),
+                (N_("live table"), "/", css + out["live.js"]),
+                (N_("game page"), f"/games/{game}", css),
+                (N_("games"), "/games", css),
+                (N_("statistics"), "/stats", css),
+                (N_("API table"), "/api/v1/table", 0),
             ):
                 async with session.get(url + path) as r:
                     out[name] = len(await r.read()) + extra
@@ -212,7 +231,11 @@ def play(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
     )
     if done.returncode != 0 or not done.stdout.strip():
         status, said = done.returncode, done.stderr[-3000:]
-        raise SystemExit(f"the app did not finish its game (exit status {status}):\n{said}")
+        raise SystemExit(
+            _("the app did not finish its game (exit status {status}):").format(status=status)
+            + "\n"
+            + said
+        )
     figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return figures
 
@@ -237,7 +260,7 @@ def start_server(folder: Path, port: int, clients: int) -> subprocess.Popen[byte
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:
                 server.kill()
-                raise SystemExit("the web server did not start") from None
+                raise SystemExit(_("the web server did not start")) from None
             time.sleep(0.1)
 
 
@@ -258,7 +281,7 @@ def with_page(folder: Path, finished: int, args: argparse.Namespace) -> dict[str
         )
         phones.start()
         if not ready.wait(60):
-            raise SystemExit("the live clients did not all connect")
+            raise SystemExit(_("the live clients did not all connect"))
         used = cpu_seconds(server.pid)
         run = play(folder, args)
         time.sleep(AFTER_LAST_MOVE)
@@ -276,73 +299,142 @@ def with_page(folder: Path, finished: int, args: argparse.Namespace) -> dict[str
     return run
 
 
-def report(runs: list[tuple[dict[str, Any], dict[str, Any]]], args: argparse.Namespace) -> None:
-    """What the rounds measured: the page's figures over every round, then the app's
-    frames round by round, with the page and without."""
+def report(runs: list[tuple[dict[str, Any], dict[str, Any]]], clients: int) -> str:
+    """What the rounds measured, in the reader's language: the page's figures over every
+    round, then the app's frames round by round, with the page and without."""
     pages = [page for page, _alone in runs]
     events = [d for page in pages for d in page["events"]]
     shown = [d for page in pages for d in page["shown"]]
     moves = sum(len(page["journaled"]) for page in pages)
-    print(f"{args.clients} live clients, {moves} moves journaled by the app")
-    if events:
-        print(
-            f"move journaled -> event at each client: median {statistics.median(events):.0f} ms, "
-            f"p99 {percentile(events, 0.99):.0f} ms ({len(events)} events)"
+    lines = [
+        ngettext("{n} live client", "{n} live clients", clients).format(n=number(clients))
+        + ", "
+        + ngettext("{n} move journaled by the app", "{n} moves journaled by the app", moves).format(
+            n=number(moves)
         )
-        print(
-            f"move journaled -> table fetched again: median {statistics.median(shown):.0f} ms, "
-            f"p99 {percentile(shown, 0.99):.0f} ms"
+    ]
+    if events:
+        lines.append(
+            ngettext(
+                "move journaled -> event at each client: median {median} ms, p99 {p99} ms "
+                "({n} event)",
+                "move journaled -> event at each client: median {median} ms, p99 {p99} ms "
+                "({n} events)",
+                len(events),
+            ).format(
+                median=number(statistics.median(events)),
+                p99=number(percentile(events, 0.99)),
+                n=number(len(events)),
+            )
+        )
+        lines.append(
+            _("move journaled -> table fetched again: median {median} ms, p99 {p99} ms").format(
+                median=number(statistics.median(shown)), p99=number(percentile(shown, 0.99))
+            )
         )
     idle, busy, peak = (max(page["memory"][i] for page in pages) for i in range(3))
-    print(
-        f"memory (RSS) of the server (serve), idle: {idle:.0f} MB; with the clients: "
-        f"{busy:.0f} MB; its peak: {peak:.0f} MB"
+    lines.append(
+        _(
+            "memory (RSS) of the server (serve), idle: {idle} MB; with the clients: {busy} MB; "
+            "its peak: {peak} MB"
+        ).format(idle=number(idle), busy=number(busy), peak=number(peak))
     )
     for name, size in pages[0]["weights"].items():
-        print(f"weight of {name}: {size / 1024:.1f} KB")
-    print(
-        f"the app's frames (800x480, Kivy's clock at {pages[0]['fps']:.0f} a second), "
-        f"from the first tap to {AFTER_LAST_MOVE:.0f} s after the last move:"
-    )
-    for number, (page, alone) in enumerate(runs, start=1):
-        played = sum(page["intervals"])
-        print("\n".join(frames_lines(f"  {number}. with the server and the clients", page)))
-        print(
-            f"    CPU time meanwhile: the server {page['server_cpu']:.1f} s in {played:.0f} s "
-            f"({100 * page['server_cpu'] / played:.0f}% of a core), the clients' process "
-            f"{page['clients_cpu']:.1f} s"
+        lines.append(
+            _("weight of {name}: {size} KB").format(name=_(name), size=number(size / 1024, 1))
         )
-        print("\n".join(frames_lines(f"  {number}. without them (no server)", alone)))
-    print(
-        f"(this machine has {os.cpu_count()} cores, a Raspberry Pi 4 has 4; the clients' "
-        "process shares them here, on the kiosk the clients are phones)"
+    lines.append(
+        _(
+            "the app's frames (800x480, Kivy's clock at {fps} a second), from the first tap "
+            "to {after} s after the last move:"
+        ).format(fps=number(pages[0]["fps"]), after=number(AFTER_LAST_MOVE))
     )
+    for count, (page, alone) in enumerate(runs, start=1):
+        played = sum(page["intervals"])
+        beside = _("with the server and the clients")
+        lines += frames_lines(f"  {number(count)}. {beside}", page)
+        lines.append(
+            "    "
+            + _(
+                "CPU time meanwhile: the server {server} s in {played} s ({share} of a core), "
+                "the clients' process {clients} s"
+            ).format(
+                server=number(page["server_cpu"], 1),
+                played=number(played),
+                share=percent(page["server_cpu"] / played),
+                clients=number(page["clients_cpu"], 1),
+            )
+        )
+        without = _("without them (no server)")
+        lines += frames_lines(f"  {number(count)}. {without}", alone)
+    cores = os.cpu_count() or 0
+    lines.append(
+        ngettext(
+            "(this machine has {n} core, a Raspberry Pi 4 has 4; the clients' process shares "
+            "it here, on the kiosk the clients are phones)",
+            "(this machine has {n} cores, a Raspberry Pi 4 has 4; the clients' process shares "
+            "them here, on the kiosk the clients are phones)",
+            cores,
+        ).format(n=number(cores))
+    )
+    return "\n".join(lines)
+
+
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    """The command line, its help and its errors in the reader's language."""
+    with in_language():  # argparse's own words (usage, -h) in the reader's language too
+        parser = argparse.ArgumentParser(
+            prog="python -m web.bench",
+            description=_(
+                "The web page's figures (no judgement): live clients following a game the app "
+                "plays, then the same game without them."
+            ),
+            formatter_class=Formatter,
+        )
+        parser.add_argument(
+            "--clients",
+            type=int,
+            default=20,
+            choices=range(1, 101),
+            metavar="N",
+            help=_("live clients following the game (the phones), 1 to 100"),
+        )
+        parser.add_argument(
+            "--moves",
+            type=int,
+            default=40,
+            choices=range(1, 201),
+            metavar="N",
+            help=_("moves the app plays, 1 to 200"),
+        )
+        parser.add_argument("--pace", type=float, default=0.5, help=_("seconds between two moves"))
+        parser.add_argument(
+            "--rounds",
+            type=int,
+            default=1,
+            choices=range(1, 11),
+            metavar="N",
+            help=_("the game with the page, then without, N times"),
+        )
+        return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="The web page's figures (no judgement).")
-    parser.add_argument("--clients", type=int, default=20, choices=range(1, 101), metavar="N")
-    parser.add_argument("--moves", type=int, default=40, choices=range(1, 201), metavar="N")
-    parser.add_argument("--pace", type=float, default=0.5, help="seconds between two moves")
-    parser.add_argument(
-        "--rounds",
-        type=int,
-        default=1,
-        choices=range(1, 11),
-        metavar="N",
-        help="the game with the page, then without, N times",
+    args = arguments(argv)
+    print(
+        _("machine: {machine}; load average {load} (1, 5, 15 min)").format(
+            machine=machine(), load=load()
+        )
     )
-    args = parser.parse_args(argv)
-    print(f"machine: {machine()}; load average {load()} (1, 5, 15 min)")
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
-        for number in range(args.rounds):
-            live, alone = Path(tmp) / f"with-{number}", Path(tmp) / f"without-{number}"
+        for round_ in range(args.rounds):
+            live, alone = Path(tmp) / f"with-{round_}", Path(tmp) / f"without-{round_}"
             finished = games_folder(live)
             games_folder(alone)
             runs.append((with_page(live, finished, args), play(alone, args)))
-    report(runs, args)
-    print(f"load average at the end: {load()}")
+    print(report(runs, args.clients))
+    print(_("load average at the end: {load}").format(load=load()))
     return 0
 
 
