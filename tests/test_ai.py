@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.ai.expert import determinised
 from companion.ai.players import LEVELS, make
 from companion.ai.view import public_view, secret_reserves
 from companion.coach.play import play, play_levels
@@ -38,7 +39,12 @@ def test_the_companion_plays_legal_moves_in_1000_games_of_every_level_and_size()
         # A tiny budget keeps the test quick; one game in fifty runs real playouts.
         rollouts = 12 if number % 50 == 0 else 0
         seats = [
-            make(LEVELS[(number // 3 + seat) % 3], seed=number, blind=blind, rollouts=rollouts)
+            make(
+                LEVELS[(number // 3 + seat) % len(LEVELS)],
+                seed=number,
+                blind=blind,
+                rollouts=rollouts,
+            )
             for seat in range(players)
         ]
         rng = random.Random(number)
@@ -112,6 +118,28 @@ def test_the_public_view_puts_a_known_blind_reserve_face_down_for_the_others() -
     assert isinstance(game.seat(1).reserved[-1], Card)  # the game itself is untouched
 
 
+def test_the_expert_deals_the_blind_reserves_it_cannot_see_from_the_unseen_cards() -> None:
+    game = _midgame(2)
+    if game.to_act != 1:
+        game.push(_any_take(game))
+    game.push(Reserve(deck=2, player=1))  # face down: nobody has seen it
+    game.push(_any_take(game))
+    game.push(Reserve(deck=2, player=1))
+    view = public_view(game, 0)
+    unseen = {c.id for c in view.unseen(2)}
+    drawn = set()
+    for n in range(20):
+        table = determinised(view, random.Random(n))
+        held = table.seat(1).reserved[-2:]
+        assert all(isinstance(c, Card) for c in held) and held[0] != held[1]
+        ids = {c.id for c in held}
+        assert ids <= unseen and not ids & {c.id for c in table.unseen(2)}
+        assert table.deck_size(2) == view.deck_size(2)
+        drawn |= ids
+    assert len(drawn) > 4  # drawn afresh each time
+    assert view.seat(1).reserved[-1] == Hidden(2)  # the view itself is untouched
+
+
 def test_a_companion_blind_reserves_only_when_a_reader_can_scan_the_card() -> None:
     # A position where reserving blind is the only sensible choice would be contrived;
     # instead every decision of many games is checked (see the 1000 games above) and here
@@ -123,13 +151,14 @@ def test_a_companion_blind_reserves_only_when_a_reader_can_scan_the_card() -> No
     assert not any(_is_blind(m) for m in choices(game, blind=False))
 
 
-def test_the_same_seed_plays_the_same_game_and_another_seed_another() -> None:
-    first, seats = play_levels(["hard", "medium", "easy"], seed=11, think=0.03)
-    again, _ = play_levels(["hard", "medium", "easy"], seed=11, think=0.03)
-    other, _ = play_levels(["hard", "medium", "easy"], seed=12, think=0.03)
+@pytest.mark.parametrize("levels", [["hard", "medium", "easy"], ["expert", "easy"]])
+def test_the_same_seed_plays_the_same_game_and_another_seed_another(levels: list[str]) -> None:
+    first, seats = play_levels(levels, seed=11, think=0.03)
+    again, _ = play_levels(levels, seed=11, think=0.03)
+    other, _ = play_levels(levels, seed=12, think=0.03)
     assert first.moves == again.moves
     assert first.moves != other.moves
-    assert seats == ["hard", "medium", "easy"]
+    assert seats == levels
 
 
 def test_simulate_writes_a_record_naming_each_seats_level_and_replays_from_its_seed(

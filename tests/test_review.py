@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from plays import blunder
@@ -16,8 +17,9 @@ from companion.ai.search import Stopped
 from companion.cli import main
 from companion.coach import review as reviewing
 from companion.coach.review import Review, Reviewing, mistakes, review, text_lines
+from companion.engine.cards import Card
 from companion.engine.game import Game
-from companion.engine.moves import Buy, Reserve, Take, with_parts
+from companion.engine.moves import Buy, Move, Reserve, Take, with_parts
 from companion.engine.simulate import Dealer, random_setup
 from companion.journal.store import GameState, Store
 from companion.records.record import Record, read, replay, write
@@ -218,3 +220,26 @@ def test_the_command_says_a_missing_file_is_missing(
     assert main(["review", str(tmp_path / "gone.json")]) == 2
     err = capsys.readouterr().err
     assert "gone.json" in err and "not a valid game record" not in err
+
+
+def test_the_reviews_playouts_deal_a_rivals_blind_reserve_from_the_unseen_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ada's moves after Ben's blind reserve are judged on tables where his card is one she
+    # has not seen, dealt afresh round after round, so that Ben can buy it in a playout
+    # (never the card it is, which the engine knows here).
+    record = with_blind_reserve("1W1")
+    dealt: set[str] = set()
+    judged = reviewing._playout
+
+    def spy(game: Game, move: Move, *rest: Any) -> tuple[float, ...]:
+        if game.to_act == 0 and game.seat(1).reserved:
+            held = game.seat(1).reserved[0]
+            assert isinstance(held, Card)
+            dealt.add(held.id)
+        return judged(game, move, *rest)
+
+    monkeypatch.setattr(reviewing, "_playout", spy)
+    review(Record(record.setup, record.moves[:5]), BUDGET)
+    unseen = {c.id for c in replay(Record(record.setup, record.moves[:2])).game.unseen(1)}
+    assert len(dealt) > 3 and dealt <= unseen | {"1W1"}

@@ -2,7 +2,7 @@
 
 >>> from companion.ai import LEVELS, make
 >>> list(LEVELS)
-['easy', 'medium', 'hard']
+['easy', 'medium', 'hard', 'expert']
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from ..engine.game import Game
 from ..engine.moves import Buy, Move, Take
+from .expert import expert_search
 from .search import Search, rollouts_for, search
 from .value import Quick, outlook, remaining, rival_value
 from .view import choices, dealt, public_view, stuck, unstick
@@ -113,6 +114,19 @@ class Hard:
         return search(game, stream(self.seed, game), self.rollouts, self.blind, self.stop)
 
 
+class Expert(Hard):
+    """Searches a tree of every seat's moves over what its seat cannot see, dealt afresh
+    for each iteration (information-set Monte Carlo tree search, see :mod:`.expert`), with
+    hard's budget."""
+
+    level = "expert"
+
+    def search(self, game: Game) -> Search:
+        return expert_search(
+            game, stream(self.seed, game, "expert"), self.rollouts, self.blind, self.stop
+        )
+
+
 class Greedy:
     """The benchmark's plain greedy player: buys the most points it can, else takes toward
     its cheapest card. Not offered at the table."""
@@ -150,7 +164,12 @@ class Greedy:
         return max(takes, key=useful)
 
 
-LEVELS: dict[str, Callable[..., Player]] = {"easy": Easy, "medium": Medium, "hard": Hard}
+LEVELS: dict[str, Callable[..., Player]] = {
+    "easy": Easy,
+    "medium": Medium,
+    "hard": Hard,
+    "expert": Expert,
+}
 """Each level a seat can be played at, weakest first, and its player: the names are those
 of :data:`companion.journal.seats.LEVELS` (the search does not import the journal; a test
 checks both agree)."""
@@ -165,11 +184,13 @@ def make(
     stop: Callable[[], bool] | None = None,
 ) -> Player:
     """A player of ``level`` (``greedy`` too: the benchmark's baseline). ``stop``: the
-    hard level's search gives up when it says yes (the other levels answer at once)."""
-    if level == "hard":
+    searching levels give up when it says yes (the other levels answer at once)."""
+    searching: dict[str, type[Hard]] = {"hard": Hard, "expert": Expert}
+    if level in searching:
+        kind = searching[level]
         if think is None:
-            return Hard(seed, blind, rollouts=rollouts, stop=stop)
-        return Hard(seed, blind, think=think, rollouts=rollouts, stop=stop)
+            return kind(seed, blind, rollouts=rollouts, stop=stop)
+        return kind(seed, blind, think=think, rollouts=rollouts, stop=stop)
     kinds: dict[str, Callable[[int, bool], Player]] = {
         "easy": Easy,
         "medium": Medium,

@@ -70,11 +70,14 @@ def playout(game: Game, seat: int, move: Move, rng: random.Random, plies: int) -
     return score
 
 
-def candidates(game: Game, seat: int, blind: bool, rng: random.Random) -> list[Move]:
-    """The few moves worth searching: the quick score's best, re-ranked one move ahead."""
+def candidates(
+    game: Game, seat: int, blind: bool, rng: random.Random, width: int = WIDTH
+) -> list[Move]:
+    """The ``width`` moves worth searching: the quick score's best, re-ranked one move
+    ahead."""
     moves = choices(game, blind)
     quick = Quick(game)
-    moves = sorted(moves, key=quick.score, reverse=True)[: WIDTH * 2]
+    moves = sorted(moves, key=quick.score, reverse=True)[: width * 2]
     ahead = []
     rival = rival_value(game, seat)
     for move in moves:
@@ -82,7 +85,7 @@ def candidates(game: Game, seat: int, blind: bool, rng: random.Random) -> list[M
         ahead.append(outlook(game, seat, rival))
         game.undo()
     ranked = sorted(range(len(moves)), key=lambda i: -ahead[i])
-    return [moves[i] for i in ranked[:WIDTH]]
+    return [moves[i] for i in ranked[:width]]
 
 
 def search(

@@ -3,8 +3,10 @@
 Figures, not pass/fail (tests never assert win rates or timings), in the reader's language
 (``SPLENDOR_LANG``, else the locale's), like ``splendor-companion bench``. Goals (a companion
 worth playing against, quick on a Pi): over two-player games, hard beats easy in at least 80%
-and the plain greedy player in at least 70%; the median and p99 time per decision of the hard
-level.
+and the plain greedy player in at least 70%, and the expert beats hard in at least 65% at the
+same budget (with a 95% interval); the median and p99 time per decision of the hard level.
+``--match A,B`` plays one match only, ``--ladder`` every pair of the levels and the greedy
+player, rated in Elo points (:mod:`.ladder`).
 
 Each game is fixed by its number: seats alternate (hard plays first in even games), the
 table's deal is seeded by the game number, each player by the game number too. A shared
@@ -14,17 +16,20 @@ victory counts half a win.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from ..ai.players import DEFAULT_THINK, make
+from ..ai.players import DEFAULT_THINK, LEVELS, make
 from ..ai.search import PI_ROLLOUTS_PER_SECOND, rollouts_for
 from ..arguments import Formatter, in_language, think_seconds
 from ..i18n import _, ngettext, number, percent
 from ..journal.seats import level_word
+from .ladder import ANCHOR, bootstrap, fit, interval, round_robin
+from .ladder import match as duels
 from .play import play
 
 
@@ -64,6 +69,82 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+PLAYERS = (*LEVELS, "greedy")  # every level and the benchmark's baseline
+GOALS = {("hard", "easy"): 0.8, ("hard", "greedy"): 0.7, ("expert", "hard"): 0.65}
+
+
+def two_players(text: str) -> tuple[str, str]:
+    """``--match``'s two players, like ``expert,hard``."""
+    names = tuple(w.strip().lower() for w in text.split(","))
+    if len(names) != 2 or names[0] == names[1] or any(n not in PLAYERS for n in names):
+        raise argparse.ArgumentTypeError(
+            _(
+                "write two different players of {players} separated by a comma, like "
+                "expert,hard; not {text}"
+            ).format(players=", ".join(PLAYERS), text=text)
+        )
+    return names[0], names[1]
+
+
+def print_match(a: str, b: str, games: int, rollouts: int, workers: int) -> None:
+    """``a`` against ``b``: its win rate with a 95% interval, and the goal if it has one."""
+    start = time.perf_counter()
+    rate, low, high = interval(duels(a, b, games, rollouts, workers))
+    goal = GOALS.get((a, b))
+    line = ngettext(
+        "{a} vs {b}: wins {rate} (95% interval {low} to {high}) over {n} game",
+        "{a} vs {b}: wins {rate} (95% interval {low} to {high}) over {n} games",
+        games,
+    ).format(
+        a=_rival(a),
+        b=_rival(b),
+        rate=percent(rate),
+        low=percent(low),
+        high=percent(high),
+        n=number(games),
+    )
+    if goal is not None:
+        line += "; " + _("goal {goal}").format(goal=percent(goal))
+    print(line + "; " + _("{seconds} s").format(seconds=number(time.perf_counter() - start)))
+
+
+def print_ladder(games: int, rollouts: int, workers: int) -> None:
+    """The round robin of :data:`PLAYERS` and their ratings, strongest first."""
+    results = round_robin(PLAYERS, games, rollouts, workers)
+    ratings = fit(results, "greedy")
+    spans = bootstrap(results, "greedy", random.Random(0))
+    print(
+        _(
+            "Ladder: Elo ratings from games between every pair of players, the greedy "
+            "player anchored at {anchor}"
+        ).format(anchor=number(ANCHOR))
+    )
+    for player in sorted(PLAYERS, key=lambda p: -ratings[p]):
+        scores = [
+            s
+            for (a, b), r in results.items()
+            if player in (a, b)
+            for s in (r if a == player else [1.0 - x for x in r])
+        ]
+        low, high = spans[player]
+        print(
+            _("{player}: {rating} (95% interval {low} to {high}), wins {rate} of its games").format(
+                player=_rival(player),
+                rating=number(ratings[player]),
+                low=number(low),
+                high=number(high),
+                rate=percent(sum(scores) / len(scores)),
+            )
+        )
+    for (a, b), r in results.items():
+        print(
+            "  "
+            + _("{a} vs {b}: {score}").format(
+                a=_rival(a), b=_rival(b), score=percent(sum(r) / len(r))
+            )
+        )
+
+
 def _rival(name: str) -> str:
     """The rival's name in the reader's language: a level, or the plain greedy player."""
     return _("greedy") if name == "greedy" else level_word(name)
@@ -91,6 +172,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         parser.add_argument("--workers", type=int, default=2, help=_("processes"))
         parser.add_argument(
+            "--match",
+            type=two_players,
+            metavar="A,B",
+            help=_("play only this match, like expert,hard (each at the same budget)"),
+        )
+        parser.add_argument(
+            "--ladder",
+            action="store_true",
+            help=_(
+                "play every pair among the levels and the greedy player (--games games a "
+                "pair) and print their Elo ratings"
+            ),
+        )
+        parser.add_argument(
             "--timing-games",
             type=int,
             default=10,
@@ -107,8 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rollouts = rollouts_for(args.think)
     print(
         _(
-            "hard: {playouts} playouts a decision ({think} s on a Raspberry Pi 4 at {rate} "
-            "playouts/s)"
+            "hard and expert: {playouts} playouts a decision ({think} s on a Raspberry Pi 4 "
+            "at {rate} playouts/s)"
         ).format(
             playouts=number(rollouts),
             think=number(args.think, 2),
@@ -121,6 +216,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         + ", "
         + ngettext("{n} process", "{n} processes", args.workers).format(n=number(args.workers))
     )
+    if args.ladder:
+        print_ladder(args.games, rollouts, args.workers)
+        return 0
+    if args.match is not None:
+        first, second = args.match
+        print_match(first, second, args.games, rollouts, args.workers)
+        return 0
     every: list[float] = []
     for rival, goal in (("easy", 0.8), ("greedy", 0.7)):
         start = time.perf_counter()
@@ -145,6 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 seconds=number(time.perf_counter() - start),
             )
         )
+    print_match("expert", "hard", args.games, rollouts, args.workers)
     print(
         _(
             "hard, all decisions: median {median} ms, p99 {p99} ms, {rate} playouts/s on this "

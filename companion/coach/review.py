@@ -3,8 +3,10 @@
 For each move of a record, the mover's chance of winning before it (with the best move the
 companion's search finds) and after it (with the move played), estimated by the hard
 level's search on what the mover could know at that moment: :func:`~.view.public_view`
-hides the blind reserves of others, and every card still to come is dealt at random from
-the unseen ones, per playout (the engine never holds the decks' order). The same seed and
+hides the blind reserves of others, then each round of playouts deals them afresh from the
+cards the mover has not seen (:func:`~companion.ai.expert.determinised`: a rival can buy the card it
+reserved blind), and every card still to come is dealt at random from the unseen ones, per
+playout (the engine never holds the decks' order). The same seed and
 budget give the same review on any machine; a budget is a number of playouts a move,
 scaled from seconds on a Raspberry Pi 4 as the companion's own budget is
 (:func:`~.search.rollouts_for`).
@@ -32,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..ai.expert import determinised
 from ..ai.search import ROUNDS, Stopped, candidates, policy, rollouts_for
 from ..ai.value import outlook
 from ..ai.view import dealt, public_view
@@ -245,8 +248,10 @@ def judge(
         # Every candidate meets the same cards (common random numbers): the comparison is
         # between moves, not luck.
         deal = rng.random()
+        # The others' blind reserves as they may be, the same for every candidate too.
+        table = determinised(view, random.Random(f"{deal}:reserves"))
         for i, candidate in enumerate(moves):
-            scores = _playout(view, candidate, random.Random(deal), plies, i == mine)
+            scores = _playout(table, candidate, random.Random(deal), plies, i == mine)
             totals[i] += scores[seat] if i == mine else scores[0]
             if i == mine:
                 everyone = [a + b for a, b in zip(everyone, scores, strict=True)]

@@ -2,8 +2,8 @@
 
 The record's ``app`` object (spec/game-record.md: a writer's extra a reader must keep)
 carries ``"seats"``: one entry per seat in play order, ``"person"`` or a level (``"easy"``,
-``"medium"``, ``"hard"``). A record from elsewhere may have no such entry, or a wrong one:
-then every seat counts as a person.
+``"medium"``, ``"hard"``, ``"expert"``). A record from elsewhere may have no such entry, or a
+wrong one: then every seat counts as a person.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from ..i18n import translate as _
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 """The companion's levels, weakest first, as a game's seats name them: the one list of
 names (the journal, the statistics and the exports read it without the search, whose
 :data:`companion.ai.players.LEVELS` gives each its player; a test checks both agree). A
@@ -44,8 +44,9 @@ def companion_levels(extra: Mapping[str, Any], players: int) -> tuple[str | None
 
 
 def level_word(level: str) -> str:
-    """A level in the current language (the catalogs hold "easy", "medium", "hard")."""
-    return {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}.get(level, level)
+    """A level in the current language (the catalogs hold each of :data:`LEVELS`)."""
+    words = {"easy": _("easy"), "medium": _("medium"), "hard": _("hard"), "expert": _("expert")}
+    return words.get(level, level)
 
 
 def seat_title(name: str, level: str | None) -> str:

@@ -28,7 +28,7 @@ def _new_game(d: Driver, level_taps: int, suggest: bool) -> None:
     for letter in "ZOE":
         d.press(letter, exact=True)
     # The second seat: the companion, at the level reached after ``level_taps`` taps.
-    whom = {tr("Person"), tr("easy"), tr("medium"), tr("hard")}
+    whom = {tr("Person"), tr("easy"), tr("medium"), tr("hard"), tr("expert")}
     for _ in range(level_taps):
         seats = [b for b in d.walk() if isinstance(b, Button) and b.text in whom]
         d.tap(seats[1])

@@ -12,6 +12,7 @@ the screen's words are in the chosen language and nothing spills out.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 from collections.abc import Iterator
@@ -23,6 +24,9 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from plays import blunder
 
+from companion.ai import make
+from companion.coach.plan import Plan
+from companion.coach.play import play
 from companion.demo import demo_game
 from companion.engine.simulate import simulate
 from companion.journal.store import GameState
@@ -30,11 +34,13 @@ from companion.journal.table import NewGame
 from companion.records.record import Record, replay
 from ui.app import window_size
 from ui.dialogs import CardPicker
+from ui.i18n import tr
 from ui.movelog import MoveLog
 from ui.setuppicker import LevelPicker
 
 from .conftest import WINDOW, set_window
 from .driver import SCREENSHOTS, Driver
+from .test_thinking import shown_move
 
 WORDS = {"en": ("New game", "Past games"), "fr": ("Nouvelle partie", "Parties")}
 
@@ -213,3 +219,40 @@ def test_the_game_review(shots: tuple[Driver, str]) -> None:
     screen.step_to(number)
     d.frames(3)
     shoot(d, "review-move", language, fits=False)
+
+
+@pytest.mark.long
+def test_a_game_against_the_expert(shots: tuple[Driver, str]) -> None:
+    """The table while the expert plays (its move on the panel), and the review of a
+    whole game against it."""
+    d, language = shots
+    app = d.app
+    set_window((800, 480))
+    plan = Plan((None, "expert"), seed=4, think=0.25)
+    done = play([make("easy", seed=3), make("expert", seed=4, think=0.25)], seed=8)
+    names = ("Zoé", tr("Companion"))
+    for moves in (21, len(done.moves)):  # the expert to act, then the game over
+        record = Record(
+            dataclasses.replace(done.setup, players=names),
+            list(done.moves[:moves]),
+            {"app": plan.app()},
+        )
+        game = replay(record).game
+        game_id = app.store.import_record(record, GameState.of(game))
+        if not game.over:
+            app.resume(game_id)
+            d.frames(2)
+            shown_move(d)
+            d.frames(3)
+            shoot(d, "expert-table", language, fits=False)
+    app.show_past_game(game_id)
+    d.frames(3)
+    screen = app.manager.get_screen("analysis")
+    screen.playouts = 40
+    screen.show(game_id, app.end_screen.record or record, back_to="end")
+    app.manager.current = "analysis"
+    while screen.job is not None:
+        d.frames(1)
+    d.frames(3)
+    assert screen.rows
+    shoot(d, "expert-review", language, fits=False)
