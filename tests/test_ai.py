@@ -118,6 +118,23 @@ def test_the_public_view_puts_a_known_blind_reserve_face_down_for_the_others() -
     assert isinstance(game.seat(1).reserved[-1], Card)  # the game itself is untouched
 
 
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_a_game_from_a_position_keeps_its_start_in_the_public_view(level: str) -> None:
+    # A game set up from a position's text (a table joined midway) whose other seat then
+    # reserved blind a card the engine knows: the view replays the moves from that start,
+    # not from the stand-in setup, where they are not legal.
+    game = Game.from_text(_midgame(3).text(), ["Ada", "Ben"])
+    if game.to_act != 1:
+        game.push(_any_take(game))
+    card = sorted(c.id for c in game.unseen(3))[0]
+    game.push(Reserve(deck=3, card=card, player=1))
+    view = public_view(game, 0)
+    assert view.text() != game.text()  # the card is face down again for Ada
+    assert view.seat(1).reserved[-1] == Hidden(3)
+    assert view.seat(0) == game.seat(0) and view.bank == game.bank
+    assert make(level, 1).choose(game) in game.legal_moves()
+
+
 def test_the_expert_deals_the_blind_reserves_it_cannot_see_from_the_unseen_cards() -> None:
     game = _midgame(2)
     if game.to_act != 1:

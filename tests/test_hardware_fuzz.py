@@ -330,8 +330,10 @@ def run_pn532(
             left.pop(0)
         elif chip.tag is None and left and now[0] >= put_at:
             chip.tag = left[0]
-        if not left and not noise and now[0] > put_at + 2:
-            break  # all read, all noise sent, and a while for anything late to show
+        if not left and not noise and changes and now[0] > put_at + 2:
+            # all read, all noise sent, the module answered (noise that swallowed its
+            # first answers costs time-outs), and a while for anything late to show
+            break
     return calls.tags, changes, chip
 
 

@@ -40,7 +40,7 @@ def public_view(game: Game, seat: int) -> Game:
     secret = set(secret_reserves(game, seat))
     if not secret:
         return game
-    view = Game(game.setup)
+    view = Game(game.setup, game.rules, start=game.start)  # a game set up from a position too
     for i, move in enumerate(game.moves):
         view.push(with_parts(move, card=None) if i in secret else move)
     return view

@@ -1,4 +1,4 @@
-"""A person against the expert (issue 27), only through taps, in English and French: the
+"""A person against the expert, only through taps, in English and French: the
 level chosen on the new-game screen, its moves shown and made on the table, then the end
 screen's Game review opened, a costly move stepped to, and the game stepped through move by
 move. The whole game runs at the table's budget (long); the default run plays a few moves
