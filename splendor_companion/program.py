@@ -1,5 +1,5 @@
 """The whole command line: the core's commands (:mod:`companion.cli`), the app's options
-(with no command, the app runs: :mod:`ui.app`), the RFID commands (:mod:`hardware.cli`),
+(with no command, the app runs: :mod:`ui.launch`), the RFID commands (:mod:`hardware.cli`),
 the web page (:mod:`web.cli`) and ``doctor`` (:mod:`hardware.doctor`). None adds anything
 at import: Kivy, pyserial, evdev, aiohttp and Jinja2 are imported only when what needs them
 runs, which says what is missing and how to install it.
@@ -15,7 +15,7 @@ from companion import cli
 
 def app(parser: argparse.ArgumentParser, sub: object) -> None:
     """The app's options on the program itself; with no command, the app."""
-    from ui.app import register
+    from ui.launch import register
 
     register(parser)
 

@@ -42,7 +42,7 @@ def test_the_terminal_says_where_the_log_is_and_ctrl_c_stops_cleanly(tmp_path: P
 def test_with_no_display_the_terminal_says_nobody_will_see_the_window(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from ui.app import starting
+    from ui.launch import starting
 
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
         monkeypatch.delenv(name, raising=False)

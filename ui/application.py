@@ -1,4 +1,5 @@
-"""The Kivy application: screens, settings, export, and the optional hardware."""
+"""The Kivy application: screens, settings, export, and the optional hardware (started
+from the command line by :mod:`ui.launch`)."""
 
 from __future__ import annotations
 

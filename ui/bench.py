@@ -22,7 +22,7 @@ from companion.i18n import _, ngettext, number
 
 CHILD = """
 import os, resource, sys, time
-from ui.app import prepare_kivy
+from ui.launch import prepare_kivy
 prepare_kivy("800x480", False)
 from kivy.clock import Clock
 from kivy.core.window import Window

@@ -30,7 +30,7 @@ os.environ["SPLENDOR_WEB"] = "no"
 if not os.environ.get("DISPLAY"):
     os.environ["SDL_VIDEODRIVER"] = "offscreen"
 
-from ui.app import prepare_kivy  # noqa: E402
+from ui.launch import prepare_kivy  # noqa: E402
 
 # SDL's offscreen window draws only inside the surface it was made with, but the window
 # can be resized down inside it: the window is made as large as the largest display the
@@ -45,7 +45,7 @@ from kivy.base import EventLoop  # noqa: E402
 from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 
-from ui.app import window_size  # noqa: E402
+from ui.launch import window_size  # noqa: E402
 
 EventLoop.ensure_window()
 Window.size = window_size(WINDOW)

@@ -187,7 +187,7 @@ def lay_out_table(d: Driver, nobles: list[str], market: list[list[str]]) -> None
     table: the nobles, then levels 3, 2 and 1.
     """
     from ui.cardface import NobleFace
-    from ui.setuppicker import LevelPicker, NobleGrid
+    from ui.screens.setup.pickers import LevelPicker, NobleGrid
 
     d.frames(2)
     for noble in nobles:

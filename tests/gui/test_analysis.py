@@ -12,9 +12,9 @@ import pytest
 from plays import blunder
 
 from companion import i18n
-from companion.journal.store import GameState
 from companion.records.record import Record, replay
-from ui.app import window_size
+from companion.journal.store import GameState
+from ui.launch import window_size
 from ui.screens.analysis import AnalysisScreen
 
 from .conftest import WINDOW, set_window

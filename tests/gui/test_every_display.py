@@ -32,8 +32,8 @@ from companion.journal.table import NewGame
 from companion.records.record import Record, replay
 from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
 from ui.i18n import tr
-from ui.movelog import MoveLog
-from ui.setuppicker import LevelPicker
+from ui.screens.setup.pickers import LevelPicker
+from ui.screens.table.movelog import MoveLog
 
 from .conftest import MAIN_DISPLAYS, WINDOW, set_window
 from .driver import Driver

@@ -12,7 +12,7 @@ from kivy.uix.label import Label
 
 from companion.engine.cards import CARDS, NOBLES
 from companion.engine.simulate import simulate
-from ui.movelog import MoveLog
+from ui.screens.table.movelog import MoveLog
 
 from .driver import FIXED_TIME, Driver
 

@@ -15,7 +15,7 @@ from companion.engine.tokens import GEMS
 from companion.journal.session import Session
 from companion.journal.table import NewGame
 from ui.cardface import CardFace, NobleFace
-from ui.setuppicker import LevelPicker, NobleGrid
+from ui.screens.setup.pickers import LevelPicker, NobleGrid
 from ui.widgets import CardView, TokenButton
 
 from .conftest import WINDOW, forget_drawn

@@ -30,10 +30,8 @@ from companion.journal.table import Picked, Step, Turn
 from companion.records.movelog import tell
 from companion.records.timeline import last_step
 
-from ...companion import MovePanel
 from ...dialogs import CardPicker, Dialog
 from ...i18n import tr
-from ...movelog import MoveLog
 from ...scale import SCALE
 from ...widgets import CardView, TokenButton, big_button, widest_word
 from .bank import BankRow, TakeBar
@@ -41,6 +39,8 @@ from .banner import Banner, final_round
 from .board import Board
 from .buy import BuyDialog, DeckDialog
 from .menu import AuditDialog, MenuDialog
+from .movelog import MoveLog
+from .movepanel import MovePanel
 from .notice import Notice
 from .players import PlayersColumn, PlayersDialog
 from .seat import CompanionSeat
@@ -442,7 +442,7 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
 
     def open_log(self) -> None:
         if self.session is not None:
-            self._open(MoveLog.of(self.session))  # the move log and clock: ui/movelog.py
+            self._open(MoveLog.of(self.session))  # the move log and clock: movelog.py
 
     def audit(self) -> None:
         """Count the physical bank; the companion says which colours differ (changes nothing)."""

@@ -22,9 +22,9 @@ from companion.errors import IllegalMove
 from companion.journal.session import Session
 from companion.journal.table import Step, Turn
 
-from ...companion import MovePanel, companion_title
 from ...i18n import tr
 from ...scale import SCALE
+from .movepanel import MovePanel, companion_title
 from .players import ROOM
 
 if TYPE_CHECKING:

@@ -24,12 +24,12 @@ from kivy.uix.widget import Widget
 from companion.engine.cards import Card, Noble
 from companion.engine.tokens import GEMS, Colour
 
-from . import theme
-from .cardface import CardFace, NobleFace, cost_digit
-from .colourpick import ColourFirst
-from .i18n import tr
-from .layout import FollowsWindow, best_grid, button, fit_label, gap, refit, row_height
-from .scale import SCALE
+from ... import theme
+from ...cardface import CardFace, NobleFace, cost_digit
+from ...colourpick import ColourFirst
+from ...i18n import tr
+from ...layout import FollowsWindow, best_grid, button, fit_label, gap, refit, row_height
+from ...scale import SCALE
 
 NOBLE_RATIO = 0.8  # a noble tile's height over its width
 

@@ -20,12 +20,12 @@ from companion.records.movelog import LogEntry, move_log
 from companion.records.playtime import clock_text, move_times
 from companion.records.record import Record
 
-from . import theme
-from .cardface import CardFace, draw_gem
-from .dialogs import Dialog
-from .i18n import tr
-from .layout import fit_row, gap, grow_label
-from .scale import SCALE
+from ... import theme
+from ...cardface import CardFace, draw_gem
+from ...dialogs import Dialog
+from ...i18n import tr
+from ...layout import fit_row, gap, grow_label
+from ...scale import SCALE
 
 if TYPE_CHECKING:
     from companion.journal.session import Session

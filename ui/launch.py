@@ -1,4 +1,7 @@
-"""The touchscreen app: ``splendor-companion`` with no command.
+"""Launching the touchscreen app: ``splendor-companion`` with no command. Its options
+(``--size``, ``--fullscreen``, ``--demo``), Kivy's settings made before Kivy is imported,
+and the start of :class:`ui.application.CompanionApp` (the app itself: its screens,
+settings and hardware).
 
 Kivy is imported only here and below, and only once the window options are known: Kivy
 reads its configuration at import time.

@@ -20,16 +20,16 @@ from companion.errors import ErrorCode, Refused
 from companion.i18n import ngettext
 from companion.journal.table import NewGame
 
-from .. import theme
-from ..cardface import CardFace, NobleFace
-from ..i18n import tr
-from ..layout import Shaped, button, fit_label, gap, grow_label, row_height
-from ..scale import SCALE
-from ..setuppicker import LevelPicker, NobleGrid, PlacePicker
-from ..widgets import ROMAN
+from ... import theme
+from ...cardface import CardFace, NobleFace
+from ...i18n import tr
+from ...layout import Shaped, button, fit_label, gap, grow_label, row_height
+from ...scale import SCALE
+from ...widgets import ROMAN
+from .pickers import LevelPicker, NobleGrid, PlacePicker
 
 if TYPE_CHECKING:
-    from ..application import CompanionApp
+    from ...application import CompanionApp
 
 NOBLE = 0  # a place is (NOBLE, 0) or (a card's level, its index in the row)
 ORDER = (NOBLE, 3, 2, 1)  # as the places lie on the table, top to bottom
