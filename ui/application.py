@@ -48,7 +48,7 @@ from .screens.setup import SetupScreen
 from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
-from .screens.table.words import named, reason
+from .screens.table.words import error_words, named
 from .settings import (
     DEFAULTS,
     SETTINGS_SECTION,
@@ -381,7 +381,7 @@ class CompanionApp(App):
         except StoreError as err:
             # A journal that cannot be replayed is kept as it is; the table is told why.
             self.manager.current = "start"
-            self.say(reason(err), error=True)  # a card or noble it names, said in words
+            self.say(error_words(err), error=True)  # a card or noble it names, said in words
             return
         self.table_screen.play(session)
         self.manager.current = "table"
@@ -398,7 +398,7 @@ class CompanionApp(App):
         try:
             record = self.store.record(game_id)
         except StoreError as err:
-            self.history_screen.refresh(reason(err), ok=False)
+            self.history_screen.refresh(error_words(err), ok=False)
             return
         self.end_screen.show(game_id, record, from_history=True)
         self.manager.current = "end"
@@ -451,7 +451,7 @@ class CompanionApp(App):
         ).format(games=done.games, folder=folder)
         if done.skipped:
             # One damaged game never hides the others: they are out, it is named.
-            return False, " ".join([f"{said}.", *(f"{reason(err)}." for err in done.skipped)])
+            return False, " ".join([f"{said}.", *(f"{error_words(err)}." for err in done.skipped)])
         if refused:  # the first one is enough to know what to clear; the others are alike
             return False, f"{said}. {refused[0].message}"
         return True, said

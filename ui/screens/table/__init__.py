@@ -1,5 +1,10 @@
-"""The table during play, one part a file: the board (nobles, market, decks), the bank and
-the take being chosen, the players, the dialogs of a turn, the menu, and the words."""
+"""The table during play, one part a file, each owning its widgets: the board (nobles,
+market, decks), the bank and the take being chosen, the action column and its buttons,
+the players, the banner, the notice, the turn's steps, the companion's seat and its
+docked move panel, the dialogs of a turn, the menu, the move log, and the words.
+
+The screen (``screen.py``) makes the parts and hands each what it needs: the narrow
+:class:`~.parts.Table` interface, and callables; no part reaches into another."""
 
 from .screen import TableScreen
 

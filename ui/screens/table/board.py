@@ -74,3 +74,10 @@ class Board(BoxLayout):
             for view, card in zip(views, game.market[level - 1], strict=True):
                 view.card = card
                 view.highlight = card is not None and card.id in highlight
+
+    def mark(self, card: str | None) -> None:
+        """Outline the card ``card`` (an id) in the market: the move shown on a panel,
+        to check against the real table (``None``: no card outlined)."""
+        for row in self.rows:
+            for view in row:
+                view.selected = card is not None and view.card is not None and view.card.id == card

@@ -22,7 +22,7 @@ from ...dialogs import Dialog
 from ...i18n import tr
 from ...scale import SCALE
 from ...widgets import CardView, GemRow, big_button, then, wrapping_label
-from .words import reason
+from .words import error_words
 
 
 class BuyDialog(Dialog):
@@ -62,7 +62,7 @@ class BuyDialog(Dialog):
         row.add_widget(scroll)
         self.body.add_widget(row)
         errors = [e for e in (purchase.buy_error, purchase.reserve_error) if e is not None]
-        self.message.text = " ".join(reason(e) for e in errors)
+        self.message.text = " ".join(error_words(e) for e in errors)
         self.button(tr("Cancel"), self.dismiss)
         if purchase.face_up:
             self.button(

@@ -19,39 +19,43 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.coach.plan import Plan
+from companion.ai.thinking import Thinking
 from companion.engine.cards import Card
-from companion.engine.game import Hidden
+from companion.errors import CompanionError, IllegalMove, Refused
+from companion.engine.game import Game, Hidden
+from companion.records.movelog import tell
 from companion.engine.moves import Pass, Reserve
-from companion.engine.tokens import Colour, Tokens
-from companion.errors import IllegalMove, Refused
 from companion.journal.session import Session
 from companion.journal.store import StoreError
 from companion.journal.table import Picked, Step, Turn
-from companion.records.movelog import tell
 from companion.records.timeline import last_step
+from companion.engine.tokens import Colour, Tokens
 
 from ...dialogs import CardPicker, Dialog
 from ...i18n import tr
 from ...scale import SCALE
-from ...widgets import CardView, TokenButton, big_button, widest_word
+from ...widgets import CardView, TokenButton
 from .bank import BankRow, TakeBar
 from .banner import Banner, final_round
 from .board import Board
 from .buy import BuyDialog, DeckDialog
 from .menu import AuditDialog, MenuDialog
 from .movelog import MoveLog
-from .movepanel import MovePanel
 from .notice import Notice
 from .players import PlayersColumn, PlayersDialog
 from .seat import CompanionSeat
+from .side import ActionColumn, ButtonBar
 from .steps import TurnSteps
-from .words import reason
+from .words import error_words
 
 if TYPE_CHECKING:
     from ...application import CompanionApp
 
 
-class TableScreen(CompanionSeat, TurnSteps, Screen):
+class TableScreen(Screen):
+    """The parts, made here and handed what they need (:mod:`.parts`); the taps that
+    start a move; undo, redo and the menu."""
+
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(name="table", **kw)
         self.app = app
@@ -59,17 +63,14 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         self.turn: Turn | None = None
         self.dialog: Dialog | None = None
         self._arranged = self._stale = False  # laid out once; the window changed since
-        self.plan = Plan(())
         self.touched_at: tuple[float, float] | None = None
         self.touched_when = 0.0
-        self._seat_state()
-        self.panel = MovePanel()  # the companion's move or a suggestion, in the take bar's place
         self._build()
         # The app closing while the companion thinks: its search stops, nothing is applied.
-        app.bind(on_stop=lambda *_: self.leave_table())
+        app.bind(on_stop=lambda *_: self.companion.leave())
 
     def on_leave(self, *_: object) -> None:
-        self.leave_table()
+        self.companion.leave()
 
     def on_pre_enter(self, *_: object) -> None:
         if self._stale:  # the window changed while another screen showed
@@ -78,7 +79,7 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
     def on_enter(self, *_: object) -> None:
         # Back at the table (its game unchanged): the companion's turn picks up again.
         if self.session is not None and self.turn is not None:
-            self.dock()
+            self.companion.show()
 
     # ------------------------------------------------------------------ layout
 
@@ -86,7 +87,6 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         self.banner = Banner()
         self.board = Board(on_card=self.tap_card, on_deck=self.tap_deck)
         self.notice = Notice()
-        self.side = BoxLayout(orientation="vertical", spacing=4)
         self.bank_row = BankRow(on_token=self.tap_token, size_hint_y=None)
         self.take_bar = TakeBar(
             on_take=self.take,
@@ -95,24 +95,25 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
             size_hint_y=None,
         )
         self.players = PlayersColumn(on_reserved=self.tap_reserved, on_open=self.open_player)
-        bar = BoxLayout(size_hint_y=None, spacing=4)
-        self.undo_button = big_button(tr("Undo"), self.undo)
-        self.redo_button = big_button(tr("Redo"), self.redo)
-        # Where the move log opens from the table ("did I already take that?").
-        self.log_button = big_button(tr("Moves"), self.open_log)
-        self.menu_button = big_button(tr("Menu"), self.open_menu)
-        for button in (self.undo_button, self.redo_button, self.log_button, self.menu_button):
-            bar.add_widget(button)
-        # "Suggest a move", for a person's seat when the game's setting is on.
-        self.suggest_button = big_button(tr("Suggest"), self.suggest)
-        # Five buttons share a narrow bar: each is as wide as its longest word asks, so
-        # "Menu" gives room to "Suggérer" and no word is broken.
-        for button in (*bar.children, self.suggest_button):
-            button.bind(text=_widen)
-            _widen(button)
-        self.bar = bar
-        for widget in (self.bank_row, self.take_bar, self.players, bar):
-            self.side.add_widget(widget)
+        self.steps = TurnSteps(
+            self, choose=lambda card: self.buy_dialog(card, face_up=True), played=self.played
+        )
+        self.side = ActionColumn(
+            self.bank_row,
+            self.take_bar,
+            self.players,
+            ButtonBar(
+                undo=self.undo,
+                redo=self.redo,
+                log=self.open_log,
+                menu=self.open_menu,
+                suggest=lambda: self.companion.suggest(),
+            ),
+        )
+        self.companion = CompanionSeat(
+            self, dock=self.side.dock, mark=self.board.mark, advance=self.steps.advance
+        )
+        self.panel = self.companion.panel  # the companion's move, in the take bar's place
         self.root_box = BoxLayout()
         self.root_box.add_widget(self.board)
         self.root_box.add_widget(self.side)
@@ -125,7 +126,6 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         self.add_widget(layer)
         self.arrange()
         SCALE.bind(unit=self.arrange, portrait=self.arrange)
-        self.side.bind(height=self.share)
         # A message stays until the next tap, which still does what it was for.
         Window.bind(on_touch_down=self._touched)
 
@@ -149,11 +149,7 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         side = 0.52 if SCALE.small else 0.43
         self.board.size_hint = (1, 0.42) if portrait else (1 - side, 1)
         self.side.size_hint = (1, 0.58) if portrait else (side, 1)
-        self.bank_row.height = SCALE.target(56)
-        self.take_bar.height = SCALE.target(48)
-        self.bar.height = SCALE.target(50)
-        for button in (*self.bar.children, self.suggest_button):
-            _widen(button)
+        self.side.arrange()
         self.notice.place(home=self.bank_row)
         if self.session is not None:
             self.refresh()
@@ -166,6 +162,23 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         return False
 
     # The parts by the names the tests and the hardware know them.
+    @property
+    def undo_button(self) -> Button:
+        return self.side.buttons.undo_button
+
+    @property
+    def log_button(self) -> Button:
+        return self.side.buttons.log_button
+
+    @property
+    def menu_button(self) -> Button:
+        return self.side.buttons.menu_button
+
+    @property
+    def thinking(self) -> Thinking | None:
+        """The companion's search under way, if any."""
+        return self.companion.thinking
+
     @property
     def bank(self) -> list[TokenButton]:
         tokens: list[TokenButton] = self.bank_row.tokens
@@ -185,12 +198,20 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
 
     # ------------------------------------------------------------------ state
 
+    @property
+    def game(self) -> Game:
+        assert self.session is not None
+        return self.session.game
+
+    @property
+    def playing(self) -> bool:
+        return self.turn is not None and self.session is not None and not self.game.over
+
     def play(self, session: Session) -> None:
-        self.stop_thinking()
-        self._seat_state()
+        self.companion.play(Plan.of(session.record.extra, len(session.game.names)))
         self.session = session
         self.turn = Turn(session)
-        self.plan = Plan.of(session.record.extra, len(session.game.names))
+        self.side.seats = len(session.game.seats)
         self.refresh()
 
     def refresh(self, message: str = "", error: bool = False) -> None:
@@ -208,28 +229,16 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         self.board.show(game, affordable)
         self.bank_row.show(self.turn, game.bank, playing)
         self.take_bar.show(self.turn, game.names[seat], playing)
-        # The language may have changed in the settings since the buttons were made.
-        for button, word in (
-            (self.undo_button, tr("Undo")),
-            (self.redo_button, tr("Redo")),
-            (self.log_button, tr("Moves")),
-            (self.menu_button, tr("Menu")),
-            (self.suggest_button, tr("Suggest")),
-        ):
-            button.text = word
-        self.undo_button.disabled = not self.session.can_undo
-        self.redo_button.disabled = not self.session.can_redo
+        plan = self.companion.plan
+        person = playing and plan.level(seat) is None
+        self.side.buttons.show(
+            self.session.can_undo, self.session.can_redo, suggest=plan.suggest and person
+        )
         assert self.turn is not None
         self.banner.show(final_round(game, self.turn.still_to_play()))
         self.say(message, error)
-        person = playing and self.plan.level(seat) is None
-        wanted = self.plan.suggest and person
-        if wanted and self.suggest_button.parent is None:
-            self.bar.add_widget(self.suggest_button, index=len(self.bar.children))
-        elif not wanted and self.suggest_button.parent is not None:
-            self.bar.remove_widget(self.suggest_button)
-        self.dock()  # the companion's panel, a suggestion, or the take bar
-        docked = self.panel.parent is not None
+        self.companion.show()  # the companion's panel, a suggestion, or the take bar
+        docked = self.side.docked is not None
         self.players.show(game.seats, seat if playing else None, affordable, docked)
 
     @property
@@ -253,20 +262,17 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         or the reader's word long after it."""
         return float(Clock.get_time()) - self.touched_when < 1.5
 
-    def refuse(self, err: IllegalMove | Refused | StoreError) -> None:
+    def refuse(self, err: CompanionError) -> None:
         self.app.feedback(False)
-        text = reason(err)
+        text = error_words(err)
         self.refresh(text, error=True)
         if self.dialog is not None:  # the status line is behind it: say it where it is seen
             self.dialog.message.text = text
 
     # ------------------------------------------------------------------ taps
 
-    def _playing(self) -> bool:
-        return self.turn is not None and self.session is not None and not self.game.over
-
     def tap_token(self, colour: Colour) -> None:
-        if not self._playing() or self.companions_turn():
+        if not self.playing or self.companion.companions_turn():
             return
         assert self.turn is not None
         try:
@@ -291,7 +297,7 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         if self.panel.parent is not None and self.panel.move is not None:
             self.panel.on_button()  # the companion's Done (or closing a suggestion)
             return
-        if self._playing() and self.turn is not None and self.turn.is_take():
+        if self.playing and self.turn is not None and self.turn.is_take():
             self.take()
 
     def clear_selection(self) -> None:
@@ -306,34 +312,44 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         except (IllegalMove, Refused) as err:
             self.refuse(err)
             return
-        self.advance()
+        self.steps.advance()
 
     def pass_turn(self) -> None:
-        if self.companions_turn():
+        if self.companion.companions_turn():
             return
-        self.start(Pass(player=self.game.to_act))
+        self.steps.start(Pass(player=self.game.to_act))
+
+    def played(self) -> None:
+        """The move is in the journal: the green light, and the move said (or the end)."""
+        assert self.session is not None
+        self.app.feedback(True)
+        if self.game.over:
+            self.app.show_end(self.session)
+            return
+        # The move as the log says it; whose turn it is next is said once, on the take bar.
+        self.refresh(tell(last_step(self.game)))
 
     def tap_card(self, card: Card | None) -> None:
-        if card is None or not self._playing() or self.companions_turn():
+        if card is None or not self.playing or self.companion.companions_turn():
             return
         self.buy_dialog(card, face_up=True)
 
     def buy_dialog(self, card: Card, face_up: bool) -> None:
         assert self.turn is not None
         purchase = self.turn.purchase(card, face_up)
-        self._open(BuyDialog(purchase, self.game.names[purchase.seat], self.start))
+        self.open_dialog(BuyDialog(purchase, self.game.names[purchase.seat], self.steps.start))
 
     def tap_deck(self, level: int) -> None:
-        if not self._playing() or self.companions_turn():
+        if not self.playing or self.companion.companions_turn():
             return
         assert self.turn is not None
         move = Reserve(deck=level, player=self.game.to_act)
         refusal = self.turn.refusal(move)
-        text = reason(refusal) if refusal is not None else None
-        self._open(DeckDialog(move, self.game.deck_size(level), text, self.start))
+        text = error_words(refusal) if refusal is not None else None
+        self.open_dialog(DeckDialog(move, self.game.deck_size(level), text, self.steps.start))
 
     def tap_reserved(self, seat: int, item: Card | Hidden) -> None:
-        if not self._playing() or self.companions_turn():
+        if not self.playing or self.companion.companions_turn():
             return
         assert self.turn is not None
         game = self.game
@@ -355,7 +371,7 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
                 error=True,
             )
             return
-        self._open(
+        self.open_dialog(
             CardPicker(
                 tr("Which level {n} card is {name} buying from the reserve?").format(
                     n=item.level, name=name
@@ -370,14 +386,14 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
         """Every player at a glance (``seat``, the one tapped, outlined)."""
         if self.session is not None:
             chosen = seat if seat >= 0 else self.game.to_act
-            self._open(PlayersDialog(self.game.seats, chosen, self._reserved_from_overview))
+            self.open_dialog(PlayersDialog(self.game.seats, chosen, self._reserved_from_overview))
 
     def _reserved_from_overview(self, seat: int, item: Card | Hidden) -> None:
         if self.dialog is not None:
             self.dialog.dismiss()
         self.tap_reserved(seat, item)
 
-    def _open(self, dialog: Dialog) -> None:
+    def open_dialog(self, dialog: Dialog) -> None:
         if self.dialog is not None:
             self.dialog.dismiss()
         self.dialog = dialog
@@ -392,9 +408,13 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
     def card_scanned(self, card_id: str) -> None:
         # On the companion's turn a scan declares the card it turned face up (its move
         # filled in); while it thinks there is no move to scan for yet.
-        if self.turn is not None and self.turn.step == Step.ACTION and self.companions_turn():
+        if (
+            self.turn is not None
+            and self.turn.step == Step.ACTION
+            and self.companion.companions_turn()
+        ):
             return
-        self.declare_card(card_id)
+        self.steps.declare_card(card_id)
 
     def undo_pressed(self) -> None:
         if self.session is not None:
@@ -429,7 +449,7 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
 
     def open_menu(self) -> None:
         hints = tr("Hints: on") if self.app.hints else tr("Hints: off")
-        self._open(
+        self.open_dialog(
             MenuDialog(
                 [
                     (hints, self.app.toggle_hints),
@@ -442,14 +462,9 @@ class TableScreen(CompanionSeat, TurnSteps, Screen):
 
     def open_log(self) -> None:
         if self.session is not None:
-            self._open(MoveLog.of(self.session))  # the move log and clock: movelog.py
+            self.open_dialog(MoveLog.of(self.session))  # the move log and clock: movelog.py
 
     def audit(self) -> None:
         """Count the physical bank; the companion says which colours differ (changes nothing)."""
         assert self.session is not None
-        self._open(AuditDialog(self.session))
-
-
-def _widen(button: Button, *_: object) -> None:
-    """A button's share of its bar: its widest word as drawn (bold, 18 px), plus margins."""
-    button.size_hint_x = widest_word(button.text, 18) + 14
+        self.open_dialog(AuditDialog(self.session))

@@ -9,67 +9,57 @@ dropped, and the search told to stop.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from kivy.clock import Clock
+from kivy.uix.widget import Widget
 
-from companion.ai.thinking import Thinking
-from companion.ai.words import reason
 from companion.coach.plan import Plan, fill
-from companion.engine.game import Game
-from companion.engine.moves import Move
+from companion.ai.thinking import Thinking
+from companion.ai.words import reason as why_suggested
 from companion.errors import IllegalMove
-from companion.journal.session import Session
-from companion.journal.table import Step, Turn
+from companion.engine.moves import Move
+from companion.journal.table import Step
 
 from ...i18n import tr
-from ...scale import SCALE
 from .movepanel import MovePanel, companion_title
-from .players import ROOM
+from .parts import Table
 
-if TYPE_CHECKING:
-    from kivy.uix.boxlayout import BoxLayout
-    from kivy.uix.widget import Widget
-
-    from ...widgets import CardView
-    from .players import PlayersColumn
-
-Position = tuple[Move, ...]
-PANEL_MOST = 190  # px at 800x480: the panel's pictures need no more
+MovesSoFar = tuple[Move, ...]  # the game's moves when an answer was asked: whose it is
 
 
 class CompanionSeat:
-    """Mixed into :class:`TableScreen`: the thinking, its answer, and the docked panel."""
+    """The thinking, its answer, and the panel that shows it in the take bar's place.
 
-    session: Session | None
-    turn: Turn | None
-    plan: Plan
-    panel: MovePanel
-    side: BoxLayout
-    players: PlayersColumn
-    take_bar: Widget
-    bank_row: Widget
-    bar: BoxLayout
+    ``dock``: put a widget in the take bar's place (``None``: the take bar again);
+    ``mark``: outline a card of the board (``None``: none); ``advance``: the move is made
+    on the table, go on with its steps.
+    """
 
-    if TYPE_CHECKING:  # the table screen's own, and TurnSteps'
-
-        @property
-        def game(self) -> Game: ...
-
-        def refresh(self, message: str = "", error: bool = False) -> None: ...
-
-        def say(self, message: str, error: bool = False) -> None: ...
-
-        def advance(self) -> None: ...
-
-        @property
-        def rows(self) -> list[list[CardView]]: ...
-
-    def _seat_state(self) -> None:
+    def __init__(
+        self,
+        table: Table,
+        dock: Callable[[Widget | None], None],
+        mark: Callable[[str | None], None],
+        advance: Callable[[], None],
+    ) -> None:
+        self.table = table
+        self.dock = dock
+        self.mark = mark
+        self.advance = advance
+        self.panel = MovePanel()  # the companion's move or a suggestion
+        self.plan = Plan(())
         self.thinking: Thinking | None = None
         self.asked_for: str = ""  # "companion" or "suggest": what the thinking is for
-        self.answer: tuple[Position, Move] | None = None  # the companion's move, by position
-        self.suggested: tuple[Position, Move] | None = None  # the suggestion shown
+        self.answer: tuple[MovesSoFar, Move] | None = None  # the companion's move
+        self.suggested: tuple[MovesSoFar, Move] | None = None  # the suggestion shown
+
+    def play(self, plan: Plan) -> None:
+        """A game comes to the table: its seats, and nothing thought for another."""
+        self.stop_thinking()
+        self.plan = plan
+        self.asked_for = ""
+        self.answer = self.suggested = None
 
     # ------------------------------------------------------------------ thinking
 
@@ -79,7 +69,7 @@ class CompanionSeat:
         plan = self.plan
         decide = plan.choose if what == "companion" else plan.suggestion
         self.asked_for = what
-        self.thinking = Thinking(self.game, decide, self._answered).start()
+        self.thinking = Thinking(self.table.game, decide, self._answered).start()
 
     def _answered(self, thinking: Thinking) -> None:
         """From the worker thread: hand the answer to Kivy's thread, nothing more."""
@@ -87,9 +77,9 @@ class CompanionSeat:
 
     def _arrived(self, thinking: Thinking) -> None:
         """On Kivy's thread: apply the answer if it is still wanted, else drop it."""
-        if thinking is not self.thinking or self.session is None:
+        if thinking is not self.thinking or self.table.turn is None:
             return  # superseded, or the table was left
-        if not thinking.answers(self.game):
+        if not thinking.answers(self.table.game):
             return
         self.thinking = None
         if thinking.error is not None or thinking.move is None:
@@ -97,14 +87,14 @@ class CompanionSeat:
             text = tr("The companion could not decide: {error}").format(error=thinking.error)
             self.panel.close()
             self.panel.title.text = text
-            self.say(text, error=True)
+            self.table.say(text, error=True)
             return
         key = (thinking.position, thinking.move)
         if self.asked_for == "companion":
             self.answer = key
         else:
             self.suggested = key
-        self.refresh()
+        self.table.refresh()
 
     def stop_thinking(self) -> None:
         """No answer is wanted any more (undo, game left, app closing): the search stops."""
@@ -112,16 +102,16 @@ class CompanionSeat:
             self.thinking.cancel()
             self.thinking = None
 
-    def leave_table(self) -> None:
+    def leave(self) -> None:
         self.stop_thinking()
         self.panel.close()
 
     # ------------------------------------------------------------------ the panel
 
-    def dock(self) -> None:
+    def show(self) -> None:
         """The action area for the seat to act: the companion's panel, a suggestion, or the
         take bar. Called at the end of every refresh."""
-        game, turn = self.game, self.turn
+        game, turn = self.table.game, self.table.turn
         assert turn is not None
         position = tuple(game.moves)
         if self.thinking is not None and not self.thinking.answers(game):
@@ -144,49 +134,17 @@ class CompanionSeat:
             self.suggested = None
             self._undock()
 
-    def _place(self, docked: bool) -> None:
-        """The right column: the panel in the take bar's place; the players compact."""
-        current = self.panel if self.panel.parent is not None else self.take_bar
-        wanted = self.panel if docked else self.take_bar
-        if current is not wanted:
-            index = self.side.children.index(current)
-            self.side.remove_widget(current)
-            self.side.add_widget(wanted, index=index)
-        self.share()
-
-    def share(self, *_: object) -> None:
-        """The action column's heights: the bank, the take bar and the buttons have their
-        own; docked, the panel takes what the players leave of the rest (the player to
-        act in full, so its tokens stay beside its move, the others in a line), up to
-        what its pictures need; the players have all that is left."""
-        if self.panel.parent is None:
-            return
-        n = max(1, len(self.game.seats) if self.session is not None else 1)
-        side = self.side
-        column = max(1.0, float(side.height))
-        fixed = self.bank_row.height + self.bar.height + side.spacing * 3
-        if SCALE.portrait:
-            rows = (n + 1) // 2
-            least = rows * SCALE.px(ROOM * 0.75)
-        elif n == 2:
-            least = 2 * SCALE.px(ROOM * 0.8)
-        else:
-            least = SCALE.px(ROOM) + SCALE.target(46)
-        panel = max(SCALE.px(110), min(SCALE.px(PANEL_MOST), column - fixed - least))
-        self.panel.size_hint_y = None
-        self.panel.height = panel
-
     def _undock(self) -> None:
         self._mark(None)
         if self.panel.parent is not None:
             self.panel.close()
-            self._place(False)
+            self.dock(None)
 
-    def _companion(self, level: str, position: Position) -> None:
-        game, turn = self.game, self.turn
+    def _companion(self, level: str, position: MovesSoFar) -> None:
+        game, turn = self.table.game, self.table.turn
         assert turn is not None
         name = game.names[game.to_act]
-        self._place(True)
+        self.dock(self.panel)
         if self.answer is None or self.answer[0] != position:
             self.answer = None
             if self.thinking is None or self.asked_for != "companion":
@@ -200,16 +158,16 @@ class CompanionSeat:
             try:
                 fill(turn, move)
             except IllegalMove as err:  # never expected: its moves come from legal_moves
-                self.say(err.message, error=True)
+                self.table.say(err.message, error=True)
                 return
         if self.panel.move != move or self.panel.thinking:
             title = companion_title(name, level, False)
             self.panel.show(game, move, title, tr("Done"), self.companion_done)
         self._mark(move)
 
-    def _suggestion(self, position: Position) -> None:
-        game = self.game
-        self._place(True)
+    def _suggestion(self, position: MovesSoFar) -> None:
+        game = self.table.game
+        self.dock(self.panel)
         if self.suggested is None or self.suggested[0] != position:
             if not self.panel.thinking:
                 self.panel.think(tr("Suggested:"), tr("Done"), tr("Close"), self.close_suggestion)
@@ -219,38 +177,36 @@ class CompanionSeat:
         if self.panel.move != move or self.panel.thinking:
             # A suggestion, never worded as if played: its pictures, and why. A person
             # makes it on the table and taps Done, as for the companion's own move.
-            title = tr("Suggested:") + " " + reason(game, move)
+            title = tr("Suggested:") + " " + why_suggested(game, move)
             self.panel.show(game, move, title, tr("Done"), self.play_suggestion)
             self.panel.second(tr("Close"), self.close_suggestion)
         self._mark(move)
 
     def _mark(self, move: Move | None) -> None:
         """The card of the move, outlined on the board: check it against the real table."""
-        card = getattr(move, "card", None)
-        for row in self.rows:
-            for view in row:
-                view.selected = card is not None and view.card is not None and view.card.id == card
+        self.mark(getattr(move, "card", None))
 
     # ------------------------------------------------------------------ taps
 
     def suggest(self) -> None:
-        if self.session is None or self.game.over or self.plan.level(self.game.to_act):
+        table = self.table
+        if not table.playing or self.plan.level(table.game.to_act):
             return
         self.suggested = None
         self._think("suggest")
-        self.refresh()
+        table.refresh()
 
     def close_suggestion(self) -> None:
         self.stop_thinking()
         self.suggested = None
-        self.refresh()
+        self.table.refresh()
 
     def play_suggestion(self) -> None:
         """The suggested move is made on the table: play it as the companion's is played."""
-        turn = self.turn
+        turn = self.table.turn
         if turn is None or self.suggested is None:
             return
-        if self.suggested[0] != tuple(self.game.moves):
+        if self.suggested[0] != tuple(self.table.game.moves):
             return
         move = self.suggested[1]
         self.suggested = None
@@ -260,8 +216,8 @@ class CompanionSeat:
 
     def companion_done(self) -> None:
         """The move is made on the table: ask the reveal if one is due, then play it."""
-        turn = self.turn
-        if turn is None or self.answer is None or self.answer[0] != tuple(self.game.moves):
+        turn = self.table.turn
+        if turn is None or self.answer is None or self.answer[0] != tuple(self.table.game.moves):
             return
         if turn.step == Step.ACTION:
             fill(turn, self.answer[1])
@@ -270,12 +226,13 @@ class CompanionSeat:
     def companions_turn(self) -> bool:
         """A tap that would start a move while the companion's seat is to act: say what to
         do instead (its move is on the panel; Undo, Moves and Menu still answer)."""
-        if self.session is None or self.game.over or self.plan.level(self.game.to_act) is None:
+        table = self.table
+        if not table.playing or self.plan.level(table.game.to_act) is None:
             return False
         text = (
             tr("The companion is thinking: its move appears on the right.")
-            if self.answer is None or self.answer[0] != tuple(self.game.moves)
+            if self.answer is None or self.answer[0] != tuple(table.game.moves)
             else tr("Make this move on the table for it, then tap Done.")
         )
-        self.say(text)
+        table.say(text)
         return True

@@ -5,77 +5,57 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
 from companion.engine.cards import Card, Noble
-from companion.engine.game import Game
-from companion.engine.moves import Move
-from companion.engine.tokens import Tokens
 from companion.errors import IllegalMove, Refused
-from companion.journal.session import Session
+from companion.engine.moves import Move
 from companion.journal.store import StoreError
-from companion.journal.table import Declared, Step, Turn
-from companion.records.movelog import tell
-from companion.records.timeline import last_step
+from companion.journal.table import Declared, Step
+from companion.engine.tokens import Tokens
 
-from ...dialogs import CardPicker, Dialog, NoblePicker, ReturnPicker
+from ...dialogs import CardPicker, NoblePicker, ReturnPicker
 from ...i18n import tr
-from .words import reason
-
-if TYPE_CHECKING:
-    from ...application import CompanionApp
+from .parts import Table
+from .words import error_words
 
 
 class TurnSteps:
-    """The table screen's turn flow (mixed into :class:`TableScreen`)."""
+    """The table's turn flow: a move started, the questions it raises, then played.
 
-    app: CompanionApp
-    session: Session | None
-    turn: Turn | None
-    dialog: Dialog | None
+    ``choose``: a scanned card of the market to buy or reserve (its dialog opens);
+    ``played``: the move is in the journal (the screen says it, or ends the game).
+    """
 
-    @property
-    def game(self) -> Game:
-        assert self.session is not None
-        return self.session.game
-
-    def refresh(self, message: str = "", error: bool = False) -> None:
-        raise NotImplementedError
-
-    def refuse(self, err: IllegalMove | Refused | StoreError) -> None:
-        raise NotImplementedError
-
-    def _open(self, dialog: Dialog) -> None:
-        raise NotImplementedError
-
-    def _playing(self) -> bool:
-        raise NotImplementedError
-
-    def buy_dialog(self, card: Card, face_up: bool) -> None:
-        raise NotImplementedError
+    def __init__(
+        self, table: Table, choose: Callable[[Card], None], played: Callable[[], None]
+    ) -> None:
+        self.table = table
+        self.choose = choose
+        self.played = played
 
     def start(self, move: Move) -> None:
-        assert self.turn is not None
+        turn = self.table.turn
+        assert turn is not None
         try:
-            self.turn.start(move)
+            turn.start(move)
         except IllegalMove as err:
-            self.refuse(err)
+            self.table.refuse(err)
             return
         self.advance()
 
     def advance(self) -> None:
         """Ask for what is due next, or play the move once it is whole."""
-        turn = self.turn
+        table, turn = self.table, self.table.turn
         assert turn is not None and turn.due is not None
-        game = self.game
+        game = table.game
         name = game.names[game.to_act]
         step = turn.step
         if step != Step.CONFIRM:
-            self.refresh()  # the bank as the action left it, behind the question
+            table.refresh()  # the bank as the action left it, behind the question
         if step == Step.REVEAL:
             level = turn.due.reveal
             assert level is not None
-            self._open(
+            table.open_dialog(
                 CardPicker(
                     tr("Level {level}: which card was turned face up? (or scan it)").format(
                         level=level
@@ -86,7 +66,7 @@ class TurnSteps:
                 )
             )
         elif step == Step.RETURN:
-            self._open(
+            table.open_dialog(
                 ReturnPicker(
                     tr("{name} holds {n} tokens: give back {k}").format(
                         name=name, n=turn.due.hand.total, k=turn.due.returns
@@ -98,7 +78,7 @@ class TurnSteps:
                 )
             )
         elif step == Step.NOBLE:
-            self._open(
+            table.open_dialog(
                 NoblePicker(
                     tr("Which noble visits {name}?").format(name=name),
                     turn.due.nobles,
@@ -110,67 +90,68 @@ class TurnSteps:
             self.commit()
 
     def reveal(self, card: Card) -> None:
-        assert self.turn is not None
-        self._answer(partial(self.turn.declare_reveal, card.id))
+        turn = self.table.turn
+        assert turn is not None
+        self._answer(partial(turn.declare_reveal, card.id))
 
     def give_back(self, tokens: Tokens) -> None:
-        assert self.turn is not None
-        self._answer(partial(self.turn.give_back, tokens))
+        turn = self.table.turn
+        assert turn is not None
+        self._answer(partial(turn.give_back, tokens))
 
     def choose_noble(self, noble: Noble) -> None:
-        assert self.turn is not None
-        self._answer(partial(self.turn.choose_noble, noble.id))
+        turn = self.table.turn
+        assert turn is not None
+        self._answer(partial(turn.choose_noble, noble.id))
 
     def _answer(self, declare: Callable[[], None]) -> None:
         """One answer to what the turn asked; a refused one is asked again, with why."""
         try:
             declare()
         except (IllegalMove, Refused) as err:
-            self.refuse(err)
+            self.table.refuse(err)
             self.advance()
-            if self.dialog is not None:  # the question again, with the reason on it
-                self.dialog.message.text = reason(err)
+            dialog = self.table.dialog
+            if dialog is not None:  # the question again, with the reason on it
+                dialog.message.text = error_words(err)
             return
         self.advance()
 
     def cancel_turn(self) -> None:
-        assert self.turn is not None
-        self.turn.cancel()
-        self.refresh(tr("Cancelled: nothing changed."))
+        turn = self.table.turn
+        assert turn is not None
+        turn.cancel()
+        self.table.refresh(tr("Cancelled: nothing changed."))
 
     def commit(self) -> None:
-        assert self.turn is not None and self.session is not None
+        turn = self.table.turn
+        assert turn is not None
         try:
-            self.turn.commit()
+            turn.commit()
         except (IllegalMove, StoreError, Refused) as err:
-            self.turn.cancel()
-            self.refuse(err)
+            turn.cancel()
+            self.table.refuse(err)
             return
-        self.app.feedback(True)
-        if self.game.over:
-            self.app.show_end(self.session)
-            return
-        # The move as the log says it; whose turn it is next is said once, on the take bar.
-        self.refresh(tell(last_step(self.game)))
+        self.played()
 
-    # ------------------------------------------------------------------ scans, undo
+    # ------------------------------------------------------------------ scans
 
     def declare_card(self, card_id: str) -> None:
         """A scanned card: the reveal that is due, or the card a player buys or reserves."""
-        if not self._playing():
+        table, turn = self.table, self.table.turn
+        if not table.playing or turn is None:
             return
-        assert self.turn is not None
-        if self.dialog is not None and not isinstance(self.dialog, CardPicker):
-            self.dialog.dismiss()
+        if table.dialog is not None and not isinstance(table.dialog, CardPicker):
+            table.dialog.dismiss()
         try:
-            result = self.turn.declare_card(card_id)
+            result = turn.declare_card(card_id)
         except (IllegalMove, Refused) as err:
-            self.refuse(err)
+            table.refuse(err)
             return
-        if self.dialog is not None:
-            self.dialog.dismiss()
+        if table.dialog is not None:
+            table.dialog.dismiss()
         if result == Declared.CHOOSE:
-            card = next(c for row in self.game.market for c in row if c and c.id == card_id)
-            self.buy_dialog(card, face_up=True)
+            card = next(c for row in table.game.market for c in row if c and c.id == card_id)
+            self.choose(card)
             return
         self.advance()

@@ -57,7 +57,7 @@ def _words(err: CompanionError) -> str:
     return text
 
 
-def reason(err: CompanionError) -> str:
+def error_words(err: CompanionError) -> str:
     """An error in the table's words: its template, ids said as things (also in an error
     it quotes, such as the illegal move that keeps a journal from being resumed)."""
     text = _words(err)

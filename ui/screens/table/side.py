@@ -1,0 +1,143 @@
+"""The table's action column (on the right; below the board in portrait): the bank, the
+take bar (or a move docked in its place), the players, and the buttons' bar."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.widget import Widget
+
+from ...i18n import tr
+from ...scale import SCALE
+from ...widgets import big_button, widest_word
+from .players import ROOM, PlayersColumn
+
+PANEL_MOST = 190  # px at 800x480: a docked move's pictures need no more
+
+
+class ButtonBar(BoxLayout):
+    """Undo, Redo, Moves (where the move log opens: "did I already take that?") and Menu;
+    Suggest first, for a person's seat when the game's setting is on."""
+
+    def __init__(
+        self,
+        undo: Callable[[], object],
+        redo: Callable[[], object],
+        log: Callable[[], object],
+        menu: Callable[[], object],
+        suggest: Callable[[], object],
+        **kw: Any,
+    ) -> None:
+        super().__init__(size_hint_y=None, spacing=4, **kw)
+        self.undo_button = big_button(tr("Undo"), undo)
+        self.redo_button = big_button(tr("Redo"), redo)
+        self.log_button = big_button(tr("Moves"), log)
+        self.menu_button = big_button(tr("Menu"), menu)
+        for button in (self.undo_button, self.redo_button, self.log_button, self.menu_button):
+            self.add_widget(button)
+        self.suggest_button = big_button(tr("Suggest"), suggest)
+        # Five buttons share a narrow bar: each is as wide as its longest word asks, so
+        # "Menu" gives room to "Suggérer" and no word is broken.
+        for button in self.buttons:
+            button.bind(text=_widen)
+            _widen(button)
+
+    @property
+    def buttons(self) -> tuple[Button, ...]:
+        return (
+            self.undo_button,
+            self.redo_button,
+            self.log_button,
+            self.menu_button,
+            self.suggest_button,
+        )
+
+    def arrange(self) -> None:
+        self.height = SCALE.target(50)
+        for button in self.buttons:
+            _widen(button)
+
+    def show(self, can_undo: bool, can_redo: bool, suggest: bool) -> None:
+        # The language may have changed in the settings since the buttons were made.
+        for button, word in zip(
+            self.buttons,
+            (tr("Undo"), tr("Redo"), tr("Moves"), tr("Menu"), tr("Suggest")),
+            strict=True,
+        ):
+            button.text = word
+        self.undo_button.disabled = not can_undo
+        self.redo_button.disabled = not can_redo
+        if suggest and self.suggest_button.parent is None:
+            self.add_widget(self.suggest_button, index=len(self.children))
+        elif not suggest and self.suggest_button.parent is not None:
+            self.remove_widget(self.suggest_button)
+
+
+def _widen(button: Button, *_: object) -> None:
+    """A button's share of its bar: its widest word as drawn (bold, 18 px), plus margins."""
+    button.size_hint_x = widest_word(button.text, 18) + 14
+
+
+class ActionColumn(BoxLayout):
+    """The bank, the take bar, the players and the buttons, top to bottom; a move shown
+    by the companion (or suggested) is docked in the take bar's place (:meth:`dock`)."""
+
+    def __init__(
+        self,
+        bank_row: Widget,
+        take_bar: Widget,
+        players: PlayersColumn,
+        buttons: ButtonBar,
+        **kw: Any,
+    ) -> None:
+        super().__init__(orientation="vertical", spacing=4, **kw)
+        self.bank_row = bank_row
+        self.take_bar = take_bar
+        self.players = players
+        self.buttons = buttons
+        self.docked: Widget | None = None
+        self.seats = 1  # players at the table: the room the docked move leaves them
+        for widget in (bank_row, take_bar, players, buttons):
+            self.add_widget(widget)
+        self.bind(height=self.share)
+
+    def arrange(self) -> None:
+        self.bank_row.height = SCALE.target(56)
+        self.take_bar.height = SCALE.target(48)
+        self.buttons.arrange()
+
+    def dock(self, widget: Widget | None) -> None:
+        """``widget`` in the take bar's place (``None``: the take bar back); the players
+        are then shown compact (:class:`PlayersColumn`)."""
+        current = self.docked or self.take_bar
+        wanted = widget or self.take_bar
+        if current is not wanted:
+            index = self.children.index(current)
+            self.remove_widget(current)
+            self.add_widget(wanted, index=index)
+        self.docked = widget
+        self.share()
+
+    def share(self, *_: object) -> None:
+        """The column's heights: the bank, the take bar and the buttons have their own;
+        docked, the move takes what the players leave of the rest (the player to act in
+        full, so its tokens stay beside its move, the others in a line), up to what its
+        pictures need; the players have all that is left."""
+        docked = self.docked
+        if docked is None:
+            return
+        n = max(1, self.seats)
+        column = max(1.0, float(self.height))
+        fixed = self.bank_row.height + self.buttons.height + self.spacing * 3
+        if SCALE.portrait:
+            rows = (n + 1) // 2
+            least = rows * SCALE.px(ROOM * 0.75)
+        elif n == 2:
+            least = 2 * SCALE.px(ROOM * 0.8)
+        else:
+            least = SCALE.px(ROOM) + SCALE.target(46)
+        docked.size_hint_y = None
+        docked.height = max(SCALE.px(110), min(SCALE.px(PANEL_MOST), column - fixed - least))
