@@ -15,40 +15,25 @@ from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
 from kivy.properties import NumericProperty, ObjectProperty
 
 from companion.engine.cards import Card
-from companion.engine.tokens import GEMS, Colour
+from companion.engine.tokens import GEMS
 
 from . import theme
 from .scale import SCALE
-from .widgets import (
+from .widgets.drawing import (
     ROMAN,
-    NobleView,
-    Tappable,
-    TokenButton,
+    SMALLEST_TEXT,
     draw_back,
     draw_body,
+    draw_gem,
     draw_noble,
     draw_place,
-    draw_text,
+    legible_digit,
 )
-from .widgets import draw_gem as table_gem
+from .widgets.pieces import NobleView, Tappable, TokenButton
+from .widgets.text import draw_text
 
-SMALLEST_TEXT = 14.0  # px: nothing a player reads is drawn smaller (read from across the table)
 CARD_RATIO = 1.4  # a card's height over its width, as on the table
 DARK = (0.12, 0.12, 0.12, 1.0)
-
-
-def draw_gem(canvas: Any, colour: Colour, x: float, y: float, d: float, text: str = "") -> None:
-    """A gem of ``colour`` (size ``d``) in the table's shape for that colour, with ``text``
-    (a count) on it, or else its letter: the shape, and the letter where there is room,
-    tell the colour without it."""
-    if text:
-        table_gem(
-            canvas, colour, x, y, d, text, digit=max(0.6, (SMALLEST_TEXT + 0.5) / max(d, 1.0))
-        )
-        return
-    table_gem(canvas, colour, x, y, d)
-    ink = theme.TOKEN_TEXT[colour]
-    draw_text(canvas, colour.letter, x, y, d, d, ink, max(SMALLEST_TEXT, d * 0.56))
 
 
 def _cost_grid(area_w: float, area_h: float, n: int) -> tuple[int, int, float]:
@@ -81,16 +66,18 @@ def draw_card(canvas: Any, card: Card, x: float, y: float, w: float, h: float) -
     gem = lw * 0.8
     if card.points:
         draw_text(canvas, str(card.points), x, y + h * 0.5, lw, h * 0.5, DARK, h * 0.4)
-        draw_gem(canvas, card.bonus, x + (lw - gem) / 2, y + h * 0.06, gem)
+        draw_gem(canvas, card.bonus, x + (lw - gem) / 2, y + h * 0.06, gem, letter=True)
     else:
-        draw_gem(canvas, card.bonus, x + (lw - gem) / 2, y + (h - gem) / 2, gem)
+        draw_gem(canvas, card.bonus, x + (lw - gem) / 2, y + (h - gem) / 2, gem, letter=True)
     costs = [(c, n) for c, n in zip(GEMS, card.cost, strict=True) if n]
     area_w, area_h = w - lw - w * 0.04, h * 0.88
     cols, rows, d = _cost_grid(area_w, area_h, len(costs))
     left = x + lw + (area_w - cols * d) / 2 + w * 0.02
     top = y + h * 0.07 + (area_h + rows * d) / 2
     for i, (colour, n) in enumerate(costs):
-        draw_gem(canvas, colour, left + (i % cols) * d, top - (i // cols + 1) * d, d * 0.95, str(n))
+        g = d * 0.95
+        px, py = left + (i % cols) * d, top - (i // cols + 1) * d
+        draw_gem(canvas, colour, px, py, g, str(n), digit=legible_digit(g))
 
 
 class CardFace(Tappable):
@@ -161,7 +148,7 @@ class ColourCard(TokenButton):
         c.add(RoundedRectangle(pos=(x, y + h - band), size=(w, band), radius=[r, r, 0, 0]))
         gem = min(w * 0.7, h * 0.5)
         gx, gy = x + (w - gem) / 2, y + (h - band - gem) / 2
-        table_gem(c, self.colour, gx, gy, gem, alpha=alpha)
+        draw_gem(c, self.colour, gx, gy, gem, alpha=alpha)
         ink = theme.TOKEN_TEXT[self.colour]
         letter = max(SCALE.min_text, gem * 0.5)
         draw_text(c, self.colour.letter, gx, gy, gem, gem, (*ink[:3], alpha), letter)

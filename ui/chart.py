@@ -24,7 +24,7 @@ from . import theme
 from .i18n import tr
 from .layout import short_name
 from .scale import SCALE
-from .widgets import draw_text, text_width
+from .widgets.text import draw_text, text_width
 
 # One colour per seat, distinct from each other and readable on the dark background.
 SEAT_COLOURS = [theme.hex_rgba(code) for code in theme.SEAT_HEX]

@@ -22,7 +22,7 @@ from companion.engine.tokens import GEMS, Colour
 from . import theme
 from .cardface import CARD_RATIO, ColourCard
 from .layout import TileGrid, gap, grow_label, row_height
-from .widgets import CardView
+from .widgets.pieces import CardView
 
 
 class ColourFirst(BoxLayout):

@@ -18,7 +18,8 @@ from . import theme
 from .colourpick import ColourFirst
 from .i18n import tr
 from .layout import FollowsWindow, TileGrid, button, gap, grow_label, refit, row_height
-from .widgets import NobleView, TokenButton, then
+from .widgets.buttons import then
+from .widgets.pieces import NobleView, TokenButton
 
 
 class Dialog(FollowsWindow, ModalView):
@@ -117,7 +118,7 @@ class CardPicker(Dialog):
 
     @property
     def colours(self) -> GridLayout:
-        """The colours to tap, each a :class:`ui.widgets.TokenButton`."""
+        """The colours to tap, each a :class:`ui.widgets.pieces.TokenButton`."""
         return self.chooser.colours
 
     @property

@@ -28,7 +28,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from .scale import SCALE
-from .widgets import big_button, short_forms
+from .widgets.buttons import big_button
+from .widgets.text import short_forms
 
 LINE = 1.22  # a line of text's height over its font size (Roboto, as Kivy renders it)
 ELLIPSIS = "…"
@@ -97,7 +98,7 @@ def fit_font(text: str, width: float, height: float, largest: float, bold: bool 
 
 def short_name(name: str, width: float, font: float, bold: bool = False) -> str:
     """``name`` if it fits ``width`` at ``font``, else its longest short form that does
-    (:func:`ui.widgets.short_forms`, the table's: whole leading words and "…", ``Marie-…``,
+    (:func:`ui.widgets.text.short_forms`, the table's: whole leading words and "…", ``Marie-…``,
     ``Jean…``), never cut inside a word ("Co...ion"); the shortest form if none fits."""
     forms = short_forms(name)
     return next((f for f in forms if text_width(f, font, bold) <= width), forms[-1])
@@ -251,7 +252,7 @@ def grow_label(text: str = "", font: float = 18, **kw: Any) -> GrowLabel:
 
 
 def button(text: str, action: Callable[[], object], font: float = 20, **kw: Any) -> Button:
-    """The app's button (:func:`ui.widgets.big_button`), its font the largest up to
+    """The app's button (:func:`ui.widgets.buttons.big_button`), its font the largest up to
     ``font`` (px at 800x480, scaled) at which its words fit: they wrap between words,
     never inside one, and their lines fit the button."""
     b = big_button(text, action, **kw)

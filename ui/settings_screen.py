@@ -34,7 +34,8 @@ from .i18n import tr
 from .scale import SCALE
 from .settings import SETTINGS_SECTION
 from .settings_items import ITEMS, SECTIONS, Item, choices, kiosk_set, origin, shown
-from .widgets import big_button, text_width, widest_word, wrapping_label
+from .widgets.buttons import big_button
+from .widgets.text import text_width, widest_word, wrapping_label
 
 if TYPE_CHECKING:
     from .application import CompanionApp

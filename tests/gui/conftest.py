@@ -129,10 +129,10 @@ def drawn() -> Iterator[list[tuple[str, float]]]:
 
 def forget_drawn(drawn: list[tuple[str, float]]) -> None:
     """Start recording afresh: text drawn before comes from a cache, so empty it too."""
-    from ui import widgets
+    from ui.widgets.text import forget_drawn_text
 
     drawn.clear()
-    widgets.forget_drawn_text()
+    forget_drawn_text()
 
 
 def at_1280x720(target: str, *args: str) -> subprocess.CompletedProcess[str]:

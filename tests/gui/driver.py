@@ -206,7 +206,7 @@ def pick_at_setup(d: Driver, picker: Widget, card_id: str) -> None:
     """In a setup's level picker: the card, a tap; where the picker asks the bonus colour
     first (level 1 on the 7-inch screen), that colour, then the card."""
     from ui.cardface import CardFace
-    from ui.widgets import CardView, TokenButton
+    from ui.widgets.pieces import CardView, TokenButton
 
     def shown(v: Any) -> bool:
         return isinstance(v, CardFace | CardView) and v.card is not None and v.card.id == card_id

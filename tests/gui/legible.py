@@ -25,8 +25,8 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-from ui import widgets
 from ui.scale import SCALE
+from ui.widgets import text as drawn_text
 
 RECORD_ID = re.compile(r"\b([123][WUGRK]\d{1,2}|N(10|[1-9]))\b")
 
@@ -42,7 +42,7 @@ def rendered() -> Iterator[list[tuple[str, float]]]:
         original(self)
 
     LabelBase.refresh = refresh  # type: ignore[method-assign]
-    widgets.forget_drawn_text()  # drawn text is cached: make it render again
+    drawn_text.forget_drawn_text()  # drawn text is cached: make it render again
     try:
         yield seen
     finally:
@@ -68,7 +68,7 @@ def broken(label: Label) -> str | None:
     for word in label.text.split():
         if "[" in word:  # markup: not measured as drawn
             continue
-        if widgets.widest_word(word, label.font_size, label.bold) > label.text_size[0] + 1:
+        if drawn_text.widest_word(word, label.font_size, label.bold) > label.text_size[0] + 1:
             return word
     return None
 

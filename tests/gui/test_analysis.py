@@ -12,8 +12,8 @@ import pytest
 from plays import blunder
 
 from companion import i18n
-from companion.records.record import Record, replay
 from companion.journal.store import GameState
+from companion.records.record import Record, replay
 from ui.launch import window_size
 from ui.screens.analysis import AnalysisScreen
 

@@ -31,7 +31,7 @@ from companion.reports.stats import player_stats
 from ui import theme
 from ui.i18n import tr
 from ui.screens.tableau import SeatView
-from ui.widgets import NobleView
+from ui.widgets.pieces import NobleView
 
 from .conftest import WINDOW
 from .driver import Driver

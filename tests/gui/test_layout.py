@@ -19,7 +19,7 @@ from ui.cardface import ColourCard
 from ui.dialogs import CardPicker
 from ui.layout import short_name, text_width
 from ui.scale import SCALE
-from ui.widgets import CardView
+from ui.widgets.pieces import CardView
 
 from .conftest import WINDOW, forget_drawn
 from .driver import Driver

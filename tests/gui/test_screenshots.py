@@ -28,13 +28,13 @@ from companion.ai import make
 from companion.coach.plan import Plan
 from companion.coach.play import play
 from companion.demo import demo_game
-from companion.records.record import Record, replay
 from companion.engine.simulate import simulate
 from companion.journal.store import GameState
 from companion.journal.table import NewGame
-from ui.launch import window_size
+from companion.records.record import Record, replay
 from ui.dialogs import CardPicker
 from ui.i18n import tr
+from ui.launch import window_size
 from ui.screens.setup.pickers import LevelPicker
 from ui.screens.table.movelog import MoveLog
 

@@ -16,7 +16,7 @@ from companion.journal.session import Session
 from companion.journal.table import NewGame
 from ui.cardface import CardFace, NobleFace
 from ui.screens.setup.pickers import LevelPicker, NobleGrid
-from ui.widgets import CardView, TokenButton
+from ui.widgets.pieces import CardView, TokenButton
 
 from .conftest import WINDOW, forget_drawn
 from .driver import Driver, lay_out_table

@@ -19,7 +19,7 @@ from .. import theme
 from ..i18n import tr
 from ..layout import Shaped, button, fit_label, gap, grow_label, row_height
 from ..scale import SCALE
-from ..widgets import CardView
+from ..widgets.pieces import CardView
 from .table.words import named
 from .tableau import card_slot
 

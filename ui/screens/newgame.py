@@ -21,7 +21,7 @@ from ..i18n import tr
 from ..keyboard_layouts import name_rows
 from ..layout import Shaped, button, fit_label, gap, grow_label, row_height, show_name
 from ..scale import SCALE
-from ..widgets import big_button
+from ..widgets.buttons import big_button
 
 if TYPE_CHECKING:
     from ..application import CompanionApp

@@ -27,7 +27,7 @@ from ..cardface import NobleFace
 from ..i18n import tr
 from ..layout import Shaped, button, gap, grow_label, refit, row_height
 from ..scale import SCALE
-from ..widgets import CardView, TokenButton
+from ..widgets.pieces import CardView, TokenButton
 from .tableau import SeatView, seat_height
 
 if TYPE_CHECKING:

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.clock import Clock
-from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
-from kivy.properties import BooleanProperty, ListProperty
+from kivy.properties import BooleanProperty
 from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -17,58 +15,14 @@ from kivy.uix.widget import Widget
 
 from companion.engine.game import Seat
 from companion.engine.rules import BASE
-from companion.engine.tokens import Colour
 
 from .. import theme
 from ..cardface import CARD_RATIO
 from ..i18n import tr
 from ..layout import LINE, NameLabel, gap
 from ..scale import SCALE
-from ..widgets import CardView, draw_text
+from ..widgets.pieces import CardView, GemRow
 from .listing import draw_panel
-
-
-class Gems(Widget):
-    """A row of counts, one per colour in the rules' order, each on its colour's token
-    (round) or card (square); the number is always written, colour is not the only sign."""
-
-    values = ListProperty([0] * 6)
-    square = BooleanProperty(False)
-
-    def __init__(self, **kw: Any) -> None:
-        self.redraw_soon = Clock.create_trigger(lambda dt: self.redraw(), -1)
-        super().__init__(**kw)
-        self.bind(pos=self.redraw_soon, size=self.redraw_soon, values=self.redraw_soon)
-
-    def redraw(self, *_: Any) -> None:
-        c = self.canvas
-        c.clear()
-        n = max(1, len(self.values))
-        d = min(self.height, self.width / n * 0.9)
-        gap = (self.width - n * d) / n
-        for i, value in enumerate(self.values):
-            colour = Colour(i)
-            if self.square and colour == Colour.GOLD:
-                continue  # no card has a gold bonus: the column stays bare, aligned
-            x, y = self.x + i * (d + gap), self.center_y - d / 2
-            shape = (
-                RoundedRectangle(pos=(x, y), size=(d, d), radius=[d * 0.18])
-                if self.square
-                else Ellipse(pos=(x, y), size=(d, d))
-            )
-            if not value:
-                c.add(Color(1, 1, 1, 0.12))
-                c.add(shape)
-                continue
-            c.add(Color(*theme.TOKEN_FILL[colour]))
-            c.add(shape)
-            c.add(Color(*theme.TOKEN_RING[colour]))
-            if self.square:
-                c.add(Line(rounded_rectangle=(x, y, d, d, d * 0.18), width=1))
-            else:
-                c.add(Line(circle=(x + d / 2, y + d / 2, d / 2), width=1))
-            digit = max(SCALE.min_text, d * 0.62)
-            draw_text(c, str(value), x, y, d, d, theme.TOKEN_TEXT[colour], digit)
 
 
 def card_slot(view: CardView) -> AnchorLayout:
@@ -114,8 +68,8 @@ class SeatView(BoxLayout):
         self.nobles_label.bind(texture_size=lambda w, s: setattr(w, "width", s[0] + 4))
         self.top_line.add_widget(self.name_label)
         self.top_line.add_widget(self.nobles_label)
-        self.tokens = Gems(size_hint_y=None)
-        self.bonuses = Gems(size_hint_y=None, square=True)
+        self.tokens = GemRow(size_hint_y=None, spread=True)
+        self.bonuses = GemRow(size_hint_y=None, spread=True, bonuses=True)
         for part in (self.top_line, self.tokens, self.bonuses):
             middle.add_widget(part)
         self.reserved = BoxLayout(size_hint_x=None)

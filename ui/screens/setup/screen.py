@@ -25,7 +25,7 @@ from ...cardface import CardFace, NobleFace
 from ...i18n import tr
 from ...layout import Shaped, button, fit_label, gap, grow_label, row_height
 from ...scale import SCALE
-from ...widgets import ROMAN
+from ...widgets.drawing import ROMAN
 from .pickers import LevelPicker, NobleGrid, PlacePicker
 
 if TYPE_CHECKING:

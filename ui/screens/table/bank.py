@@ -14,7 +14,9 @@ from companion.journal.table import Picked, Turn
 
 from ... import theme
 from ...i18n import tr
-from ...widgets import TokenButton, big_button, text_label
+from ...widgets.buttons import big_button
+from ...widgets.pieces import TokenButton
+from ...widgets.text import text_label
 
 
 class BankRow(BoxLayout):

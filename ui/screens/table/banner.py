@@ -13,7 +13,7 @@ from companion.i18n import ngettext
 from ... import theme
 from ...i18n import tr
 from ...scale import SCALE
-from ...widgets import wrapping_label
+from ...widgets.text import wrapping_label
 
 
 def final_round(game: Game, still: list[str]) -> str:

@@ -13,7 +13,7 @@ from companion.engine.game import Game
 from companion.engine.rules import BASE
 
 from ...scale import SCALE
-from ...widgets import CardView, NobleView
+from ...widgets.pieces import CardView, NobleView
 
 
 class Board(BoxLayout):

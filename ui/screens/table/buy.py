@@ -21,7 +21,9 @@ from ... import theme
 from ...dialogs import Dialog
 from ...i18n import tr
 from ...scale import SCALE
-from ...widgets import CardView, GemRow, big_button, then, wrapping_label
+from ...widgets.buttons import big_button, then
+from ...widgets.pieces import CardView, GemRow
+from ...widgets.text import wrapping_label
 from .words import error_words
 
 

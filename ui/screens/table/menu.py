@@ -15,7 +15,8 @@ from companion.journal.store import StoreError
 from ... import theme
 from ...dialogs import Dialog
 from ...i18n import tr
-from ...widgets import TokenButton, big_button, then
+from ...widgets.buttons import big_button, then
+from ...widgets.pieces import TokenButton
 
 
 class MenuDialog(Dialog):

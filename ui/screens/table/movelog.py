@@ -21,11 +21,12 @@ from companion.records.playtime import clock_text, move_times
 from companion.records.record import Record
 
 from ... import theme
-from ...cardface import CardFace, draw_gem
+from ...cardface import CardFace
 from ...dialogs import Dialog
 from ...i18n import tr
 from ...layout import fit_row, gap, grow_label
 from ...scale import SCALE
+from ...widgets.drawing import draw_gem
 
 if TYPE_CHECKING:
     from companion.journal.session import Session
@@ -46,7 +47,7 @@ class GemsFace(Widget):
         d = min(self.height * 0.7, self.width / len(self.gems) * 0.98)
         x = self.x + (self.width - d * len(self.gems)) / 2
         for i, colour in enumerate(self.gems):
-            draw_gem(self.canvas, colour, x + i * d, self.center_y - d / 2, d * 0.92)
+            draw_gem(self.canvas, colour, x + i * d, self.center_y - d / 2, d * 0.92, letter=True)
 
 
 def _picture(entry: LogEntry, move: Any, height: float) -> Widget:

@@ -27,7 +27,10 @@ from companion.journal.seats import seat_title
 from ... import theme
 from ...i18n import tr
 from ...scale import SCALE
-from ...widgets import CardView, NobleView, big_button, draw_gem, wrapping_label
+from ...widgets.buttons import big_button
+from ...widgets.drawing import draw_gem
+from ...widgets.pieces import CardView, NobleView
+from ...widgets.text import wrapping_label
 
 GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the gem)
 GEM_MOST = 56.0  # px at 800x480: as large as the bank's, no larger

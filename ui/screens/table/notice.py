@@ -16,7 +16,7 @@ from kivy.uix.widget import Widget
 
 from ... import theme
 from ...scale import SCALE
-from ...widgets import wrapping_label
+from ...widgets.text import wrapping_label
 
 TEXT = 19  # px at 800x480: a refusal is read from a chair (18 px at the least)
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from companion.errors import CompanionError
 from companion.game import Game
 from companion.table import Turn
+
+from companion.errors import CompanionError
 
 from ...dialogs import Dialog
 

@@ -31,7 +31,9 @@ from ... import theme
 from ...dialogs import Dialog
 from ...i18n import tr
 from ...scale import SCALE
-from ...widgets import CardView, draw_back, draw_gem, draw_text, fit_name
+from ...widgets.drawing import draw_back, draw_bonus, draw_gem
+from ...widgets.pieces import CardView
+from ...widgets.text import draw_text, fit_name
 
 ROOM = 118  # px at 800x480 a player in full needs: with this much for each, all are in full
 
@@ -71,13 +73,7 @@ class Holdings(Widget):
                 c.add(RoundedRectangle(pos=(px + d * 0.3, top + d * 0.3), size=(d * 0.4, d * 0.4)))
             if colour == Colour.GOLD:
                 continue
-            low = y + (h / 2 - d) / 2
-            owned = self.bonuses[colour]
-            c.add(Color(*(theme.CARD_BODY if owned else (1, 1, 1, 0.08))))
-            c.add(RoundedRectangle(pos=(px, low), size=(d, d), radius=[d * 0.12]))
-            if owned:
-                g = d * 0.92
-                draw_gem(c, colour, px + (d - g) / 2, low + (d - g) / 2, g, str(owned), digit=0.8)
+            draw_bonus(c, colour, px, y + (h / 2 - d) / 2, d, self.bonuses[colour])
         total = sum(self.tokens)
         limit = int(self.limit)
         ink = theme.ERROR if total >= limit else theme.ACCENT if total >= limit - 2 else theme.TEXT

@@ -18,23 +18,23 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.coach.plan import Plan
 from companion.ai.thinking import Thinking
+from companion.coach.plan import Plan
 from companion.engine.cards import Card
-from companion.errors import CompanionError, IllegalMove, Refused
 from companion.engine.game import Game, Hidden
-from companion.records.movelog import tell
 from companion.engine.moves import Pass, Reserve
+from companion.engine.tokens import Colour, Tokens
+from companion.errors import CompanionError, IllegalMove, Refused
 from companion.journal.session import Session
 from companion.journal.store import StoreError
 from companion.journal.table import Picked, Step, Turn
+from companion.records.movelog import tell
 from companion.records.timeline import last_step
-from companion.engine.tokens import Colour, Tokens
 
 from ...dialogs import CardPicker, Dialog
 from ...i18n import tr
 from ...scale import SCALE
-from ...widgets import CardView, TokenButton
+from ...widgets.pieces import CardView, TokenButton
 from .bank import BankRow, TakeBar
 from .banner import Banner, final_round
 from .board import Board

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from kivy.clock import Clock
 from kivy.uix.widget import Widget
 
-from companion.coach.plan import Plan, fill
 from companion.ai.thinking import Thinking
 from companion.ai.words import reason as why_suggested
-from companion.errors import IllegalMove
+from companion.coach.plan import Plan, fill
 from companion.engine.moves import Move
+from companion.errors import IllegalMove
 from companion.journal.table import Step
 
 from ...i18n import tr

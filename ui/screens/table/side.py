@@ -12,7 +12,8 @@ from kivy.uix.widget import Widget
 
 from ...i18n import tr
 from ...scale import SCALE
-from ...widgets import big_button, widest_word
+from ...widgets.buttons import big_button
+from ...widgets.text import widest_word
 from .players import ROOM, PlayersColumn
 
 PANEL_MOST = 190  # px at 800x480: a docked move's pictures need no more

@@ -7,11 +7,11 @@ from collections.abc import Callable
 from functools import partial
 
 from companion.engine.cards import Card, Noble
-from companion.errors import IllegalMove, Refused
 from companion.engine.moves import Move
+from companion.engine.tokens import Tokens
+from companion.errors import IllegalMove, Refused
 from companion.journal.store import StoreError
 from companion.journal.table import Declared, Step
-from companion.engine.tokens import Tokens
 
 from ...dialogs import CardPicker, NoblePicker, ReturnPicker
 from ...i18n import tr

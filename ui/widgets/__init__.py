@@ -1,0 +1,7 @@
+"""The app's own widgets and drawing, by job:
+
+- :mod:`.text`: text drawn on a canvas and measured, labels, names shortened;
+- :mod:`.drawing`: the pieces drawn on a canvas (gems, cards, nobles, places);
+- :mod:`.pieces`: the pieces as widgets (a card, a noble, a bank pile, a row of gems);
+- :mod:`.buttons`: buttons for a finger.
+"""

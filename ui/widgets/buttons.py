@@ -1,0 +1,60 @@
+"""Buttons for a finger."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.uix.button import Button
+
+from .. import theme
+from .text import widest_word
+
+
+def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:
+    """A button for a finger: its words wrap between words rather than spill, 16 px at
+    the least.
+
+    A disabled button is drawn flat and grey, its words dimmed: it must not look like a
+    button that failed to react.
+    """
+    kw.setdefault("background_color", theme.BUTTON)
+    button = Button(
+        text=text,
+        bold=True,
+        halign="center",
+        valign="middle",
+        background_normal="",
+        background_disabled_normal="",
+        disabled_color=theme.TEXT_DISABLED,
+        **kw,
+    )
+    colour = tuple(button.background_color)
+    button.bind(size=lambda b, s: setattr(b, "text_size", (s[0] * 0.94, None)))
+
+    def fit(b: Button, *_: object) -> None:
+        # As large as the height allows, but small enough (down to 16 px) that the widest
+        # word fits the width: widths grow with the font size, so one measure at 18 px
+        # scales to any size.
+        widest = widest_word(b.text, 18) or 1.0
+        b.font_size = max(16.0, min(b.height * 0.38, 26, b.width * 0.94 * 18 / widest))
+
+    button.bind(size=fit, text=fit)
+    button.bind(on_release=lambda *_: on_press())
+
+    def look(b: Button, disabled: bool) -> None:
+        b.background_color = theme.BUTTON_DISABLED if disabled else colour
+
+    button.bind(disabled=look)
+    look(button, button.disabled)
+    return button
+
+
+def then(*actions: Callable[[], object]) -> Callable[[], None]:
+    """One button, several things in order (close the dialog, then act)."""
+
+    def run() -> None:
+        for action in actions:
+            action()
+
+    return run
