@@ -1,8 +1,9 @@
 """One scaling unit for every size on screen, derived from the window.
 
 Screens never compute sizes from ``Window.height`` themselves: they read :data:`SCALE`,
-whose properties follow the window, so a resize or a rotation lays the app out again
-without a restart. The unit is 1 on the 7-inch 800x480 panel, the screen the app was
+whose properties follow the window (its size too: :attr:`Scale.width` and
+:attr:`Scale.height`, the room a layout shares out), so a resize or a rotation lays the
+app out again without a restart. The unit is 1 on the 7-inch 800x480 panel, the screen the app was
 first drawn for; the same figures then read the same from a chair on every display:
 
 =========  ===========  ======  ================
@@ -46,6 +47,8 @@ class Scale(EventDispatcher):
     """The window's unit, shape and floors, as Kivy properties a widget can bind to."""
 
     unit = NumericProperty(1.0)
+    width = NumericProperty(800.0)  # the window's, in pixels: the room to share out
+    height = NumericProperty(480.0)
     portrait = BooleanProperty(False)
     small = BooleanProperty(False)
     min_text = NumericProperty(14.0)
@@ -61,6 +64,7 @@ class Scale(EventDispatcher):
         long, short = max(width, height), min(width, height)
         density = float(Metrics.density) if Metrics.density > 0 else 1.0
         # The shape and the floors first: a layout that follows the unit reads them.
+        self.width, self.height = float(width), float(height)
         self.portrait = height > width
         self.small = short < SMALL_SIDE
         self.min_text = 12.0 if self.small else 14.0

@@ -17,9 +17,10 @@ from companion.journal.store import GameState
 from companion.records.record import Record
 from ui.cardface import ColourCard
 from ui.dialogs import CardPicker
-from ui.layout import short_name, text_width
+from ui.layout import short_name
 from ui.scale import SCALE
 from ui.widgets.pieces import CardView
+from ui.widgets.text import text_width
 
 from .conftest import WINDOW, forget_drawn
 from .driver import Driver
@@ -124,3 +125,14 @@ def test_the_end_chart_is_read_from_around_the_table(
             assert min(numbers) >= least, (size, numbers)
     finally:
         d.close()
+
+
+def test_the_scale_gives_the_windows_room_after_a_resize_or_a_rotation(
+    resized: Callable[[tuple[int, int]], None],
+) -> None:
+    """Screens share out the window's room from ``SCALE.width`` and ``SCALE.height``, never
+    from the window itself: after a resize they hold the new size, with the unit."""
+    resized((1024, 600))
+    assert (SCALE.width, SCALE.height, SCALE.unit) == (1024, 600, 1.25)
+    resized((720, 1280))
+    assert (SCALE.width, SCALE.height, SCALE.unit, SCALE.portrait) == (720, 1280, 1.5, True)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
-from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
@@ -88,7 +87,7 @@ class EndScreen(Shaped):
         self.message = grow_label(said[0], font=17, color=said[1])
         url = address(self.app)  # the table's web page, where it is served
         if SCALE.portrait:
-            left.add_widget(self._bgstats_panel(Window.width * 0.5, beside=True))
+            left.add_widget(self._bgstats_panel(SCALE.width * 0.5, beside=True))
             if url:
                 left.add_widget(WebAddress(url))
             left.add_widget(self.message)
@@ -99,10 +98,10 @@ class EndScreen(Shaped):
             middle.add_widget(self._scrolled(left))
             # The code as tall as the screen allows (less on a 3.5-inch screen, where the
             # standings and the chart need the width).
-            room = Window.height - 2 * gap(8) - gap(8) - row_height(52) - SCALE.font(16) * 3
+            room = SCALE.height - 2 * gap(8) - gap(8) - row_height(52) - SCALE.font(16) * 3
             if url:
                 room -= row_height(WEB_HEIGHT) + gap(8)
-            side = min(Window.height * (0.5 if SCALE.small else 0.64), Window.width * 0.4, room)
+            side = min(SCALE.height * (0.5 if SCALE.small else 0.64), SCALE.width * 0.4, room)
             middle.add_widget(self._bgstats_panel(side))
             box.add_widget(middle)
             if url:

@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from kivy.core.window import Window
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.properties import BooleanProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -63,7 +62,7 @@ def fits(layout: Layout, rows: Sequence[Sequence[str]], bold: Sequence[bool] = (
     words would be broken, and another arrangement is wanted."""
     size = max(SCALE.min_text, font() * 0.85)
     for line in layout:
-        inner = Window.width - 2 * gap(8) - 2 * gap(8) - gap(6) * (len(line) - 1)
+        inner = SCALE.width - 2 * gap(8) - 2 * gap(8) - gap(6) * (len(line) - 1)
         total = sum(share for _, share in line)
         for i, share in line:
             width = inner * share / total - 4

@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
@@ -91,7 +90,7 @@ class NewGameScreen(Shaped):
             box.add_widget(self._keyboard())
         else:
             top = BoxLayout(spacing=gap(10))
-            inner = Window.width - 2 * gap(6) - gap(10)
+            inner = SCALE.width - 2 * gap(6) - gap(10)
             # The keyboard's ten keys a row at a finger's width at the least.
             keys = 10 * SCALE.target(44) + 9 * gap(3) + 2
             right_w = inner * 0.45 if self.cramped else max(inner * 0.58, keys)

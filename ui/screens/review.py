@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.slider import Slider
@@ -127,7 +126,7 @@ class ReviewScreen(Shaped):
     def _column(self, market: list[BoxLayout]) -> ScrollView:
         """The market as wide as the window (cards as large as they read), the bank and the
         players below it, in one scrolled column."""
-        width = Window.width - 2 * gap(6)
+        width = SCALE.width - 2 * gap(6)
         card = (width - 4 * gap(5)) / 5
         column = BoxLayout(orientation="vertical", spacing=gap(4), size_hint_y=None)
         column.bind(minimum_height=column.setter("height"))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kivy.core.window import Window
 from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 
@@ -37,7 +36,7 @@ class StartScreen(Shaped):
     def refresh(self) -> None:
         self.frame.clear_widgets()
         pad = gap(16)
-        width = Window.width - 2 * pad
+        width = SCALE.width - 2 * pad
         if not SCALE.portrait:
             width = min(width, SCALE.px(COLUMN))
         box = BoxLayout(

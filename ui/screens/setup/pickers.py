@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from kivy.core.window import Window
 from kivy.graphics import Color, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -86,8 +85,8 @@ class PlacePicker(FollowsWindow, ModalView):
 
     def body_size(self) -> tuple[float, float]:
         """The choices' room before it is laid out: the window but the top row."""
-        width = Window.width - 2 * gap(6)
-        height = Window.height - 2 * gap(6) - self.head.height - gap(4) - self.message.height
+        width = SCALE.width - 2 * gap(6)
+        height = SCALE.height - 2 * gap(6) - self.head.height - gap(4) - self.message.height
         return width, height
 
     def _place(self, *_: Any) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.core.window import Window
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
@@ -64,7 +63,7 @@ class Notice(BoxLayout):
         self.anchor = near
         self.padding = [SCALE.px(10), SCALE.px(6)]
         self.label.font_size = max(18.0, SCALE.font(TEXT))
-        self.width = min(Window.width * (0.9 if SCALE.portrait else 0.5), SCALE.px(420))
+        self.width = min(SCALE.width * (0.9 if SCALE.portrait else 0.5), SCALE.px(420))
         self.label.text = text
         self.opacity = 1 if text else 0
         self.place()
@@ -83,8 +82,8 @@ class Notice(BoxLayout):
         else:
             return
         gap = SCALE.px(26)
-        x = min(max(4.0, point[0] - self.width / 2), Window.width - self.width - 4)
+        x = min(max(4.0, point[0] - self.width / 2), SCALE.width - self.width - 4)
         y = point[1] - gap - self.height
         if y < 4:
-            y = min(point[1] + gap, Window.height - self.height - 4)
+            y = min(point[1] + gap, SCALE.height - self.height - 4)
         self.pos = (x, max(4.0, y))
