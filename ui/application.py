@@ -35,6 +35,7 @@ from companion.reports.export import ExportError, export_all, file_stem
 
 from . import keyboard, stick, theme
 from .chart import PointsChart
+from .context import SeatLevels
 from .display import decide, native_size
 from .i18n import set_language, tr
 from .media import removable_media
@@ -84,7 +85,7 @@ class CompanionApp(App):
         self._settings_unkept = False  # said once: the settings folder cannot be made
         self._lasting: list[str] = []  # the notices of the start, kept on the start screen
         # The new-game screen's choice until the game starts: levels per seat, suggestions.
-        self.companion_plan: tuple[list[str | None], bool] = ([], False)
+        self.companion_plan: tuple[SeatLevels, bool] = ([], False)
         self.store: Store
         self.hardware: Any = None
 
@@ -218,6 +219,19 @@ class CompanionApp(App):
         self.config.write()
         self.refresh_all()
 
+    def change_setting(self, key: str, value: str) -> bool:
+        """Keep ``value`` in ``settings.ini`` and apply it at once (unchanged: nothing)."""
+        config = self.config
+        if config.get(SETTINGS_SECTION, key, raw=True) == value:
+            return False
+        config.set(SETTINGS_SECTION, key, value)
+        config.write()
+        self.dispatch("on_config_change", config, SETTINGS_SECTION, key, value)
+        return True
+
+    def when_stopping(self, callback: Callable[[], object]) -> None:
+        self.bind(on_stop=lambda *_: callback())
+
     # ------------------------------------------------------------------ building
 
     def build(self) -> Any:
@@ -347,7 +361,10 @@ class CompanionApp(App):
     def show_new_game(self) -> None:
         self.manager.current = "newgame"
 
-    def show_setup(self, draft: NewGame) -> None:
+    def show_setup(
+        self, draft: NewGame, levels: SeatLevels | None = None, suggest: bool = False
+    ) -> None:
+        self.companion_plan = (levels or [], suggest)
         self.setup_screen.start(draft)
         self.manager.current = "setup"
 

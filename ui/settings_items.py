@@ -24,7 +24,7 @@ from .i18n import LANGUAGE_NAMES, tr
 from .settings import KIOSK, KIOSK_SOURCE, SCREEN_SOURCE, source
 
 if TYPE_CHECKING:
-    from .application import CompanionApp
+    from .context import AppContext
 
 DEV = Path("/dev")
 MAX_PORTS = 6  # found ports offered; any other is typed
@@ -276,14 +276,14 @@ def kiosk_rotation() -> str | None:
     return None if choice in (None, 0) else str(choice)
 
 
-def shown(app: CompanionApp, key: str) -> str:
+def shown(app: AppContext, key: str) -> str:
     """The value the app uses for ``key``: the kiosk's where it wins."""
     if key == "rotation":
         return kiosk_rotation() or app.setting(key)
     return app.setting(key)
 
 
-def origin(app: CompanionApp, key: str) -> str:
+def origin(app: AppContext, key: str) -> str:
     """Where the value of ``key`` comes from, in words."""
     if kiosk_set(app, key):
         variable, option = KIOSK.get(key, KIOSK_ROTATION)
@@ -296,7 +296,7 @@ def origin(app: CompanionApp, key: str) -> str:
     return tr("The default")
 
 
-def kiosk_set(app: CompanionApp, key: str) -> bool:
+def kiosk_set(app: AppContext, key: str) -> bool:
     """Set by the kiosk's installer: shown, not changed here (the next start would undo it)."""
     if key == "rotation":
         return kiosk_rotation() is not None

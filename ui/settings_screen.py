@@ -32,13 +32,12 @@ from kivy.uix.widget import Widget
 from . import theme
 from .i18n import tr
 from .scale import SCALE
-from .settings import SETTINGS_SECTION
 from .settings_items import ITEMS, SECTIONS, Item, choices, kiosk_set, origin, shown
 from .widgets.buttons import big_button
 from .widgets.text import text_width, widest_word, wrapping_label
 
 if TYPE_CHECKING:
-    from .application import CompanionApp
+    from .context import AppContext
 
 Line = tuple[str, float, bool, theme.RGBA]  # text, font size, bold, colour
 
@@ -144,7 +143,7 @@ class FitGrid(GridLayout):
 
 
 class SettingsScreen(Screen):
-    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+    def __init__(self, app: AppContext, **kw: Any) -> None:
         super().__init__(name="settings", **kw)
         self.app = app
         self.section = 0
@@ -155,7 +154,7 @@ class SettingsScreen(Screen):
         self.box = BoxLayout(orientation="vertical")
         self.add_widget(self.box)
         self._relayout = Clock.create_trigger(lambda dt: self._follow(), -1)
-        app.bind(on_stop=lambda *_: Window.unbind(size=self._relayout))
+        app.when_stopping(lambda: Window.unbind(size=self._relayout))
 
     # A rotation, a resize while shown: laid out again.
     def on_pre_enter(self, *_: Any) -> None:
@@ -205,12 +204,8 @@ class SettingsScreen(Screen):
     def choose(self, key: str, value: str) -> None:
         """Keep ``value`` in ``settings.ini`` and apply it at once."""
         self.editing = None
-        config = self.app.config
-        if config.get(SETTINGS_SECTION, key, raw=True) != value:
-            told = len(self.app.notices)
-            config.set(SETTINGS_SECTION, key, value)
-            config.write()
-            self.app.dispatch("on_config_change", config, SETTINGS_SECTION, key, value)
+        told = len(self.app.notices)
+        if self.app.change_setting(key, value):
             # What the devices said of it (a pin refused).
             self.notes = [(notice, True) for notice in self.app.notices[told:]][-2:]
         self.refresh()

@@ -18,12 +18,8 @@ from .qr import QRCode
 HEIGHT = 76  # px at 800x480: a code a phone reads from a chair, two lines beside it
 
 
-def address(app: Any) -> str | None:
-    """The page's address when the ``web`` setting is on and the page is served."""
-    config = getattr(app, "config", None)
-    enabled = True
-    if config is not None:
-        enabled = str(config.getdefault("companion", "web", "1")).strip() != "0"
+def address(enabled: bool) -> str | None:
+    """The page's address when it is ``enabled`` (the ``web`` setting) and served."""
     return page_url(enabled)
 
 

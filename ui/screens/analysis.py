@@ -41,14 +41,14 @@ from ..scale import SCALE
 from .listing import Row, rows_view, title
 
 if TYPE_CHECKING:
-    from ..application import CompanionApp
+    from ..context import AppContext
 
 
 class AnalysisScreen(Shaped):
     """Landscape: the chart on the left, the costly moves on the right, scrolled. Portrait:
     the chart above the moves. The line saying the progress and the buttons below both."""
 
-    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+    def __init__(self, app: AppContext, **kw: Any) -> None:
         super().__init__(name="analysis", **kw)
         self.app = app
         self.record: Record | None = None
@@ -262,7 +262,7 @@ class AnalysisScreen(Shaped):
     def step_to(self, number: int) -> None:
         """The table as it was before move ``number`` (the move-by-move screen), back here."""
         assert self.record is not None
-        moves = self.app.manager.get_screen("review")
+        moves = self.manager.get_screen("review")
         notes = {}
         for _, m in self._told():
             notes[m.judged.number - 1] = tr("Next, move {n}: {move}. {better}").format(

@@ -30,7 +30,7 @@ from ..webaddress import HEIGHT as WEB_HEIGHT
 from ..webaddress import WebAddress, address
 
 if TYPE_CHECKING:
-    from ..application import CompanionApp
+    from ..context import AppContext
 
 
 class EndScreen(Shaped):
@@ -38,7 +38,7 @@ class EndScreen(Shaped):
     the buttons below. Portrait: the standings, the chart, then the code beside its
     caption, the buttons two by two."""
 
-    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+    def __init__(self, app: AppContext, **kw: Any) -> None:
         super().__init__(name="end", **kw)
         self.app = app
         self.record: Record | None = None
@@ -85,7 +85,7 @@ class EndScreen(Shaped):
         )
         left.add_widget(self.chart)
         self.message = grow_label(said[0], font=17, color=said[1])
-        url = address(self.app)  # the table's web page, where it is served
+        url = address(self.app.setting("web") != "0")  # the table's web page, where it is served
         if SCALE.portrait:
             left.add_widget(self._bgstats_panel(SCALE.width * 0.5, beside=True))
             if url:

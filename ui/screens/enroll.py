@@ -24,11 +24,11 @@ from .table.words import named
 from .tableau import card_slot
 
 if TYPE_CHECKING:
-    from ..application import CompanionApp
+    from ..context import AppContext
 
 
 class EnrollScreen(Shaped):
-    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+    def __init__(self, app: AppContext, **kw: Any) -> None:
         super().__init__(name="enroll", **kw)
         self.app = app
         self.level: int | None = None

@@ -22,7 +22,7 @@ from ..scale import SCALE
 from .listing import Layout, Row, cell, fits, header, line_height, one_line, rows_view, title, when
 
 if TYPE_CHECKING:
-    from ..application import CompanionApp
+    from ..context import AppContext
 
 # Column widths, shared by the titles and the rows: date, players, winner, rounds, length.
 WIDTHS = (0.2, 0.34, 0.24, 0.1, 0.12)
@@ -50,7 +50,7 @@ def winner_text(info: GameInfo, levels: dict[str, str]) -> str:
 
 
 class HistoryScreen(Shaped):
-    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+    def __init__(self, app: AppContext, **kw: Any) -> None:
         super().__init__(name="history", **kw)
         self.app = app
         self.box = BoxLayout(orientation="vertical")

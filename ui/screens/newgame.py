@@ -23,7 +23,7 @@ from ..scale import SCALE
 from ..widgets.buttons import big_button
 
 if TYPE_CHECKING:
-    from ..application import CompanionApp
+    from ..context import AppContext
 
 MAX_NAME = 14
 
@@ -34,7 +34,7 @@ class NewGameScreen(Shaped):
     screen the keyboard's keys do not fit beside the seats: the keyboard takes the screen
     while a name is typed (a seat's name or "Type a name" opens it, "Done" closes it)."""
 
-    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+    def __init__(self, app: AppContext, **kw: Any) -> None:
         super().__init__(name="newgame", **kw)
         self.app = app
         self.names = ["", ""]
@@ -347,5 +347,4 @@ class NewGameScreen(Shaped):
         except (Refused, RecordError) as err:
             self.message.text = err.message
             return
-        self.app.companion_plan = (levels, self.suggest)
-        self.app.show_setup(draft)
+        self.app.show_setup(draft, levels, self.suggest)

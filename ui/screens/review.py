@@ -30,7 +30,7 @@ from ..widgets.pieces import CardView, TokenButton
 from .tableau import SeatView, seat_height
 
 if TYPE_CHECKING:
-    from ..application import CompanionApp
+    from ..context import AppContext
 
 
 class ReviewScreen(Shaped):
@@ -39,7 +39,7 @@ class ReviewScreen(Shaped):
     the bank, then the players, scrolled where it is taller than the window. The line
     telling the move and the buttons stay below in both."""
 
-    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+    def __init__(self, app: AppContext, **kw: Any) -> None:
         super().__init__(name="review", **kw)
         self.app = app
         self.record: Record | None = None

@@ -18,13 +18,13 @@ from ..scale import SCALE
 from ..webaddress import WebAddress, address
 
 if TYPE_CHECKING:
-    from ..application import CompanionApp
+    from ..context import AppContext
 
 COLUMN = 640  # px at 800x480: the column's width in landscape
 
 
 class StartScreen(Shaped):
-    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+    def __init__(self, app: AppContext, **kw: Any) -> None:
         super().__init__(name="start", **kw)
         self.app = app
         self.frame = AnchorLayout(anchor_x="center", anchor_y="center")
@@ -89,7 +89,7 @@ class StartScreen(Shaped):
                     height=row_height(48),
                 )
             )
-        url = address(self.app)
+        url = address(self.app.setting("web") != "0")
         if url:  # the table's web page: its address, and a code a phone scans
             box.add_widget(WebAddress(url))
         self.frame.add_widget(box)

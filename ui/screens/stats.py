@@ -52,7 +52,7 @@ from .listing import (
 )
 
 if TYPE_CHECKING:
-    from ..application import CompanionApp
+    from ..context import AppContext
 
 # The columns between people, and against the companion (per level, fewer columns: wider).
 PEOPLE_TITLES = (
@@ -133,7 +133,7 @@ def pip(label: Label, colour: Colour | None) -> None:
 
 
 class StatsScreen(Shaped):
-    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+    def __init__(self, app: AppContext, **kw: Any) -> None:
         super().__init__(name="stats", **kw)
         self.app = app
         self.view = PEOPLE

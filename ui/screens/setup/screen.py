@@ -29,14 +29,14 @@ from ...widgets.drawing import ROMAN
 from .pickers import LevelPicker, NobleGrid, PlacePicker
 
 if TYPE_CHECKING:
-    from ...application import CompanionApp
+    from ...context import AppContext
 
 NOBLE = 0  # a place is (NOBLE, 0) or (a card's level, its index in the row)
 ORDER = (NOBLE, 3, 2, 1)  # as the places lie on the table, top to bottom
 
 
 class SetupScreen(Shaped):
-    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+    def __init__(self, app: AppContext, **kw: Any) -> None:
         super().__init__(name="setup", **kw)
         self.app = app
         self.draft: NewGame | None = None

@@ -49,14 +49,14 @@ from .steps import TurnSteps
 from .words import error_words
 
 if TYPE_CHECKING:
-    from ...application import CompanionApp
+    from ...context import AppContext
 
 
 class TableScreen(Screen):
     """The parts, made here and handed what they need (:mod:`.parts`); the taps that
     start a move; undo, redo and the menu."""
 
-    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+    def __init__(self, app: AppContext, **kw: Any) -> None:
         super().__init__(name="table", **kw)
         self.app = app
         self.session: Session | None = None
@@ -67,7 +67,7 @@ class TableScreen(Screen):
         self.touched_when = 0.0
         self._build()
         # The app closing while the companion thinks: its search stops, nothing is applied.
-        app.bind(on_stop=lambda *_: self.companion.leave())
+        app.when_stopping(lambda: self.companion.leave())
 
     def on_leave(self, *_: object) -> None:
         self.companion.leave()
