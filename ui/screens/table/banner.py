@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.graphics import Color, Rectangle
+from kivy.lang import Builder
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.engine.game import Game
@@ -35,6 +35,22 @@ def final_round(game: Game, still: list[str]) -> str:
     return f"{lead} {rest}"
 
 
+Builder.load_string("""
+#:import theme ui.theme
+
+<Banner>:
+    size_hint_y: None
+    height: 0
+    padding: [10, 2]
+    canvas.before:
+        Color:
+            rgba: theme.BANNER
+        Rectangle:
+            pos: self.pos
+            size: self.size
+""")
+
+
 class Banner(BoxLayout):
     """The final round, across the top until the game ends: who still plays, turns left.
 
@@ -42,17 +58,10 @@ class Banner(BoxLayout):
     """
 
     def __init__(self, **kw: Any) -> None:
-        super().__init__(size_hint_y=None, height=0, padding=[10, 2], **kw)
+        super().__init__(**kw)
         self.label = wrapping_label("", font=SCALE.font(19), bold=True, color=theme.BANNER_TEXT)
         self.label.bind(height=self._fit)
         self.add_widget(self.label)
-        with self.canvas.before:
-            Color(*theme.BANNER)
-            self._rect = Rectangle()
-        self.bind(pos=self._place, size=self._place)
-
-    def _place(self, *_: Any) -> None:
-        self._rect.pos, self._rect.size = self.pos, self.size
 
     def _fit(self, *_: Any) -> None:
         self.height = self.label.height + 4 if self.label.text else 0

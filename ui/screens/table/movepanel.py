@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.graphics import Color, Line, RoundedRectangle
+from kivy.graphics import Color, Line
+from kivy.lang import Builder
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
@@ -189,12 +190,32 @@ class Spinner(Widget):
             Line(circle=(cx, cy, r, self.angle, self.angle + 100), width=3 * unit())
 
 
+Builder.load_string("""
+#:import theme ui.theme
+
+<MovePanel>:
+    orientation: "vertical"
+    canvas.before:
+        Color:
+            rgba: theme.PANEL_ACTIVE
+        RoundedRectangle:
+            pos: self.pos
+            size: self.size
+            radius: [8]
+        Color:
+            rgba: theme.ACCENT
+        Line:
+            width: 1.5
+            rounded_rectangle: (self.x + 1, self.y + 1, self.width - 2, self.height - 2, 8)
+""")
+
+
 class MovePanel(BoxLayout):
     """Docked in the table's action area: a title, then a spinner while the answer is
     computed or the move in pictures, then one button (Done, or Close for a suggestion)."""
 
     def __init__(self, **kw: Any) -> None:
-        super().__init__(orientation="vertical", padding=6 * unit(), spacing=4 * unit(), **kw)
+        super().__init__(**kw)
         self.move: Move | None = None
         self.thinking = False
         self.title = wrapping_label("", font=17 * unit(), bold=True, color=theme.ACCENT)
@@ -212,22 +233,12 @@ class MovePanel(BoxLayout):
         self.add_widget(self.buttons)
         SCALE.bind(unit=self._rescale)
         self._rescale()
-        with self.canvas.before:
-            Color(*theme.PANEL_ACTIVE)
-            self._bg = RoundedRectangle(radius=[8])
-            Color(*theme.ACCENT)
-            self._edge = Line(width=1.5)
-        self.bind(pos=self._place, size=self._place)
 
     def _rescale(self, *_: Any) -> None:
         self.buttons.height = SCALE.target(48)
         self.title.font_size = SCALE.font(17)
         self.padding = SCALE.px(6)
         self.spacing = SCALE.px(4)
-
-    def _place(self, *_: Any) -> None:
-        self._bg.pos, self._bg.size = self.pos, self.size
-        self._edge.rounded_rectangle = (self.x + 1, self.y + 1, self.width - 2, self.height - 2, 8)
 
     def _clear(self) -> None:
         if self.spinner is not None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.graphics import Color, Line, RoundedRectangle
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
@@ -20,23 +21,38 @@ from ...widgets.text import wrapping_label
 TEXT = 19  # px at 800x480: a refusal is read from a chair (18 px at the least)
 
 
+Builder.load_string("""
+#:import theme ui.theme
+
+<Notice>:
+    size_hint: None, None
+    opacity: 0
+    canvas.before:
+        Color:
+            rgba: theme.PANEL_ACTIVE
+        RoundedRectangle:
+            pos: self.pos
+            size: self.size
+            radius: [8]
+        Color:
+            rgba: theme.ERROR if self.error else theme.ACCENT
+        Line:
+            width: 2
+            rounded_rectangle: (self.x + 1, self.y + 1, self.width - 2, self.height - 2, 8)
+""")
+
+
 class Notice(BoxLayout):
     """A framed message floating over the table, near a point, inside the window."""
 
+    error = BooleanProperty(False)  # a refusal: framed and written in the error colour
+
     def __init__(self, **kw: Any) -> None:
-        super().__init__(size_hint=(None, None), **kw)
+        super().__init__(**kw)
         self.label = wrapping_label("", font=SCALE.font(TEXT), bold=True, color=theme.TEXT)
         self.label.bind(height=self._fit)
         self.add_widget(self.label)
-        self.error = False
         self.anchor: tuple[float, float] | None = None
-        self.opacity = 0
-        with self.canvas.before:
-            self._fill = Color(*theme.PANEL_ACTIVE)
-            self._bg = RoundedRectangle(radius=[8])
-            self._ink = Color(*theme.ACCENT)
-            self._edge = Line(width=2)
-        self.bind(pos=self._draw, size=self._draw)
         SCALE.bind(unit=self._rescale)
 
     @property
@@ -47,10 +63,6 @@ class Notice(BoxLayout):
         self.label.font_size = max(18.0, SCALE.font(TEXT))
         self.place()
 
-    def _draw(self, *_: Any) -> None:
-        self._bg.pos, self._bg.size = self.pos, self.size
-        self._edge.rounded_rectangle = (self.x + 1, self.y + 1, self.width - 2, self.height - 2, 8)
-
     def _fit(self, *_: Any) -> None:
         self.height = self.label.height + self.padding[1] + self.padding[3]
         self.place()
@@ -58,7 +70,6 @@ class Notice(BoxLayout):
     def show(self, text: str, error: bool, near: tuple[float, float] | None) -> None:
         """``text`` near the point ``near`` (window coordinates), or under the bank."""
         self.error = error
-        self._ink.rgba = theme.ERROR if error else theme.ACCENT
         self.label.color = theme.ERROR if error else theme.TEXT
         self.anchor = near
         self.padding = [SCALE.px(10), SCALE.px(6)]
