@@ -148,7 +148,7 @@ class EndScreen(Shaped):
         """The standings in words (nobles counted, not named by id), then the verdict; the
         companion's seats with the level it played at, as the history says them."""
         game = replay(record).game
-        table = game.standings()
+        ranked = game.standings()
         title = dict(zip(record.players, seat_titles(record.players, record.extra), strict=True))
         lines = [
             ", ".join(
@@ -159,7 +159,7 @@ class EndScreen(Shaped):
                     ngettext("{n} noble", "{n} nobles", len(s.nobles)).format(n=len(s.nobles)),
                 )
             )
-            for s in table
+            for s in ranked
         ]
         times = move_times(record)
         if times:
@@ -169,7 +169,7 @@ class EndScreen(Shaped):
                 )
             )
         # After the standings, verdict() says who won and why (the tie-break): no ids.
-        return lines + verdict(game)[len(table) :]
+        return lines + verdict(game)[len(ranked) :]
 
     def _bgstats_panel(self, side: float, beside: bool = False) -> BoxLayout:
         """The play as a QR code ``side`` pixels a side, its caption below it (``beside``:

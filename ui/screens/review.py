@@ -107,7 +107,7 @@ class ReviewScreen(Shaped):
         root.add_widget(self._bar())
 
     def _side_by_side(self, market: list[BoxLayout]) -> BoxLayout:
-        table = BoxLayout(spacing=gap(6))
+        both = BoxLayout(spacing=gap(6))
         left = BoxLayout(orientation="vertical", size_hint_x=0.55, spacing=gap(4))
         self.nobles.size_hint_y = 0.7  # a card row is 1
         left.add_widget(self.nobles)
@@ -119,9 +119,9 @@ class ReviewScreen(Shaped):
         scroll = ScrollView(do_scroll_x=False, bar_width=gap(4))
         scroll.add_widget(self.players)
         right.add_widget(scroll)
-        table.add_widget(left)
-        table.add_widget(right)
-        return table
+        both.add_widget(left)
+        both.add_widget(right)
+        return both
 
     def _column(self, market: list[BoxLayout]) -> ScrollView:
         """The market as wide as the window (cards as large as they read), the bank and the

@@ -79,7 +79,7 @@ COMPANION_NARROW: Layout = [[(0, 0.4), (1, 0.3), (2, 0.3)], [(3, 0.3), (4, 0.3),
 PEOPLE, COMPANION = "people", "companion"  # the two views
 
 
-def _table(titles: tuple[str, ...], widths: tuple[float, ...], layout: Layout) -> BoxLayout:
+def _list_part(titles: tuple[str, ...], widths: tuple[float, ...], layout: Layout) -> BoxLayout:
     """A list's part of the screen, its column titles on top; the rows go below."""
     said = tuple(tr(t) for t in titles)
     part = BoxLayout(orientation="vertical", spacing=gap(6))
@@ -248,7 +248,7 @@ class StatsScreen(Shaped):
 
     def _people(self, columns: dict[str, list[tuple[str, float]]], layout: Layout) -> BoxLayout:
         """The people's games between themselves: a line a person, as before the companion."""
-        part = _table(PEOPLE_TITLES, WIDTHS, layout)
+        part = _list_part(PEOPLE_TITLES, WIDTHS, layout)
         for line in self.lines:
             choose = partial(self.choose, line.name)
             row = Row(columns[line.name], choose, lines=2, layout=layout)
@@ -275,7 +275,7 @@ class StatsScreen(Shaped):
         self, figures: dict[tuple[str, str], tuple[str, ...]], layout: Layout
     ) -> BoxLayout:
         """Level by level: the games, how many the people won, then each person's line."""
-        part = _table(COMPANION_TITLES, COMPANION_WIDTHS, layout)
+        part = _list_part(COMPANION_TITLES, COMPANION_WIDTHS, layout)
         lines: list[Any] = []
         for level in self.levels:
             heading = cell(level_words(level), 1, bold=True, color=theme.ACCENT)
