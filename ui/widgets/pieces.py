@@ -222,19 +222,24 @@ class TokenButton(Tappable):
 
 
 class GemRow(Widget):
-    """Counts as gems, each with its count (a payment, a player's tokens or bonuses):
-    shapes, not words.
+    """Counts as gems, each with its count (a payment, a move's tokens, a player's tokens
+    or bonuses): shapes, not words.
 
-    Packed (the default): the colours counted only, left to right, each as tall as the
-    row. ``spread``: one place per colour across the width in the rules' order, an empty
-    one faint, so the columns of several rows line up; ``bonuses``: each count on a card's
-    square, as a player's bonuses are drawn (no card has a gold bonus: its place stays
-    bare).
+    Packed (the default): the colours counted only, left to right, ``spacing`` apart, each
+    as tall as the row, or as the width allows, within ``least`` and ``most`` (0: no
+    bound). ``spread``: one place per colour across the width in the rules' order, an
+    empty one faint, so the columns of several rows line up; ``bonuses``: each count on a
+    card's square, as a player's bonuses are drawn (no card has a gold bonus: its place
+    stays bare). ``digit``: a count's share of its gem.
     """
 
     values = ListProperty([0] * 6)
     spread = BooleanProperty(False)
     bonuses = BooleanProperty(False)
+    spacing = NumericProperty(0.0)
+    least = NumericProperty(0.0)
+    most = NumericProperty(0.0)
+    digit = NumericProperty(0.6)
 
     def __init__(self, **kw: Any) -> None:
         self.redraw_soon = Clock.create_trigger(lambda dt: self.redraw(), -1)
@@ -242,17 +247,31 @@ class GemRow(Widget):
         self.bind(pos=self.redraw_soon, size=self.redraw_soon, values=self.redraw_soon)
         self.bind(spread=self.redraw_soon, bonuses=self.redraw_soon)
 
+    @property
+    def counted(self) -> list[tuple[Colour, int]]:
+        """The colours with a count, in the rules' order."""
+        return [(colour, n) for colour, n in zip(Colour, self.values, strict=False) if n]
+
+    def gem(self, height: float) -> float:
+        """A packed gem's size in a row ``height`` tall (the width aside)."""
+        return min(height, float(self.most)) if self.most else height
+
+    def wanted(self, height: float) -> float:
+        """The width the packed row takes at ``height``."""
+        return len(self.counted) * (self.gem(height) + float(self.spacing))
+
     def redraw(self, *_: Any) -> None:
         self.canvas.clear()
         if self.spread:
             self._spread()
             return
-        d = self.height
-        x = self.x
-        for colour, n in zip(Colour, self.values, strict=True):
-            if n:
-                draw_gem(self.canvas, colour, x, self.y, d, str(n), digit=0.6)
-                x += d * 1.15
+        counted = self.counted
+        room = self.width / max(1, len(counted)) - self.spacing
+        d = max(self.least, min(self.gem(self.height), room))
+        for i, (colour, n) in enumerate(counted):
+            x = self.x + i * (d + self.spacing)
+            y = self.y + (self.height - d) / 2
+            draw_gem(self.canvas, colour, x, y, d, str(n), digit=self.digit)
 
     def _spread(self) -> None:
         c = self.canvas

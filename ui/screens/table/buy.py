@@ -55,7 +55,7 @@ class BuyDialog(Dialog):
         )
         self.pay_label = wrapping_label("", font=SCALE.font(20), color=theme.ACCENT)
         info.add_widget(self.pay_label)
-        self.pay_gems = GemRow(size_hint_y=None, height=SCALE.target(44))
+        self.pay_gems = GemRow(size_hint_y=None, height=SCALE.target(44), spacing=SCALE.px(6))
         info.add_widget(self.pay_gems)
         self.swaps = BoxLayout(spacing=6, size_hint_y=None, height=SCALE.target(56))
         info.add_widget(self.swaps)

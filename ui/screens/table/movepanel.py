@@ -19,18 +19,17 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from companion.journal.seats import seat_title
 from companion.ai.words import visiting
 from companion.engine.game import Game
 from companion.engine.moves import Buy, Move, Reserve, Take
-from companion.engine.tokens import Colour, Tokens
-from companion.journal.seats import seat_title
+from companion.engine.tokens import Tokens
 
 from ... import theme
 from ...i18n import tr
 from ...scale import SCALE
 from ...widgets.buttons import big_button
-from ...widgets.drawing import draw_gem
-from ...widgets.pieces import CardView, NobleView
+from ...widgets.pieces import CardView, GemRow, NobleView
 from ...widgets.text import wrapping_label
 
 GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the gem)
@@ -42,25 +41,9 @@ def unit() -> float:
     return float(SCALE.unit)  # 1 on the 7-inch screen
 
 
-class Gems(Widget):
+def gems(tokens: Tokens) -> GemRow:
     """Tokens in a row, each with its count: a picture, not a button (nothing to tap)."""
-
-    def __init__(self, tokens: Tokens, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.tokens = [(colour, tokens[colour]) for colour in Colour if tokens[colour]]
-        self.bind(pos=self.redraw, size=self.redraw)
-
-    def wanted(self, height: float) -> float:
-        """The width it takes at ``height``."""
-        return len(self.tokens) * (min(height, GEM_MOST * unit()) + 4)
-
-    def redraw(self, *_: Any) -> None:
-        self.canvas.clear()
-        n = max(1, len(self.tokens))
-        d = max(GEM_MIN, min(self.height, self.width / n - 4, GEM_MOST * unit()))
-        for i, (colour, count) in enumerate(self.tokens):
-            x = self.x + i * (d + 4)
-            draw_gem(self.canvas, colour, x, self.y + (self.height - d) / 2, d, str(count))
+    return GemRow(values=list(tokens), spacing=4, least=GEM_MIN, most=GEM_MOST * unit(), digit=0.56)
 
 
 class Group(BoxLayout):
@@ -92,7 +75,7 @@ class Group(BoxLayout):
         inner = height
         if self.caption.parent is not None:
             inner = max(1.0, height - self.caption.height - self.spacing)
-        if isinstance(self.content, Gems):
+        if isinstance(self.content, GemRow):
             width = self.content.wanted(inner)
         else:  # a card or a noble: a finger's width at the least, as on the board
             width = max(SCALE.min_target, inner * self.ratio)
@@ -111,7 +94,7 @@ class Pictures(BoxLayout):
         self.groups: list[Group] = []
         seat = game.to_act
         if isinstance(move, Take):
-            self._group(tr("From the bank:"), Gems(move.gems), 0)
+            self._group(tr("From the bank:"), gems(move.gems), 0)
         elif isinstance(move, Buy | Reserve):
             if isinstance(move, Reserve) and move.deck is not None:
                 card = CardView(deck_level=move.deck, deck_count=game.deck_size(move.deck))
@@ -123,11 +106,11 @@ class Pictures(BoxLayout):
                 bought = game.rules.cards[move.card]
                 pay = move.payment or game.default_payment(seat, bought) or Tokens()
                 if pay.total:
-                    self._group(tr("Paying:"), Gems(pay), 0)
+                    self._group(tr("Paying:"), gems(pay), 0)
             elif game.bank.gold:
-                self._group(tr("With:"), Gems(Tokens(gold=1)), 0)
+                self._group(tr("With:"), gems(Tokens(gold=1)), 0)
         if move.returned is not None and move.returned.total:
-            self._group(tr("Gives back:"), Gems(move.returned), 0)
+            self._group(tr("Gives back:"), gems(move.returned), 0)
         noble = visiting(game, move)
         if noble is not None:
             # Wider than tall: its 2x2 grid of asked bonuses keeps 14 px counts. Its visit
@@ -149,7 +132,7 @@ class Pictures(BoxLayout):
         widths = [g.wanted(height) for g in self.groups]
         excess = sum(widths) - room
         if excess > 0:
-            gems = [i for i, g in enumerate(self.groups) if isinstance(g.content, Gems)]
+            gems = [i for i, g in enumerate(self.groups) if isinstance(g.content, GemRow)]
             least = {i: self.groups[i].content.wanted(GEM_MIN) for i in gems}
             give = sum(max(0.0, widths[i] - least[i]) for i in gems)
             if give > 0:
