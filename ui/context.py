@@ -12,10 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from companion.session import Session
-from companion.setup import Setup
-from companion.store import Store
-from companion.table import NewGame
+from companion.engine.setup import Setup
+from companion.journal.session import Session
+from companion.journal.store import Store
+from companion.journal.table import NewGame
 
 if TYPE_CHECKING:
     from .devices import Devices

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.cards import Card, Noble
-from companion.tokens import GEMS, Colour
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle
+
+from companion.engine.cards import Card, Noble
+from companion.engine.tokens import GEMS, Colour
 
 from .. import theme
 from .text import draw_text

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.cards import Card, Noble
-from companion.game import Hidden
-from companion.tokens import GEMS, Colour
 from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
 from kivy.properties import (
@@ -19,6 +16,10 @@ from kivy.properties import (
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
+
+from companion.engine.cards import Card, Noble
+from companion.engine.game import Hidden
+from companion.engine.tokens import GEMS, Colour
 
 from .. import theme
 from .drawing import ROMAN, draw_back, draw_body, draw_bonus, draw_gem, draw_noble, draw_place

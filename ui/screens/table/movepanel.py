@@ -19,11 +19,11 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.journal.seats import seat_title
 from companion.ai.words import visiting
 from companion.engine.game import Game
 from companion.engine.moves import Buy, Move, Reserve, Take
 from companion.engine.tokens import Tokens
+from companion.journal.seats import seat_title
 
 from ... import theme
 from ...i18n import tr

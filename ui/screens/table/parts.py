@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from companion.game import Game
-from companion.table import Turn
-
+from companion.engine.game import Game
 from companion.errors import CompanionError
+from companion.journal.table import Turn
 
 from ...dialogs import Dialog
 
