@@ -13,7 +13,7 @@ from companion.engine.rules import BASE
 from companion.journal.session import Session
 from ui.dialogs import CardPicker
 from ui.screens.table.players import PlayerPanel
-from ui.widgets import CardView, TokenButton
+from ui.widgets.pieces import CardView, TokenButton
 
 from .driver import Driver
 
