@@ -31,7 +31,7 @@ from typing import Any
 
 from companion.arguments import Formatter, in_language
 from companion.i18n import _
-from ui.app import prepare_kivy
+from ui.launch import prepare_kivy
 
 SIZE = "800x480"
 SETTLE = 2.0  # after the game starts: the table laid out, the page's first fetch done

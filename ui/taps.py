@@ -24,7 +24,7 @@ from companion.engine.tokens import Colour
 from .dialogs import CardPicker, NoblePicker, ReturnPicker
 from .i18n import tr
 from .screens.table.players import PlayerPanel
-from .widgets import CardView, NobleView, TokenButton
+from .widgets.pieces import CardView, NobleView, TokenButton
 
 if TYPE_CHECKING:
     from .application import CompanionApp
