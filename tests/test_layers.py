@@ -208,3 +208,22 @@ def test_the_search_plays_every_level_a_seat_can_be_given() -> None:
     for level, kind in players.LEVELS.items():
         assert players.make(level).level == level
         assert isinstance(players.make(level), kind)
+
+
+def test_no_test_module_imports_another(tests: Path = Path(__file__).parent) -> None:
+    """No test module imports another (a shared helper lives in a module not named
+    ``test_*``, or in a conftest fixture): a test file can be moved, renamed or deleted
+    without breaking a neighbour's collection."""
+    ours = {path.stem for path in tests.rglob("test_*.py")}
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [a.name for a in node.names if not node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            if any(n.split(".")[-1] in ours for n in names):
+                found.append(f"{path.relative_to(tests)}:{node.lineno}")
+    assert found == []

@@ -3,10 +3,16 @@ card picked, what the app asks after an action; and the companion's move waited 
 
 from __future__ import annotations
 
+import random
+
+from kivy.uix.button import Button
+
 from companion.engine.moves import Move
+from companion.engine.simulate import random_setup
+from ui.i18n import tr
 from ui.taps import card_taps, finish_taps, move_taps
 
-from .driver import Driver
+from .driver import Driver, lay_out_table
 
 
 def pick_card(d: Driver, card_id: str) -> None:
@@ -38,3 +44,24 @@ def shown_move(d: Driver) -> Move:
             table.thinking.wait(2)
         d.frames(1)
     raise AssertionError("the companion's move never appeared")
+
+
+def new_game_against_the_companion(d: Driver, level_taps: int, suggest: bool) -> None:
+    """From the start screen: Zoé against the companion, at the level reached after
+    ``level_taps`` taps on the second seat, on a table laid out from a seeded setup."""
+    d.press(tr("New game"))
+    d.press("1.")
+    for letter in "ZOE":
+        d.press(letter, exact=True)
+    # The second seat: the companion, at the level reached after ``level_taps`` taps.
+    whom = {tr("Person"), tr("easy"), tr("medium"), tr("hard"), tr("expert")}
+    for _ in range(level_taps):
+        seats = [b for b in d.walk() if isinstance(b, Button) and b.text in whom]
+        d.tap(seats[1])
+    if suggest:
+        d.press(tr("Suggest a move: off"))
+    d.press(tr("Next: lay out the table"))
+    setup = random_setup(random.Random(5), ["a", "b"])
+    lay_out_table(d, list(setup.nobles), [list(r) for r in setup.market])
+    d.press(tr("Start the game"))
+    assert d.app.manager.current == "table"

@@ -12,33 +12,14 @@ from kivy.uix.button import Button
 from companion.ai import make
 from companion.coach.plan import Plan
 from companion.engine.moves import Buy, Reserve, Take
-from companion.engine.simulate import Dealer, random_setup
+from companion.engine.simulate import Dealer
 from companion.i18n import set_language
 from companion.journal.seats import level_word
 from ui.i18n import tr
 
-from .driver import Driver, lay_out_table
+from .driver import Driver
 from .legible import measure
-from .playing import pick_card, play_through_taps, shown_move
-
-
-def _new_game(d: Driver, level_taps: int, suggest: bool) -> None:
-    d.press(tr("New game"))
-    d.press("1.")
-    for letter in "ZOE":
-        d.press(letter, exact=True)
-    # The second seat: the companion, at the level reached after ``level_taps`` taps.
-    whom = {tr("Person"), tr("easy"), tr("medium"), tr("hard"), tr("expert")}
-    for _ in range(level_taps):
-        seats = [b for b in d.walk() if isinstance(b, Button) and b.text in whom]
-        d.tap(seats[1])
-    if suggest:
-        d.press(tr("Suggest a move: off"))
-    d.press(tr("Next: lay out the table"))
-    setup = random_setup(random.Random(5), ["a", "b"])
-    lay_out_table(d, list(setup.nobles), [list(r) for r in setup.market])
-    d.press(tr("Start the game"))
-    assert d.app.manager.current == "table"
+from .playing import new_game_against_the_companion, pick_card, play_through_taps, shown_move
 
 
 @pytest.mark.parametrize(
@@ -49,7 +30,7 @@ def test_one_person_against_the_companion_a_whole_game_through_taps(
 ) -> None:
     d = Driver(tmp_path / "data", language=language)
     try:
-        _new_game(d, level_taps, suggest=True)
+        new_game_against_the_companion(d, level_taps, suggest=True)
         table = d.app.table_screen
         game = table.game
         plan = Plan.of(table.session.record.extra, 2)  # type: ignore[union-attr]

@@ -27,9 +27,7 @@ from ui.screens.analysis import AnalysisScreen
 from ui.screens.review import ReviewScreen
 
 from .driver import Driver
-from .test_companion import _new_game, _person_plays
-from .test_game import pick_card
-from .test_thinking import shown_move
+from .playing import new_game_against_the_companion, pick_card, play_through_taps, shown_move
 
 EXPERT_TAPS = 4  # the seat's button: a person, easy, medium, hard, then expert
 PREFERS = {"en": "The companion prefers", "fr": "Le compagnon préfère"}
@@ -39,7 +37,7 @@ def _expert_game(d: Driver, moves: int | None) -> Game:
     """Zoé, a person playing as the easy level would, against the expert, through taps,
     until ``moves`` moves are played or the game is over."""
     table = d.app.table_screen
-    plan = table.plan
+    plan = table.companion.plan
     assert plan.levels == (None, "expert")
     game = table.game
     dealer = Dealer(game, random.Random(11))
@@ -49,7 +47,7 @@ def _expert_game(d: Driver, moves: int | None) -> Game:
         assert len(game.moves) < 300
         d.frames(2)
         if game.to_act == 0:
-            _person_plays(d, dealer.deal(person.choose(game)))
+            play_through_taps(d, dealer.deal(person.choose(game)))
             continue
         assert d.top() is table, d.top()
         expected = plan.choose(game)  # the same seed: the move the table shows
@@ -109,7 +107,7 @@ def test_a_whole_game_against_the_expert_through_taps_then_its_review(
 ) -> None:
     d = Driver(tmp_path / "data", language=language)
     try:
-        _new_game(d, EXPERT_TAPS, suggest=False)
+        new_game_against_the_companion(d, EXPERT_TAPS, suggest=False)
         game = _expert_game(d, None)
         assert game.over and d.app.manager.current == "end"
         assert f". {game.seats[1].name} ({tr('expert')}), " in d.texts()

@@ -40,7 +40,7 @@ from ui.screens.table.movelog import MoveLog
 
 from .conftest import WINDOW, set_window
 from .driver import SCREENSHOTS, Driver
-from .test_thinking import shown_move
+from .playing import shown_move
 
 WORDS = {"en": ("New game", "Past games"), "fr": ("Nouvelle partie", "Parties")}
 
