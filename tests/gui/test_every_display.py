@@ -35,7 +35,7 @@ from ui.i18n import tr
 from ui.screens.setup.pickers import LevelPicker
 from ui.screens.table.movelog import MoveLog
 
-from .conftest import MAIN_DISPLAYS, WINDOW, set_window
+from .conftest import MAIN_DISPLAYS, OTHER_DISPLAYS, WINDOW, set_window
 from .driver import Driver
 from .legible import faults
 
@@ -65,13 +65,27 @@ def store_games(d: Driver) -> tuple[int, int]:
     return finished, unfinished
 
 
-@pytest.fixture(params=["en", "fr"])
-def app(
-    request: pytest.FixtureRequest, tmp_path: Path, displays: list[tuple[int, int]]
-) -> Iterator[Driver]:
+# The default run walks the main displays once between the two languages: French, whose
+# words are the longest, on the two smallest screens, English on the portrait and the
+# largest; the long run walks the other pairings and the four other displays in both.
+SMALL = [size for size in MAIN_DISPLAYS if size[0] * size[1] <= 800 * 480]
+LARGE = [size for size in MAIN_DISPLAYS if size not in SMALL]
+LONG_RUN = pytest.mark.long
+WALKS = [
+    pytest.param(("fr", SMALL), id="fr-small"),
+    pytest.param(("en", LARGE), id="en-large"),
+    pytest.param(("en", SMALL), id="en-small", marks=LONG_RUN),
+    pytest.param(("fr", LARGE), id="fr-large", marks=LONG_RUN),
+    pytest.param(("en", OTHER_DISPLAYS), id="en-other", marks=LONG_RUN),
+    pytest.param(("fr", OTHER_DISPLAYS), id="fr-other", marks=LONG_RUN),
+]
+
+
+@pytest.fixture(params=WALKS)
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Driver]:
     global SIZES
-    SIZES = displays
-    d = Driver(tmp_path / "data", language=request.param)
+    language, SIZES = request.param
+    d = Driver(tmp_path / "data", language=language)
     try:
         yield d
     finally:
@@ -82,7 +96,7 @@ def app(
         gc.collect()
 
 
-# The displays the test running walks (the ``displays`` fixture's, set by ``app``).
+# The displays the test running walks (set by ``app``).
 SIZES = MAIN_DISPLAYS
 
 Step = Callable[[Driver], Any]

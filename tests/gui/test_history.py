@@ -253,7 +253,17 @@ def replayed(record: Record, moves: int) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("known", [SHARED_VICTORY, LOWER_CASE_ZOE], ids=["3p", "2p"])
+# Each game in one language in the default run, the other pairings in the long run.
+@pytest.mark.parametrize(
+    ("table", "known"),
+    [
+        pytest.param("fr", SHARED_VICTORY, id="fr-3p"),
+        pytest.param("en", LOWER_CASE_ZOE, id="en-2p"),
+        pytest.param("en", SHARED_VICTORY, id="en-3p", marks=pytest.mark.long),
+        pytest.param("fr", LOWER_CASE_ZOE, id="fr-2p", marks=pytest.mark.long),
+    ],
+    indirect=["table"],
+)
 def test_stepping_through_a_past_game_shows_what_replay_gives(
     table: tuple[Driver, Path], known: Known
 ) -> None:
