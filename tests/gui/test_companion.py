@@ -23,7 +23,12 @@ from .playing import new_game_against_the_companion, pick_card, play_through_tap
 
 
 @pytest.mark.parametrize(
-    ("language", "level_taps", "level"), [("en", 1, "easy"), ("fr", 2, "medium")]
+    ("language", "level_taps", "level"),
+    [
+        # English against the companion through taps is also the expert's quick test
+        pytest.param("en", 1, "easy", marks=pytest.mark.long),
+        ("fr", 2, "medium"),
+    ],
 )
 def test_one_person_against_the_companion_a_whole_game_through_taps(
     tmp_path: Path, language: str, level_taps: int, level: str
