@@ -29,6 +29,7 @@ from ... import theme
 from ...i18n import tr
 from ...scale import SCALE
 from ...widgets.buttons import big_button
+from ...widgets.framed import FramedBox
 from ...widgets.pieces import CardView, GemRow, NobleView
 from ...widgets.text import wrapping_label
 
@@ -178,22 +179,10 @@ Builder.load_string("""
 
 <MovePanel>:
     orientation: "vertical"
-    canvas.before:
-        Color:
-            rgba: theme.PANEL_ACTIVE
-        RoundedRectangle:
-            pos: self.pos
-            size: self.size
-            radius: [8]
-        Color:
-            rgba: theme.ACCENT
-        Line:
-            width: 1.5
-            rounded_rectangle: (self.x + 1, self.y + 1, self.width - 2, self.height - 2, 8)
 """)
 
 
-class MovePanel(BoxLayout):
+class MovePanel(FramedBox):
     """Docked in the table's action area: a title, then a spinner while the answer is
     computed or the move in pictures, then one button (Done, or Close for a suggestion)."""
 

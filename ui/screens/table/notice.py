@@ -11,11 +11,11 @@ from typing import Any
 
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from ... import theme
 from ...scale import SCALE
+from ...widgets.framed import FramedBox
 from ...widgets.text import wrapping_label
 
 TEXT = 19  # px at 800x480: a refusal is read from a chair (18 px at the least)
@@ -27,22 +27,12 @@ Builder.load_string("""
 <Notice>:
     size_hint: None, None
     opacity: 0
-    canvas.before:
-        Color:
-            rgba: theme.PANEL_ACTIVE
-        RoundedRectangle:
-            pos: self.pos
-            size: self.size
-            radius: [8]
-        Color:
-            rgba: theme.ERROR if self.error else theme.ACCENT
-        Line:
-            width: 2
-            rounded_rectangle: (self.x + 1, self.y + 1, self.width - 2, self.height - 2, 8)
+    frame_width: 2
+    frame_colour: theme.ERROR if self.error else theme.ACCENT
 """)
 
 
-class Notice(BoxLayout):
+class Notice(FramedBox):
     """A framed message floating over the table, near a point, inside the window."""
 
     error = BooleanProperty(False)  # a refusal: framed and written in the error colour
