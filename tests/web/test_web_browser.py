@@ -5,6 +5,7 @@ play. Skipped, saying why, where Chromium or its driver is not installed."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -86,3 +87,44 @@ def test_a_hostile_name_shows_as_text_and_the_bg_stats_link_holds_the_play(
         assert browser.title not in ("1", "2")
         link = browser.find_element("id", "bgstats").get_attribute("href")
     assert bgstats.read_link(link) == bgstats.stored_play(journal, session.game_id)
+
+
+def test_the_game_pages_downloads_are_the_export_files(
+    browser: Any, journal: Store, tmp_path: Path
+) -> None:
+    """Each download link of a finished game's page, clicked in the browser, saves the
+    file `export` writes, byte for byte."""
+    from companion.journal.store import resolve
+    from companion.reports.export import FORMAT, export_file
+
+    session = play(journal, players=2, seed=4)
+    assert session.game.over
+    saved = tmp_path / "downloads"
+    saved.mkdir()
+    browser.execute_cdp_cmd(
+        "Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(saved)}
+    )
+    with ServerThread(journal.path, poll=0.1) as server:
+        browser.get(f"{server.url}/games/{session.game_id}?lang=en")
+        links = browser.find_elements("css selector", ".downloads a[download]")
+        assert len(links) == len(FORMAT)
+        for link in links:
+            link.click()
+        wait(
+            browser,
+            SETTLE,
+            lambda d: (
+                len([p for p in saved.iterdir() if not p.name.endswith(".crdownload")])
+                == len(FORMAT)
+            ),
+        )
+    record = journal.record(session.game_id, with_journal=True)
+    aliases = journal.aliases()
+    files = {p.name: p for p in saved.iterdir()}
+    for fmt, spec in sorted(FORMAT.items(), key=lambda f: -len(f[1].suffix)):
+        # the longest suffix first: "x.bgstats.json" also ends in ".json"
+        (name,) = [n for n in files if n.endswith(f".{spec.suffix}")]
+        got = files.pop(name)
+        expected = tmp_path / f"expected.{spec.suffix}"
+        export_file(record, fmt, expected, lambda n: resolve(aliases, n))
+        assert got.read_bytes() == expected.read_bytes(), fmt
