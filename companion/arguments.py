@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -134,6 +134,34 @@ def think_seconds(text: str) -> float:
             )
         )
     return value
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An option's type: a whole number from ``low`` to ``high``, refused in one line that
+    says the range (argparse's ``choices=range(...)`` would list every allowed value).
+
+    >>> whole_number(1, 100)("20")
+    20
+    >>> whole_number(1, 100)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: give a whole number from 1 to 100, not '0'
+    """
+
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                _("give a whole number from {low} to {high}, not {text}").format(
+                    low=i18n.number(low), high=i18n.number(high), text=repr(text[:20])
+                )
+            )
+        return value
+
+    return read
 
 
 def add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:

@@ -118,6 +118,17 @@ def test_the_web_benchmark_explains_itself_in_the_readers_language(
     assert "seconds" not in said and "default" not in said
 
 
+def test_the_web_benchmark_refuses_a_count_out_of_range_in_one_line(
+    french: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        web_bench.main(["--clients", "0"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.endswith("argument --clients\u00a0: donnez un nombre entier de 1 à 100, pas '0'")
+    assert "99" not in err  # the range, not the list of every allowed value
+
+
 def test_the_rfid_benchmark_refuses_no_frames_in_the_readers_language(
     french: None, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from companion.arguments import Formatter, in_language
+from companion.arguments import Formatter, in_language, whole_number
 from companion.i18n import _
 from ui.launch import prepare_kivy
 
@@ -55,9 +55,8 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         parser.add_argument("data_dir", help=_("the games folder the app plays in"))
         parser.add_argument(
             "--players",
-            type=int,
+            type=whole_number(2, 4),
             default=4,
-            choices=range(2, 5),
             help=_("players in the simulated game"),
         )
         parser.add_argument("--seed", type=int, default=9, help=_("the simulated game's seed"))

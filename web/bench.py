@@ -36,7 +36,7 @@ from typing import Any
 
 import aiohttp
 
-from companion.arguments import Formatter, in_language
+from companion.arguments import Formatter, in_language, whole_number
 from companion.i18n import N_, _, ngettext, number, percent
 from companion.journal.store import Store
 from ui.bench import headless
@@ -393,26 +393,23 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         )
         parser.add_argument(
             "--clients",
-            type=int,
+            type=whole_number(1, 100),
             default=20,
-            choices=range(1, 101),
             metavar="N",
             help=_("live clients following the game (the phones), 1 to 100"),
         )
         parser.add_argument(
             "--moves",
-            type=int,
+            type=whole_number(1, 200),
             default=40,
-            choices=range(1, 201),
             metavar="N",
             help=_("moves the app plays, 1 to 200"),
         )
         parser.add_argument("--pace", type=float, default=0.5, help=_("seconds between two moves"))
         parser.add_argument(
             "--rounds",
-            type=int,
+            type=whole_number(1, 10),
             default=1,
-            choices=range(1, 11),
             metavar="N",
             help=_("the game with the page, then without, N times"),
         )
