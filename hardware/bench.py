@@ -9,7 +9,7 @@ are written to the terminal's master side; :class:`~hardware.rfid.RfidReader` (p
 reader thread, the frame protocol, the debounce) reports the tag; the tag crosses to the
 "app's thread" through a queue (as it would through Kivy's clock);
 :class:`~hardware.scanner.CardScanner` looks it up and declares it to a real
-:class:`~companion.journal.table.Turn`: the card revealed to refill the slot of a reserved card;
+:class:`~companion.journal.declaring.Turn`: the card revealed to refill the slot of a reserved card;
 the turn is committed, which journals the move in SQLite (a temporary folder). Then the
 move is undone, and the next frame reveals another card.
 
@@ -39,9 +39,9 @@ from companion.engine.cards import LEVELS
 from companion.engine.moves import Reserve
 from companion.engine.setup import Setup
 from companion.i18n import _, ngettext, number
+from companion.journal.declaring import Turn
 from companion.journal.session import Session
 from companion.journal.store import Store
-from companion.journal.table import Turn
 
 from .rfid import CONNECTED, RDM6300, RfidReader
 from .scanner import CardScanner, ScanResult

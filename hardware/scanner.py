@@ -1,7 +1,7 @@
 """A scanned tag becomes the card the table is declaring, exactly as if it had been tapped.
 
-The target is what the table is doing: a :class:`~companion.journal.table.NewGame` (its
-``declare``: a setup reveal) or a :class:`~companion.journal.table.Turn` (its ``declare_card``:
+The target is what the table is doing: a :class:`~companion.journal.declaring.NewGame` (its
+``declare``: a setup reveal) or a :class:`~companion.journal.declaring.Turn` (its ``declare_card``:
 the card bought or reserved, or the card revealed to refill a slot); or any function that
 takes a card id. Every check is the engine's: a scan that fits no legal move is reported
 with the engine's reason and changes nothing.
@@ -12,7 +12,7 @@ over with ``dispatch``; the Kivy app passes
 ``dispatch=lambda f: Clock.schedule_once(lambda dt: f())``.
 
 >>> from hardware.tagmap import TagMap
->>> from companion.journal.table import NewGame
+>>> from companion.journal.declaring import NewGame
 >>> draft = NewGame(["Ada", "Ben"])
 >>> scanner = CardScanner(TagMap(tags={"0A1B2C3D4E": "1W1"}), draft)
 >>> print(scanner.scan("0A1B2C3D4E").message)

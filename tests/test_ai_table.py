@@ -10,9 +10,9 @@ from companion.coach.plan import Plan, fill
 from companion.engine.game import Game
 from companion.engine.moves import Move
 from companion.engine.simulate import Dealer, random_setup
+from companion.journal.declaring import CONFIRM, REVEAL, Turn
 from companion.journal.session import Session
 from companion.journal.store import Store
-from companion.journal.table import CONFIRM, REVEAL, Turn
 
 
 def _person(game: Game) -> Move:

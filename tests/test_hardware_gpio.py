@@ -14,9 +14,9 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from gpiozero.threads import GPIOThread
 
 from companion.engine.setup import Setup
+from companion.journal.declaring import Turn
 from companion.journal.session import Session
 from companion.journal.store import Store
-from companion.journal.table import Turn
 from hardware.exc import DeviceCode, PinError
 from hardware.gpio import GpioPins, Panel, Signals, open_panel
 from hardware.scanner import ILLEGAL, CardScanner, ScanResult

@@ -17,9 +17,9 @@ from devices import EXIT_WAIT, WAIT, Pty, Recorder, ctrl_c, frame, rfid_running,
 from companion.engine.cards import CARDS
 from companion.engine.setup import Setup
 from companion.errors import ErrorCode
+from companion.journal.declaring import REVEAL, NewGame, Turn
 from companion.journal.session import Session
 from companion.journal.store import Store
-from companion.journal.table import REVEAL, NewGame, Turn
 from hardware.exc import DeviceCode, TagConflict, TagMapError, serial_error
 from hardware.rfid import CONNECTED, DISCONNECTED, LINES, RDM6300, STOPPED, RfidReader
 from hardware.scanner import DECLARED, ILLEGAL, NOT_ENROLLED, REFUSED, CardScanner, ScanResult

@@ -20,8 +20,8 @@ from companion.engine.game import Game
 from companion.engine.setup import Setup
 from companion.engine.simulate import simulate
 from companion.errors import ErrorCode, RecordError, Refused
+from companion.journal.declaring import NewGame
 from companion.journal.store import GameState, Store
-from companion.journal.table import NewGame
 from companion.records.record import Record, read, read_document, replay, write
 from companion.reports.bgstats import bgstats_time
 from companion.reports.export import FORMATS

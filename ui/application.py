@@ -25,10 +25,10 @@ from companion.engine.setup import Setup
 from companion.errors import ExportRefused
 from companion.files import NotAFile
 from companion.i18n import LANGUAGES, ngettext, os_reason
+from companion.journal.declaring import NewGame
 from companion.journal.seats import seat_titles
 from companion.journal.session import Session
 from companion.journal.store import Store, StoreError, system_clock
-from companion.journal.table import NewGame
 from companion.paths import data_dir as resolve_data_dir
 from companion.records.timeline import points_by_round
 from companion.reports.export import ExportError, export_all, file_stem

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from companion.engine.setup import Setup
+from companion.journal.declaring import NewGame
 from companion.journal.session import Session
 from companion.journal.store import Store
-from companion.journal.table import NewGame
 
 if TYPE_CHECKING:
     from .devices import Devices

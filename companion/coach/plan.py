@@ -17,8 +17,8 @@ from typing import Any
 from ..ai.players import DEFAULT_THINK, make
 from ..engine.game import Game
 from ..engine.moves import Move
+from ..journal.declaring import Turn
 from ..journal.seats import KEY, app_seats, companion_levels
-from ..journal.table import Turn
 from ..version import __version__
 
 

@@ -16,7 +16,7 @@ from companion.engine.cards import CARDS, NOBLES
 from companion.engine.naming import card_words
 from companion.engine.simulate import simulate
 from companion.engine.tokens import Colour
-from companion.journal.table import NewGame
+from companion.journal.declaring import NewGame
 from hardware.tagmap import TagMap, default_path
 
 from .driver import Driver

@@ -27,8 +27,8 @@ from plays import AGAINST_COMPANION, KNOWN, Known, against, import_known
 from companion import i18n
 from companion.engine.simulate import simulate
 from companion.engine.tokens import Colour
+from companion.journal.declaring import NewGame
 from companion.journal.store import GameState
-from companion.journal.table import NewGame
 from companion.records.record import Record, replay
 from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
 from ui.i18n import tr

@@ -29,8 +29,8 @@ from companion.coach.plan import Plan
 from companion.coach.play import play
 from companion.demo import demo_game
 from companion.engine.simulate import simulate
+from companion.journal.declaring import NewGame
 from companion.journal.store import GameState
-from companion.journal.table import NewGame
 from companion.records.record import Record, replay
 from ui.dialogs import CardPicker
 from ui.i18n import tr

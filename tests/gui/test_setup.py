@@ -12,8 +12,8 @@ from kivy.uix.label import Label
 from companion.engine.cards import CARDS, NOBLES
 from companion.engine.simulate import simulate
 from companion.engine.tokens import GEMS
+from companion.journal.declaring import NewGame
 from companion.journal.session import Session
-from companion.journal.table import NewGame
 from ui.cardface import CardFace, NobleFace
 from ui.screens.setup.pickers import LevelPicker, NobleGrid
 from ui.widgets.pieces import CardView, TokenButton

@@ -11,8 +11,8 @@ from kivy.uix.widget import Widget
 
 from companion import i18n
 from companion.errors import RecordError, Refused
+from companion.journal.declaring import NewGame
 from companion.journal.seats import LEVELS, level_word
-from companion.journal.table import NewGame
 from companion.text import check_name
 
 from .. import theme

@@ -18,7 +18,7 @@ from kivy.uix.widget import Widget
 from companion.engine.cards import Card, Noble
 from companion.errors import ErrorCode, Refused
 from companion.i18n import ngettext
-from companion.journal.table import NewGame
+from companion.journal.declaring import NewGame
 
 from ... import theme
 from ...cardface import CardFace, NobleFace

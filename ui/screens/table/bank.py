@@ -10,7 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.engine.tokens import Colour
 from companion.i18n import localise
-from companion.journal.table import Picked, Turn
+from companion.journal.declaring import Picked, Turn
 
 from ... import theme
 from ...i18n import tr

@@ -15,7 +15,7 @@ from companion.engine.moves import Move, Reserve
 from companion.engine.naming import card_words
 from companion.engine.tokens import Colour
 from companion.i18n import localise
-from companion.journal.table import Purchase
+from companion.journal.declaring import Purchase
 
 from ... import theme
 from ...dialogs import Dialog

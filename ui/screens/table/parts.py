@@ -13,7 +13,7 @@ from typing import Protocol
 
 from companion.engine.game import Game
 from companion.errors import CompanionError
-from companion.journal.table import Turn
+from companion.journal.declaring import Turn
 
 from ...dialogs import Dialog
 

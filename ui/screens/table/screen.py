@@ -2,7 +2,7 @@
 the right; a banner across the top for the final round.
 
 Nothing here decides a rule: the turn in progress (tokens chosen, payment, steps due) is
-the core's :class:`~companion.journal.table.Turn`, and what is refused is refused with the
+the core's :class:`~companion.journal.declaring.Turn`, and what is refused is refused with the
 engine's own reason, told in words (never in record ids).
 """
 
@@ -25,9 +25,9 @@ from companion.engine.game import Game, Hidden
 from companion.engine.moves import Pass, Reserve
 from companion.engine.tokens import Colour, Tokens
 from companion.errors import CompanionError, IllegalMove, Refused
+from companion.journal.declaring import Picked, Step, Turn
 from companion.journal.session import Session
 from companion.journal.store import StoreError
-from companion.journal.table import Picked, Step, Turn
 from companion.records.movelog import tell
 from companion.records.timeline import last_step
 

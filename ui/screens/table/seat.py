@@ -19,7 +19,7 @@ from companion.ai.words import reason as why_suggested
 from companion.coach.plan import Plan, fill
 from companion.engine.moves import Move
 from companion.errors import IllegalMove
-from companion.journal.table import Step
+from companion.journal.declaring import Step
 
 from ...i18n import tr
 from .movepanel import MovePanel, companion_title

@@ -10,8 +10,8 @@ from companion.engine.cards import Card, Noble
 from companion.engine.moves import Move
 from companion.engine.tokens import Tokens
 from companion.errors import IllegalMove, Refused
+from companion.journal.declaring import Declared, Step
 from companion.journal.store import StoreError
-from companion.journal.table import Declared, Step
 
 from ...dialogs import CardPicker, NoblePicker, ReturnPicker
 from ...i18n import tr

@@ -11,9 +11,7 @@ from companion.engine.moves import Buy, Reserve, Take
 from companion.engine.setup import Setup
 from companion.engine.tokens import Colour, Tokens
 from companion.errors import ErrorCode, IllegalMove, Refused
-from companion.journal.session import Session
-from companion.journal.store import Store
-from companion.journal.table import (
+from companion.journal.declaring import (
     CONFIRM,
     NOBLE,
     RETURN,
@@ -24,6 +22,8 @@ from companion.journal.table import (
     Step,
     Turn,
 )
+from companion.journal.session import Session
+from companion.journal.store import Store
 
 SETUP = Setup.of(
     ["Ada", "Ben"],
