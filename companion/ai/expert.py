@@ -24,7 +24,8 @@ Tree Search", 2012):
   rather than wide on silly ones; one node is added an iteration;
 - below the tree the quick policy plays on to a fixed horizon, the same for every leaf
   (hard's: the candidate and two rounds), where every seat's chance is judged at once by
-  the shared evaluation (:func:`outlooks`).
+  the expert's own judgement, fitted to the outcomes of games (:func:`~.fitted.outlooks`:
+  the hand-tuned judgement's ingredients and whose turn it is, weighed by what wins).
 
 The budget is the same as hard's: one iteration per playout of hard (:func:`~.search.rollouts_for`),
 each as many moves deep. The same seed gives the same move on any machine.
@@ -41,8 +42,9 @@ from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.position import Hidden
+from .fitted import outlooks
 from .search import ROUNDS, Search, Stopped, candidates, policy
-from .value import SCALE, Quick, market, value
+from .value import Quick
 from .view import choices, dealt, public_view, stuck, unstick
 
 EXPLORE = 0.1  # UCB1's exploration constant (outlooks lie between 0 and 1)
@@ -76,24 +78,6 @@ def determinised(view: Game, rng: random.Random) -> Game:
         seats[s] = seats[s]._replace(reserved=tuple(reserved))
         seen |= 1 << card.index
     return Game(view.setup, view.rules, start=pos._replace(seats=tuple(seats), seen_bits=seen))
-
-
-def outlooks(game: Game) -> tuple[float, ...]:
-    """Every seat's :func:`~.value.outlook` at once (each seat's standing judged once)."""
-    if game.over or game.stalled:
-        ranks = [s.rank for s in sorted(game.standings(), key=lambda s: s.seat)]
-        first = ranks.count(1)
-        return tuple(1.0 / first if r == 1 else 0.0 for r in ranks)
-    cards, nobles = market(game), game.nobles
-    seats = game.seats
-    values = [value(s, cards, nobles) for s in seats]
-    winning = game.rules.winning_points
-    out = []
-    for i, s in enumerate(seats):
-        rival = max(v for j, v in enumerate(values) if j != i)
-        mine = values[i] + (2.0 if s.points >= winning else 0.0)
-        out.append(1.0 / (1.0 + math.exp(-(mine - rival) / SCALE)))
-    return tuple(out)
 
 
 @dataclass(eq=False)

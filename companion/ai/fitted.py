@@ -1,0 +1,134 @@
+"""The expert's judgement of a position: the hand-tuned one's ingredients, weighed by what
+wins games.
+
+:func:`~.value.outlook` (easy to hard) weighs a seat's standing by hand and compares it
+with its best rival's. The expert judges the same ingredients (points, bonuses, tokens,
+nobles in reach, the best cards in reach, its reserve) and a few the hand-tuned one lacks
+(whose turn it is, what the seat can buy right now), with weights fitted to the outcomes of
+many thousands of two-player games (a logistic regression: ``python -m companion.coach.fit``
+plays the games and prints :data:`WEIGHTS`). Held out from the fit, it names the winner of
+a position more often than the hand-tuned judgement does (docs/companion.md has the
+figures).
+
+A seat's standing is ``WEIGHTS`` times its :func:`features`, plus the turn's weight for the
+seat to act; its chance is the logistic function of its lead over the best other seat:
+
+>>> import random
+>>> from companion.engine.simulate import random_setup
+>>> game = Game(random_setup(random.Random(1), ["Ada", "Ben"]))
+>>> ada, ben = outlooks(game)
+>>> ada > ben  # nothing built yet: Ada, to act, is a move ahead
+True
+>>> round(ada + ben, 9)  # two seats: one's chance is the other's loss
+1.0
+
+Everything here reads the public state only, like :mod:`.value`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ..engine.cards import Card, Noble
+from ..engine.game import Game, Seat
+from .value import BONUS, _short, market, noble_gap, pulls, shortfall
+
+FEATURES = (
+    "points",
+    "bonuses up to 12",
+    "bonuses beyond 12",
+    "tokens",
+    "gold",
+    "nobles' pull",
+    "best cards in reach",
+    "cards reserved",
+    "tokens short of the reserve",
+    "at the winning points",
+    "points buyable now",
+    "cards buyable now",
+)
+"""What :func:`features` measures of a seat, in order (the names ``fit`` prints)."""
+
+WEIGHTS = (
+    0.3171,  # points
+    0.5338,  # bonuses up to 12
+    0.1057,  # bonuses beyond 12
+    0.0348,  # tokens
+    -0.2740,  # gold
+    0.4221,  # nobles' pull
+    0.2801,  # best cards in reach
+    0.0715,  # cards reserved
+    -0.0173,  # tokens short of the reserve
+    0.5036,  # at the winning points
+    -0.0855,  # points buyable now
+    0.0816,  # cards buyable now
+)
+"""Each feature's weight, fitted by ``python -m companion.coach.fit`` (its defaults: 6,000
+two-player games of the playouts' policy, seeds from 1,000,000; a test run with ``-m long``
+checks that the fit still gives these)."""
+
+TURN = 0.2507
+"""The weight of being the seat to act: a move ahead of the others."""
+
+
+def features(seat: Seat, cards: Sequence[Card], nobles: Sequence[Noble]) -> list[float]:
+    """What the judgement weighs of ``seat``, with ``cards`` face up and ``nobles`` on the
+    table (see :data:`FEATURES`)."""
+    t, b = seat.tokens, seat.bonuses
+    total = b[0] + b[1] + b[2] + b[3] + b[4]
+    pull_of_nobles = 0.0
+    for n in nobles:
+        need = sum(n.requires)
+        pull_of_nobles += n.points * ((need - noble_gap(b, n)) / need) ** 2
+    pull = pulls(seat, nobles)
+    own = [c for c in seat.reserved if isinstance(c, Card)]
+    e0, e1, e2, e3, e4 = b[0] + t[0], b[1] + t[1], b[2] + t[2], b[3] + t[3], b[4] + t[4]
+    reach: list[float] = []
+    buyable_points = buyable = 0
+    for c in (*cards, *own):
+        short = _short(c.cost, e0, e1, e2, e3, e4, t[5])
+        reach.append((c.points + BONUS + 0.6 * pull[c.bonus]) / (1.0 + short))
+        if short == 0:
+            buyable += 1
+            buyable_points = max(buyable_points, c.points)
+    reach.sort(reverse=True)
+    return [
+        float(seat.points),
+        float(min(total, 12)),
+        float(max(0, total - 12)),
+        float(min(t[0] + t[1] + t[2] + t[3] + t[4], seat.rules.token_limit)),
+        float(t[5]),
+        pull_of_nobles,
+        sum(reach[:3]),
+        float(len(own)),
+        float(sum(min(shortfall(seat, c), 8) for c in own)),
+        1.0 if seat.points >= seat.rules.winning_points else 0.0,
+        float(buyable_points),
+        float(min(buyable, 4)),
+    ]
+
+
+def standing(seat: Seat, cards: Sequence[Card], nobles: Sequence[Noble]) -> float:
+    """The seat's weighted :func:`features` (before the turn's weight)."""
+    return sum(w * f for w, f in zip(WEIGHTS, features(seat, cards, nobles), strict=True))
+
+
+def outlooks(game: Game) -> tuple[float, ...]:
+    """Every seat's chance of winning as judged: 1 a win, 0 a loss (a shared win shared
+    out), else the logistic function of its lead over the best other seat."""
+    if game.over or game.stalled:
+        ranks = [s.rank for s in sorted(game.standings(), key=lambda s: s.seat)]
+        first = ranks.count(1)
+        return tuple(1.0 / first if r == 1 else 0.0 for r in ranks)
+    cards, nobles = market(game), game.nobles
+    to_act = game.to_act
+    scores = [
+        standing(s, cards, nobles) + (TURN if i == to_act else 0.0)
+        for i, s in enumerate(game.seats)
+    ]
+    out = []
+    for i, mine in enumerate(scores):
+        rival = max(v for j, v in enumerate(scores) if j != i)
+        out.append(1.0 / (1.0 + math.exp(rival - mine)))
+    return tuple(out)
