@@ -153,26 +153,17 @@ def pin_error(pin: object, role: str, err: BaseException) -> PinError:
     """A gpiozero error on ``pin`` (used for ``role``, a translated device name)."""
     from gpiozero.exc import GPIOPinInUse, PinInvalidPin, PinUnknownPi
 
+    # One error whatever went wrong; the kind of error chooses its code and its words.
     if isinstance(err, GPIOPinInUse):
-        return PinError(
-            DeviceCode.PIN_IN_USE,
+        code = DeviceCode.PIN_IN_USE
+        template = N_(
             "pin {pin} ({role}) is already in use: another device in the settings or "
-            "another program has it",
-            pin=pin,
-            role=role,
+            "another program has it"
         )
-    if isinstance(err, PinInvalidPin | PinUnknownPi | ValueError):
-        return PinError(
-            DeviceCode.PIN_INVALID,
-            "{pin} is not a GPIO pin of this board ({role}): {reason}",
-            pin=pin,
-            role=role,
-            reason=_reason(err),
-        )
-    return PinError(
-        DeviceCode.PIN_ERROR,
-        "cannot use pin {pin} for the {role}: {reason}",
-        pin=pin,
-        role=role,
-        reason=_reason(err),
-    )
+    elif isinstance(err, PinInvalidPin | PinUnknownPi | ValueError):
+        code = DeviceCode.PIN_INVALID
+        template = N_("{pin} is not a GPIO pin of this board ({role}): {reason}")
+    else:
+        code = DeviceCode.PIN_ERROR
+        template = N_("cannot use pin {pin} for the {role}: {reason}")
+    return PinError(code, template, pin=pin, role=role, reason=_reason(err))
