@@ -82,6 +82,15 @@ class Formatter(argparse.HelpFormatter):
         return text
 
 
+@contextmanager
+def command_line(prog: str, description: str) -> Iterator[argparse.ArgumentParser]:
+    """The parser of a module run on its own (``python -m ui.bench``: the benchmarks and
+    their helpers), to fill and read inside the block: its help and its errors, argparse's
+    own words (usage, -h) too, in the reader's language, each default shown."""
+    with in_language():
+        yield argparse.ArgumentParser(prog=prog, description=description, formatter_class=Formatter)
+
+
 def language_in(argv: Sequence[str]) -> str | None:
     """The ``--lang`` of a command line, wherever it stands (the last one, as argparse
     keeps), so that the parser itself (its help texts) is built in that language. An

@@ -43,11 +43,10 @@ from .reports.export import (
 from .reports.stats import (
     PlayedGame,
     PlayerStats,
-    against_companion,
     head_to_head,
     level_words,
+    people_and_levels,
     played_games,
-    stats_of,
 )
 from .text import normal_name, printable
 from .version import __version__
@@ -422,8 +421,7 @@ def _print_stats(args: argparse.Namespace, games: list[PlayedGame]) -> int:
     # Games against the companion are counted apart, level by level as the statistics
     # screen shows them: each level's line, then each person's line at that level. The
     # companion's seats are never a person's line, under any name.
-    lines = stats_of(g for g in games if not g.against_companion)
-    levels = against_companion(games)
+    lines, levels = people_and_levels(games)
     if not lines and not levels:
         print(_("No finished games yet."))
     for s in lines:

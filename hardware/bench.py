@@ -21,7 +21,6 @@ so every frame measured is one the table would see.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import os
 import queue
@@ -34,7 +33,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.arguments import Formatter, in_language
+from companion.arguments import command_line
 from companion.engine.cards import LEVELS
 from companion.engine.moves import Reserve
 from companion.engine.setup import Setup
@@ -176,15 +175,13 @@ def report(frames: int, to_reader: list[float], to_store: list[float]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    with in_language():  # argparse's own words (usage, -h) in the reader's language too
-        parser = argparse.ArgumentParser(
-            prog="python -m hardware.bench",
-            description=_(
-                "The time from an RFID tag's frame to the card in the game's journal, through "
-                "the real reader, scanner and journal, on a pseudo-terminal."
-            ),
-            formatter_class=Formatter,
-        )
+    with command_line(
+        "python -m hardware.bench",
+        _(
+            "The time from an RFID tag's frame to the card in the game's journal, through "
+            "the real reader, scanner and journal, on a pseudo-terminal."
+        ),
+    ) as parser:
         parser.add_argument("--frames", type=int, default=100, help=_("how many frames to measure"))
         parser.add_argument("--quick", action="store_true", help=_("20 frames"))
         args = parser.parse_args(argv)

@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.i18n import _, os_reason
+from companion.i18n import N_, _, os_reason
 
 
 class DeviceCode(StrEnum):
@@ -84,38 +84,55 @@ def _reason(err: BaseException) -> str:
     return os_reason(err)
 
 
+# The ways opening a port fails that a person can mend, and what to tell them: each known
+# by its errno or, where pyserial keeps none, by the words of its message.
+_OPEN_FAILURES: tuple[tuple[frozenset[int], str, DeviceCode, str], ...] = (
+    (
+        frozenset({errno.ENOENT}),
+        "No such file or directory",
+        DeviceCode.NOT_FOUND,
+        N_(
+            "{port} does not exist: is the reader plugged in? (for the Pi's own serial "
+            "port, enable it with raspi-config)"
+        ),
+    ),
+    (
+        frozenset({errno.EACCES, errno.EPERM}),
+        "Permission denied",
+        DeviceCode.PERMISSION,
+        N_(
+            "permission denied on {port}: add the user to the dialout group "
+            "(sudo usermod -aG dialout $USER), then log out and in again"
+        ),
+    ),
+    (
+        frozenset({errno.EBUSY, errno.EAGAIN, errno.EWOULDBLOCK}),
+        "exclusively lock",
+        DeviceCode.BUSY,
+        N_(
+            "{port} is in use by another program (the serial console, or another "
+            "splendor-companion)"
+        ),
+    ),
+    (
+        frozenset({errno.ENOTTY}),
+        "Inappropriate ioctl",
+        DeviceCode.NOT_SERIAL,
+        N_(
+            "{port} is not a serial port (a file or another kind of device): give the "
+            "reader's port, like /dev/serial0 or /dev/ttyUSB0"
+        ),
+    ),
+)
+
+
 def serial_error(port: str, err: BaseException) -> SerialPortError:
     """The error of opening ``port``, said for the person at the Pi."""
     number = getattr(err, "errno", None)
     text = str(err)
-    if number == errno.ENOENT or "No such file or directory" in text:
-        return SerialPortError(
-            DeviceCode.NOT_FOUND,
-            "{port} does not exist: is the reader plugged in? (for the Pi's own serial "
-            "port, enable it with raspi-config)",
-            port=port,
-        )
-    if number in (errno.EACCES, errno.EPERM) or "Permission denied" in text:
-        return SerialPortError(
-            DeviceCode.PERMISSION,
-            "permission denied on {port}: add the user to the dialout group "
-            "(sudo usermod -aG dialout $USER), then log out and in again",
-            port=port,
-        )
-    if number in (errno.EBUSY, errno.EAGAIN, errno.EWOULDBLOCK) or "exclusively lock" in text:
-        return SerialPortError(
-            DeviceCode.BUSY,
-            "{port} is in use by another program (the serial console, or another "
-            "splendor-companion)",
-            port=port,
-        )
-    if number == errno.ENOTTY or "Inappropriate ioctl" in text:
-        return SerialPortError(
-            DeviceCode.NOT_SERIAL,
-            "{port} is not a serial port (a file or another kind of device): give the "
-            "reader's port, like /dev/serial0 or /dev/ttyUSB0",
-            port=port,
-        )
+    for numbers, words, code, template in _OPEN_FAILURES:
+        if number in numbers or words in text:
+            return SerialPortError(code, template, port=port)
     return SerialPortError(
         DeviceCode.IO, "cannot open {port}: {reason}", port=port, reason=_reason(err)
     )
@@ -136,26 +153,17 @@ def pin_error(pin: object, role: str, err: BaseException) -> PinError:
     """A gpiozero error on ``pin`` (used for ``role``, a translated device name)."""
     from gpiozero.exc import GPIOPinInUse, PinInvalidPin, PinUnknownPi
 
+    # One error whatever went wrong; the kind of error chooses its code and its words.
     if isinstance(err, GPIOPinInUse):
-        return PinError(
-            DeviceCode.PIN_IN_USE,
+        code = DeviceCode.PIN_IN_USE
+        template = N_(
             "pin {pin} ({role}) is already in use: another device in the settings or "
-            "another program has it",
-            pin=pin,
-            role=role,
+            "another program has it"
         )
-    if isinstance(err, PinInvalidPin | PinUnknownPi | ValueError):
-        return PinError(
-            DeviceCode.PIN_INVALID,
-            "{pin} is not a GPIO pin of this board ({role}): {reason}",
-            pin=pin,
-            role=role,
-            reason=_reason(err),
-        )
-    return PinError(
-        DeviceCode.PIN_ERROR,
-        "cannot use pin {pin} for the {role}: {reason}",
-        pin=pin,
-        role=role,
-        reason=_reason(err),
-    )
+    elif isinstance(err, PinInvalidPin | PinUnknownPi | ValueError):
+        code = DeviceCode.PIN_INVALID
+        template = N_("{pin} is not a GPIO pin of this board ({role}): {reason}")
+    else:
+        code = DeviceCode.PIN_ERROR
+        template = N_("cannot use pin {pin} for the {role}: {reason}")
+    return PinError(code, template, pin=pin, role=role, reason=_reason(err))

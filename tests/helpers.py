@@ -239,6 +239,15 @@ def run(argv: list[str]) -> tuple[int, str]:
     return code, err.getvalue()
 
 
+def help_text(argv: list[str]) -> str:
+    """What the command line's ``--help`` prints for ``argv`` (argparse exits after it)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 0
+    return out.getvalue()
+
+
 def tool(name: str) -> ModuleType:
     """``tools/NAME.py`` imported as a module (the tools are scripts, not a package)."""
     path = Path(__file__).resolve().parent.parent / "tools" / f"{name}.py"

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Callable
 
 import pytest
 
 from companion import bench as engine_bench
 from companion import i18n, native
 from companion.coach import bench as ai_bench
+from companion.coach import review_bench
 from hardware import bench as hardware_bench
 from ui import bench as ui_bench
+from ui import frames as ui_frames
 from web import bench as web_bench
 
 
@@ -118,27 +121,6 @@ def test_the_web_benchmark_explains_itself_in_the_readers_language(
     assert "seconds" not in said and "default" not in said
 
 
-def test_the_web_benchmark_refuses_a_count_out_of_range_in_one_line(
-    french: None, capsys: pytest.CaptureFixture[str]
-) -> None:
-    with pytest.raises(SystemExit) as stop:
-        web_bench.main(["--clients", "0"])
-    assert stop.value.code == 2
-    err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert err.endswith("argument --clients\u00a0: donnez un nombre entier de 1 à 100, pas '0'")
-    assert "99" not in err  # the range, not the list of every allowed value
-
-
-def test_the_rfid_benchmark_refuses_no_frames_in_the_readers_language(
-    french: None, capsys: pytest.CaptureFixture[str]
-) -> None:
-    with pytest.raises(SystemExit) as stop:
-        hardware_bench.main(["--frames", "0"])
-    assert stop.value.code == 2
-    err = capsys.readouterr().err
-    assert "erreur" in err and "--frames doit valoir 1 ou plus" in err
-
-
 def test_the_companions_benchmark_reports_in_the_environments_language(
     french: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -152,13 +134,42 @@ def test_the_companions_benchmark_reports_in_the_environments_language(
     assert "processes" not in text and "wins" not in text
 
 
-def test_the_companions_benchmark_refuses_no_games_in_the_readers_language(
-    french: None, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("main", "args", "said"),
+    [
+        (
+            web_bench.main,
+            ["--clients", "0"],
+            "argument --clients\u00a0: donnez un nombre entier de 1 à 100, pas '0'",
+        ),
+        (ui_frames.main, ["games", "--players", "5"], "donnez un nombre entier de 2 à 4, pas '5'"),
+        (hardware_bench.main, ["--frames", "0"], "erreur\u00a0: --frames doit valoir 1 ou plus"),
+        (
+            ai_bench.main,
+            ["--games", "0"],
+            "erreur\u00a0: --games et --workers doivent valoir au moins 1, --timing-games au "
+            "moins 0, --think plus de 0",
+        ),
+        (
+            review_bench.main,
+            ["--playouts", "0"],
+            "erreur\u00a0: --games et --playouts doivent valoir 1 ou plus",
+        ),
+    ],
+)
+def test_a_benchmark_refuses_a_count_out_of_range_in_one_line_in_the_readers_language(
+    french: None,
+    capsys: pytest.CaptureFixture[str],
+    main: Callable[[list[str]], int],
+    args: list[str],
+    said: str,
 ) -> None:
     with pytest.raises(SystemExit) as stop:
-        ai_bench.main(["--games", "0"])
+        main(args)
     assert stop.value.code == 2
-    assert "--games et --workers doivent valoir au moins 1" in capsys.readouterr().err
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].endswith(said), err
+    assert "99" not in err[-1]  # a range, never the list of every allowed value
 
 
 @pytest.mark.parametrize(
@@ -200,7 +211,6 @@ def test_the_engine_benchmark_names_the_engine_it_runs(french: None) -> None:
 def test_the_review_benchmark_reports_in_the_environments_language(
     french: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from companion.coach import review_bench
     from companion.engine.simulate import simulate
     from companion.records.record import Record
 

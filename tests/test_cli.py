@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import help_text
 
 from companion.cli import main
 from companion.engine.simulate import simulate
@@ -106,11 +107,9 @@ def test_help_shows_the_defaults() -> None:
 def test_help_and_argparse_errors_in_the_language_asked_after_the_command(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    with pytest.raises(SystemExit):
-        main(["simulate", "--help", "--lang", "it"])
-    help_text = capsys.readouterr().out
-    assert help_text.startswith("uso: ")
-    assert "(predefinito: 2)" in help_text
+    italian = help_text(["simulate", "--help", "--lang", "it"])
+    assert italian.startswith("uso: ")
+    assert "(predefinito: 2)" in italian
     with pytest.raises(SystemExit) as exit_:
         main(["export", "1", "--format", "xml", "--lang", "fr"])
     assert exit_.value.code == 2

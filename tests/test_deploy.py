@@ -1140,23 +1140,21 @@ def test_the_web_page_is_served_by_its_own_unit_by_default(root: Path, source: P
     assert run.has("PLAN systemctl enable --now splendor-companion-web.service")
 
 
-def test_no_web_removes_the_page_and_the_next_run_keeps_it_off(root: Path, source: Path) -> None:
+@pytest.mark.parametrize("option", ["--no-web", "--uninstall"])
+def test_no_web_and_uninstall_remove_the_web_page(root: Path, source: Path, option: str) -> None:
     assert deploy(root, source).code == 0
-    run = deploy(root, source, "--no-web")
+    run = deploy(root, source, option)
     assert run.code == 0, run.err
     assert run.has("PLAN systemctl disable --now splendor-companion-web.service")
     assert not (root / WEB_UNIT.lstrip("/")).exists()
+
+
+def test_after_no_web_the_next_run_keeps_the_page_off_until_web(root: Path, source: Path) -> None:
+    assert deploy(root, source).code == 0
+    assert deploy(root, source, "--no-web").code == 0
     assert "SPLENDOR_WEB=no" in text(root, ENV_FILE).splitlines()
     again = deploy(root, source)
     assert not (root / WEB_UNIT.lstrip("/")).exists()  # kept off
     assert not again.has("PLAN systemctl enable --now splendor-companion-web.service")
     assert deploy(root, source, "--web").code == 0
     assert (root / WEB_UNIT.lstrip("/")).exists()
-
-
-def test_uninstall_removes_the_web_page(root: Path, source: Path) -> None:
-    assert deploy(root, source).code == 0
-    run = deploy(root, source, "--uninstall")
-    assert run.code == 0, run.err
-    assert run.has("PLAN systemctl disable --now splendor-companion-web.service")
-    assert not (root / WEB_UNIT.lstrip("/")).exists()

@@ -45,6 +45,20 @@ def names_of(data: Path) -> dict[int, str]:
         return {g.id: file_stem(g) for g in store.games() if g.finished}
 
 
+@pytest.fixture
+def usb(tmp_path: Path) -> Path:
+    """An empty folder to export to: the USB stick's."""
+    folder = tmp_path / "usb"
+    folder.mkdir()
+    return folder
+
+
+def one_game(data: Path) -> tuple[int, str]:
+    """One finished game in the journal: its id and its files' stem."""
+    (game,) = store_games(data, [3])
+    return game, names_of(data)[game]
+
+
 def refusal(path: Path, what: str = "a link") -> str:
     return (
         f"cannot write {path}: it is {what}, not a file: "
@@ -57,7 +71,7 @@ def refusal(path: Path, what: str = "a link") -> str:
 
 
 def test_export_all_leaves_a_link_to_the_journal_alone_and_goes_on(
-    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    data: Path, usb: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first, second, third = store_games(data, [1, 2, 5])
     journal = data / "games.sqlite3"
@@ -65,8 +79,6 @@ def test_export_all_leaves_a_link_to_the_journal_alone_and_goes_on(
     settings_ini.write_text("[companion]\nlanguage = fr\n")
     before = journal.read_bytes()
     stems = names_of(data)
-    usb = tmp_path / "usb"
-    usb.mkdir()
     (usb / f"{stems[first]}.csv").symlink_to(journal)
     (usb / f"{stems[second]}.txt").symlink_to(settings_ini)
 
@@ -89,12 +101,9 @@ def test_export_all_leaves_a_link_to_the_journal_alone_and_goes_on(
 
 
 def test_a_folder_a_pipe_or_a_link_to_a_folder_at_a_name_is_refused_never_opened(
-    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    data: Path, usb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (game,) = store_games(data, [3])
-    stem = names_of(data)[game]
-    usb = tmp_path / "usb"
-    usb.mkdir()
+    _game, stem = one_game(data)
     (usb / f"{stem}.json").mkdir()
     os.mkfifo(usb / f"{stem}.csv")  # no reader: a write through it would wait for ever
     (tmp_path / "elsewhere").mkdir()
@@ -116,14 +125,11 @@ def test_a_folder_a_pipe_or_a_link_to_a_folder_at_a_name_is_refused_never_opened
 
 
 def test_one_game_to_a_folder_writes_its_other_formats_and_says_the_refused_one(
-    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    data: Path, usb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (game,) = store_games(data, [3])
-    stem = names_of(data)[game]
+    game, stem = one_game(data)
     victim = tmp_path / "victim.txt"
     victim.write_text("mine")
-    usb = tmp_path / "usb"
-    usb.mkdir()
     (usb / f"{stem}.txt").symlink_to(victim)
     assert main(["export", str(game), "--to", str(usb)]) == 2
     out, err = capsys.readouterr()

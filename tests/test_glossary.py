@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -105,32 +106,35 @@ def test_every_term_has_a_line_in_every_language() -> None:
             assert entry.rulebook, (term, entry)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_a_message_with_a_game_term_says_the_rulebook_word(language: str) -> None:
-    missing = []
+def asking(language: str) -> Iterator[tuple[str, Entry, str, str]]:
+    """Each message of ``language`` whose English says a term, with that term and its
+    entry in ``language``: (term, entry, English, translation)."""
     for term, languages in glossary().items():
         english, entry = languages["en"], languages[language]
-        if entry.words is None:
-            continue
         for msgid, text in said(language):
-            short = msgid.split(" / ")[0]
-            asked = uses(english, msgid) and (term, short) not in NOT_THE_TERM
-            if asked and not uses(entry, text):
-                missing.append(f"{term}: {msgid!r} -> {text!r}")
+            if uses(english, msgid):
+                yield term, entry, msgid, text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_message_with_a_game_term_says_the_rulebook_word(language: str) -> None:
+    missing = [
+        f"{term}: {msgid!r} -> {text!r}"
+        for term, entry, msgid, text in asking(language)
+        if entry.words is not None
+        and (term, msgid.split(" / ")[0]) not in NOT_THE_TERM
+        and not uses(entry, text)
+    ]
     assert not missing, "\n".join(missing)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_message_says_a_forbidden_variant(language: str) -> None:
     found = []
-    for term, languages in glossary().items():
-        english, entry = languages["en"], languages[language]
-        if entry.forbidden is None:
-            continue
-        for msgid, text in said(language):
-            hit = entry.forbidden.search(prose(text))
-            if uses(english, msgid) and hit:
-                found.append(f"{term}: {hit.group(0)!r} in {text!r}")
+    for term, entry, _english, text in asking(language):
+        hit = entry.forbidden.search(prose(text)) if entry.forbidden is not None else None
+        if hit:
+            found.append(f"{term}: {hit.group(0)!r} in {text!r}")
     assert not found, "\n".join(found)
 
 

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import help_text
 
 from companion import i18n
 from companion.cli import main
@@ -90,25 +91,15 @@ def test_brazilian_portuguese_says_zero_in_the_plural_and_french_in_the_singular
     assert i18n.ngettext("{n} card", "{n} cards", 0).format(n=0) == "0 carte"
 
 
-def test_help_headings_follow_the_languages_typography(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    with pytest.raises(SystemExit):
-        main(["simulate", "--help", "--lang", "fr"])
-    french = capsys.readouterr().out
+def test_help_headings_follow_the_languages_typography() -> None:
+    french = help_text(["simulate", "--help", "--lang", "fr"])
     assert french.startswith(f"utilisation{NBSP}: ")
     assert f"\noptions{NBSP}:\n" in french
     assert "options:" not in french
-    with pytest.raises(SystemExit):
-        main(["--help", "--lang", "fr"])
-    assert f"\ncommandes{NBSP}:\n" in capsys.readouterr().out  # a group's title too
-    with pytest.raises(SystemExit):
-        main(["simulate", "--help", "--lang", "it"])
-    assert "\nopzioni:\n" in capsys.readouterr().out
+    assert f"\ncommandes{NBSP}:\n" in help_text(["--help", "--lang", "fr"])  # a group's title
+    assert "\nopzioni:\n" in help_text(["simulate", "--help", "--lang", "it"])
     i18n.set_language("en")
-    with pytest.raises(SystemExit):
-        main(["simulate", "--help"])
-    english = capsys.readouterr().out
+    english = help_text(["simulate", "--help"])
     assert "\noptions:\n" in english
     # --data-dir wins over the environment variable: said as precedence, not position.
     assert "(overrides the SPLENDOR_DATA_DIR environment variable)" in " ".join(english.split())

@@ -8,7 +8,6 @@ The figures are printed in the reader's language, like ``splendor-companion benc
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import subprocess
@@ -17,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.arguments import Formatter, in_language
+from companion.arguments import command_line
 from companion.i18n import _, ngettext, number
 
 CHILD = """
@@ -108,15 +107,13 @@ def report(firsts: list[float], rss: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     # Its options first: ``--help`` says what it does instead of running it for a minute.
-    with in_language():  # argparse's own words (usage, -h) in the reader's language too
-        parser = argparse.ArgumentParser(
-            prog="python -m ui.bench",
-            description=_(
-                "The app's start (process start to the first frame, 5 starts) and its peak "
-                "memory with a 4-player game on screen, headless."
-            ),
-            formatter_class=Formatter,
-        )
+    with command_line(
+        "python -m ui.bench",
+        _(
+            "The app's start (process start to the first frame, 5 starts) and its peak "
+            "memory with a 4-player game on screen, headless."
+        ),
+    ) as parser:
         parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

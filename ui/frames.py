@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from companion.arguments import Formatter, in_language, whole_number
+from companion.arguments import command_line, whole_number
 from companion.i18n import _
 from ui.launch import prepare_kivy
 
@@ -43,15 +43,13 @@ AFTER = 1.0  # frames still timed after the last move (its redraw, the page's fe
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     """The command line; its help and errors in the reader's language (the figures it
     prints are JSON, for ``web.bench``)."""
-    with in_language():  # argparse's own words (usage, -h) in the reader's language too
-        parser = argparse.ArgumentParser(
-            prog="python -m ui.frames",
-            description=_(
-                "The app's frame times while it plays a seeded game through taps on its "
-                "table, headless; one line of JSON (for python -m web.bench)."
-            ),
-            formatter_class=Formatter,
-        )
+    with command_line(
+        "python -m ui.frames",
+        _(
+            "The app's frame times while it plays a seeded game through taps on its "
+            "table, headless; one line of JSON (for python -m web.bench)."
+        ),
+    ) as parser:
         parser.add_argument("data_dir", help=_("the games folder the app plays in"))
         parser.add_argument(
             "--players",

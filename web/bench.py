@@ -36,7 +36,7 @@ from typing import Any
 
 import aiohttp
 
-from companion.arguments import Formatter, in_language, whole_number
+from companion.arguments import command_line, whole_number
 from companion.i18n import N_, _, ngettext, number, percent
 from companion.journal.store import Store
 from ui.bench import headless
@@ -382,15 +382,13 @@ def report(runs: list[tuple[dict[str, Any], dict[str, Any]]], clients: int) -> s
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     """The command line, its help and its errors in the reader's language."""
-    with in_language():  # argparse's own words (usage, -h) in the reader's language too
-        parser = argparse.ArgumentParser(
-            prog="python -m web.bench",
-            description=_(
-                "The web page's figures (no judgement): live clients following a game the app "
-                "plays, then the same game without them."
-            ),
-            formatter_class=Formatter,
-        )
+    with command_line(
+        "python -m web.bench",
+        _(
+            "The web page's figures (no judgement): live clients following a game the app "
+            "plays, then the same game without them."
+        ),
+    ) as parser:
         parser.add_argument(
             "--clients",
             type=whole_number(1, 100),

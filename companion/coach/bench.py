@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from ..ai.players import DEFAULT_THINK, LEVELS, make
 from ..ai.search import PI_ROLLOUTS_PER_SECOND, rollouts_for
-from ..arguments import Formatter, in_language, think_seconds
+from ..arguments import command_line, think_seconds
 from ..i18n import _, ngettext, number, percent
 from ..journal.seats import level_word
 from .ladder import ANCHOR, bootstrap, fit, interval, round_robin
@@ -151,15 +151,13 @@ def _rival(name: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    with in_language():  # argparse's own words (usage, -h) in the reader's language too
-        parser = argparse.ArgumentParser(
-            prog="python -m companion.coach.bench",
-            description=_(
-                "The companion's strength and speed: the hard level against the easy one and "
-                "against a greedy player over two-player games, and its time per decision."
-            ),
-            formatter_class=Formatter,
-        )
+    with command_line(
+        "python -m companion.coach.bench",
+        _(
+            "The companion's strength and speed: the hard level against the easy one and "
+            "against a greedy player over two-player games, and its time per decision."
+        ),
+    ) as parser:
         parser.add_argument("--games", type=int, default=200, help=_("games per match"))
         parser.add_argument(
             "--think",

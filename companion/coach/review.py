@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import math
 import random
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..ai.expert import determinised
 from ..ai.search import ROUNDS, Stopped, candidates, policy, rollouts_for
+from ..ai.thinking import Worker
 from ..ai.value import outlook
 from ..ai.view import dealt, public_view
 from ..ai.words import visiting
@@ -295,11 +295,10 @@ def review(
     return Review(seed, budget, fingerprint(record), tuple(judged))
 
 
-class Reviewing:
-    """A review computed in a daemon thread (the app's screen stays alive): ``on_progress``
-    and ``on_done`` are called from that thread (the caller hands them to its own);
-    :meth:`stop` makes it give up before the next move, and then ``on_done`` is not
-    called."""
+class Reviewing(Worker):
+    """A review computed in a daemon thread (a :class:`Worker`): ``on_progress`` and
+    ``on_done`` are called from that thread; :meth:`stop` makes it give up before the next
+    move, and then ``on_done`` is not called."""
 
     def __init__(
         self,
@@ -309,53 +308,22 @@ class Reviewing:
         playouts: int | None = None,
         seed: int = 0,
     ) -> None:
+        super().__init__("companion-reviews", on_done)
         self.record = record
         self.result: Review | None = None
-        self.error: Exception | None = None
         self.judged: list[Judged] = []  # the moves judged so far (a chart drawn meanwhile)
-        self._on_done = on_done
         self._on_progress = on_progress
         self._playouts = playouts
         self._seed = seed
-        self._stopped = threading.Event()
-        self._finished = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="companion-reviews", daemon=True)
 
-    def start(self) -> Reviewing:
-        self._thread.start()
-        return self
-
-    def _run(self) -> None:
-        try:
-            self.result = review(
-                self.record,
-                self._playouts,
-                self._seed,
-                self._progress,
-                self._stopped.is_set,
-                self.judged.append,
-            )
-        except Stopped:
-            pass
-        except Exception as err:  # said on the screen, not lost in a thread
-            self.error = err
-        self._finished.set()
-        if not self._stopped.is_set():
-            self._on_done(self)
+    def work(self, stop: Callable[[], bool]) -> None:
+        self.result = review(
+            self.record, self._playouts, self._seed, self._progress, stop, self.judged.append
+        )
 
     def _progress(self, done: int, total: int) -> None:
-        if self._on_progress is not None and not self._stopped.is_set():
+        if self._on_progress is not None and not self.stopped:
             self._on_progress(done, total)
-
-    def stop(self) -> None:
-        self._stopped.set()
-
-    @property
-    def stopped(self) -> bool:
-        return self._stopped.is_set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        return self._finished.wait(timeout)
 
 
 # ------------------------------------------------------------------ words

@@ -15,14 +15,13 @@ Each game is fixed by its number: the games of two medium players, dealt by seed
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 from collections.abc import Sequence
 
 from ..ai.players import Hard, make
 from ..ai.search import PI_ROLLOUTS_PER_SECOND, rollouts_for
-from ..arguments import Formatter, in_language
+from ..arguments import command_line
 from ..i18n import _, number
 from ..records.record import Record, replay
 from .play import play
@@ -64,15 +63,13 @@ def playout_rate(record: Record) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    with in_language():
-        parser = argparse.ArgumentParser(
-            prog="python -m companion.coach.review_bench",
-            description=_(
-                "The time to review a 60-move two-player game at the review's default budget, "
-                "here and scaled to a Raspberry Pi 4."
-            ),
-            formatter_class=Formatter,
-        )
+    with command_line(
+        "python -m companion.coach.review_bench",
+        _(
+            "The time to review a 60-move two-player game at the review's default budget, "
+            "here and scaled to a Raspberry Pi 4."
+        ),
+    ) as parser:
         parser.add_argument("--games", type=int, default=3, help=_("games reviewed"))
         parser.add_argument(
             "--playouts", type=int, default=default_playouts(), help=_("playouts a move")

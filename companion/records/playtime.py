@@ -13,10 +13,16 @@ when it is a plausible evening.
 >>> record.extra["annotations"] = {"journal": [
 ...     {"at": "2026-11-21T20:00:00Z", "event": "start"},
 ...     {"at": "2026-11-21T20:01:30Z", "event": "move", "move": 1},
+...     {"at": "2026-11-21T20:02:00Z", "event": "audit"},
 ...     {"at": "2026-11-22T09:00:00Z", "event": "move", "move": 2},
 ... ]}
 >>> played_minutes(record)  # the night between the two moves is not play
 2
+>>> [(t.move, t.turn.seconds, t.elapsed.seconds) for t in move_times(record).values()]
+[(1, 90, 90), (2, 30, 120)]
+
+The second move's turn is the half minute before the night (the bank audited), not the
+night.
 """
 
 from __future__ import annotations
@@ -90,18 +96,8 @@ class MoveTime:
 def move_times(record: Record) -> dict[int, MoveTime]:
     """Each move's time from the table's log, by move number; empty without a log.
 
-    A move undone and played again counts from when it was last played.
-
-    >>> from companion.records.record import Record
-    >>> from companion.engine.simulate import simulate
-    >>> record = Record.of(simulate(players=2, seed=1, max_moves=2))
-    >>> record.extra["annotations"] = {"journal": [
-    ...     {"at": "2026-11-21T20:00:00Z", "event": "start"},
-    ...     {"at": "2026-11-21T20:01:30Z", "event": "move", "move": 1},
-    ...     {"at": "2026-11-21T20:02:00Z", "event": "move", "move": 2},
-    ... ]}
-    >>> [(t.move, t.turn.seconds, t.elapsed.seconds) for t in move_times(record).values()]
-    [(1, 90, 90), (2, 30, 120)]
+    A move undone and played again counts from when it was last played. The module's
+    example shows a turn across a night.
     """
     log = _journal(record)
     if not log:

@@ -308,3 +308,14 @@ def against_companion(games: Iterable[PlayedGame]) -> list[CompanionLevel]:
         for level in LEVELS
         if level in by_level
     ]
+
+
+def people_and_levels(
+    games: Iterable[PlayedGame],
+) -> tuple[list[PlayerStats], list[CompanionLevel]]:
+    """The statistics' two views, the screen's and the command line's alike: each person's
+    line over the games between people, and the games against the companion level by level
+    (:func:`against_companion`), counted apart so that a person's figures against people
+    stay their own."""
+    games = list(games)
+    return stats_of(g for g in games if not g.against_companion), against_companion(games)

@@ -26,11 +26,10 @@ from companion.reports.stats import (
     CompanionLevel,
     PlayedGame,
     PlayerStats,
-    against_companion,
     head_to_head,
     level_words,
+    people_and_levels,
     played_games,
-    stats_of,
 )
 
 from .. import theme
@@ -174,8 +173,7 @@ class StatsScreen(Shaped):
         # Every game, for head to head and for the refusal to merge two people who met:
         # the companion at the table does not change who finished ahead of whom.
         self.games = played_games(store)
-        self.lines = stats_of(g for g in self.games if not g.against_companion)
-        self.levels = against_companion(g for g in self.games if g.against_companion)
+        self.lines, self.levels = people_and_levels(self.games)
         people = {s.name for s in self.lines} | {
             s.name for level in self.levels for s in level.players
         }
