@@ -15,7 +15,6 @@ is left out.
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import time
@@ -26,7 +25,7 @@ from dataclasses import dataclass
 from ..ai.fitted import FEATURES, features
 from ..ai.search import policy
 from ..ai.value import market, outlook
-from ..arguments import Formatter, in_language, whole_number
+from ..arguments import command_line, whole_number
 from ..engine.game import Game
 from ..engine.simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, random_setup
 from ..i18n import _, number, percent
@@ -135,15 +134,13 @@ def judged(chances: Sequence[float], data: Sequence[Sample]) -> tuple[float, flo
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    with in_language():
-        parser = argparse.ArgumentParser(
-            prog="python -m companion.coach.fit",
-            description=_(
-                "Fit the expert's judgement to two-player games of the playouts' policy and "
-                "print its weights."
-            ),
-            formatter_class=Formatter,
-        )
+    with command_line(
+        "python -m companion.coach.fit",
+        _(
+            "Fit the expert's judgement to two-player games of the playouts' policy and "
+            "print its weights."
+        ),
+    ) as parser:
         parser.add_argument(
             "--games", type=whole_number(100, 1_000_000), default=6000, help=_("games played")
         )
