@@ -16,7 +16,7 @@ import pytest
 from companion import bench as engine_bench
 from companion import i18n, native
 from companion.coach import bench as ai_bench
-from companion.coach import review_bench
+from companion.coach import fit, review_bench
 from hardware import bench as hardware_bench
 from ui import bench as ui_bench
 from ui import frames as ui_frames
@@ -154,6 +154,11 @@ def test_the_companions_benchmark_reports_in_the_environments_language(
             review_bench.main,
             ["--playouts", "0"],
             "erreur\u00a0: --games et --playouts doivent valoir 1 ou plus",
+        ),
+        (
+            fit.main,
+            ["--games", "5"],
+            "donnez un nombre entier de 100 à 1\u202f000\u202f000, pas '5'",
         ),
     ],
 )
