@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from kivy.graphics import Color, Rectangle, RoundedRectangle
+from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion.engine.cards import Card, Noble
@@ -17,42 +16,29 @@ from companion.engine.tokens import Colour, Tokens
 from . import theme
 from .colourpick import ColourFirst
 from .i18n import tr
-from .layout import FollowsWindow, TileGrid, button, gap, grow_label, refit, row_height
+from .layout import TileGrid, button, gap, grow_label, refit, row_height
 from .widgets.buttons import then
+from .widgets.modal import ModalPanel
 from .widgets.pieces import NobleView, TokenButton
 
 
-class Dialog(FollowsWindow, ModalView):
+class Dialog(ModalPanel):
     """A modal panel with a title, a body and a row of buttons; its sizes follow the
     window (:data:`ui.scale.SCALE`), again when the window changes while it shows."""
 
     def __init__(self, title: str, **kw: Any) -> None:
-        super().__init__(
-            size_hint=(0.94, 0.92),
-            auto_dismiss=False,
-            overlay_color=(0, 0, 0, 0.75),
-            background_color=(0, 0, 0, 0),
-            **kw,
-        )
-        self._anim_duration = 0  # at the table a dialog is there or gone, at once
-        self.box = BoxLayout(orientation="vertical")
+        super().__init__((0.94, 0.92), shade=0.75, radius=10, **kw)
         self.title = grow_label(title, font=22, bold=True, color=theme.ACCENT)
         self.body = BoxLayout(orientation="vertical")
         # A refusal is said in full, wrapped, never cut: the label grows with its text.
         self.message = grow_label("", font=19, color=theme.ERROR)
         # Buttons a finger can hit: 56 px at 800x480, growing with the window.
         self.buttons = BoxLayout(size_hint_y=None)
-        with self.box.canvas.before:  # an opaque panel: the table must not show through
-            Color(*theme.PANEL)
-            self._panel = RoundedRectangle(radius=[10])
-        self.box.bind(pos=self._place, size=self._place)
         self.box.add_widget(self.title)
         self.box.add_widget(self.body)
         self.box.add_widget(self.message)
         self.box.add_widget(self.buttons)
-        self.add_widget(self.box)
         self._sizes()
-        self.follow_window()
 
     def _sizes(self) -> None:
         self.box.padding = gap(8)
@@ -65,10 +51,6 @@ class Dialog(FollowsWindow, ModalView):
         """The window changed while the dialog shows: its sizes follow."""
         self._sizes()
         refit(self)
-
-    def _place(self, *_: Any) -> None:
-        self._panel.pos = self.box.pos
-        self._panel.size = self.box.size
 
     def ribbon(self, text: str) -> None:
         """A line kept in sight above the dialog's title (the final round's banner)."""

@@ -12,12 +12,9 @@ A picker covers the whole window and is laid out again when the window changes.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from kivy.graphics import Color, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion.engine.cards import Card, Noble
@@ -27,28 +24,18 @@ from ... import theme
 from ...cardface import CardFace, NobleFace, cost_digit
 from ...colourpick import ColourFirst
 from ...i18n import tr
-from ...layout import FollowsWindow, best_grid, button, fit_label, gap, refit, row_height
+from ...layout import best_grid, button, fit_label, gap, refit, row_height
 from ...scale import SCALE
+from ...widgets.modal import ModalPanel
 
 NOBLE_RATIO = 0.8  # a noble tile's height over its width
 
 
-class PlacePicker(FollowsWindow, ModalView):
+class PlacePicker(ModalPanel):
     """The whole screen: a title, the choices, a line for a refusal, Cancel."""
 
     def __init__(self, title: str, on_cancel: Callable[[], None]) -> None:
-        super().__init__(
-            size_hint=(1, 1),
-            auto_dismiss=False,
-            overlay_color=(0, 0, 0, 0.8),
-            background_color=(0, 0, 0, 0),
-        )
-        self._anim_duration = 0
-        self.box = BoxLayout(orientation="vertical")
-        with self.box.canvas.before:
-            Color(*theme.PANEL)
-            self._panel = RoundedRectangle(radius=[8])
-        self.box.bind(pos=self._place, size=self._place)
+        super().__init__((1, 1), shade=0.8, radius=8)
         # The title and Cancel share the top row: the rest of the screen is the choices.
         self.head = BoxLayout(size_hint_y=None)
         self.title = fit_label(title, font=19, bold=True, color=theme.ACCENT)
@@ -62,9 +49,7 @@ class PlacePicker(FollowsWindow, ModalView):
         self.on_cancel = on_cancel
         for part in (self.head, self.message, self.body):
             self.box.add_widget(part)
-        self.add_widget(self.box)
         self._sizes()
-        self.follow_window()
 
     def _sizes(self) -> None:
         self.box.padding = gap(6)
@@ -88,10 +73,6 @@ class PlacePicker(FollowsWindow, ModalView):
         width = SCALE.width - 2 * gap(6)
         height = SCALE.height - 2 * gap(6) - self.head.height - gap(4) - self.message.height
         return width, height
-
-    def _place(self, *_: Any) -> None:
-        self._panel.pos = self.box.pos
-        self._panel.size = self.box.size
 
     def _cancel(self) -> None:
         self.dismiss(animation=False)
