@@ -12,6 +12,7 @@ A picker covers the whole window and is laid out again when the window changes.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -30,11 +31,16 @@ from ...widgets.modal import ModalPanel
 
 NOBLE_RATIO = 0.8  # a noble tile's height over its width
 
+T = TypeVar("T")  # what a picker offers: a card, a noble
 
-class PlacePicker(ModalPanel):
-    """The whole screen: a title, the choices, a line for a refusal, Cancel."""
 
-    def __init__(self, title: str, on_cancel: Callable[[], None]) -> None:
+class PlacePicker(ModalPanel, Generic[T]):
+    """The whole screen: a title, the choices, a line for a refusal, Cancel. A choice
+    tapped closes it and goes to ``on_pick``; Cancel closes it and calls ``on_cancel``."""
+
+    def __init__(
+        self, title: str, on_pick: Callable[[T], None], on_cancel: Callable[[], None]
+    ) -> None:
         super().__init__((1, 1), shade=0.8, radius=8)
         # The title and Cancel share the top row: the rest of the screen is the choices.
         self.head = BoxLayout(size_hint_y=None)
@@ -46,6 +52,7 @@ class PlacePicker(ModalPanel):
         # A refusal (a card scanned twice) shows between the title and the choices.
         self.message = fit_label("", font=17, size_hint_y=None, height=0, color=theme.ERROR)
         self.message.bind(text=lambda *_: self._sizes())
+        self.on_pick = on_pick
         self.on_cancel = on_cancel
         for part in (self.head, self.message, self.body):
             self.box.add_widget(part)
@@ -78,11 +85,15 @@ class PlacePicker(ModalPanel):
         self.dismiss(animation=False)
         self.on_cancel()
 
+    def _pick(self, choice: T) -> None:
+        self.dismiss(animation=False)
+        self.on_pick(choice)
+
 
 LEGIBLE = 18.0  # px at 800x480: a card's cost read at arm's length on the 7-inch screen
 
 
-class LevelPicker(PlacePicker):
+class LevelPicker(PlacePicker[Card]):
     """The cards of a level not yet on the table.
 
     All at once, a row per bonus colour (a column in portrait) (one tap), where the cost
@@ -98,9 +109,8 @@ class LevelPicker(PlacePicker):
         on_pick: Callable[[Card], None],
         on_cancel: Callable[[], None],
     ) -> None:
-        super().__init__(title, on_cancel)
+        super().__init__(title, on_pick, on_cancel)
         self.cards = list(cards)
-        self.on_pick = on_pick
         self.by_colour = {c: [card for card in self.cards if card.bonus == c] for c in GEMS}
         self.chooser: ColourFirst | None = None
         self.at_once = False
@@ -163,12 +173,8 @@ class LevelPicker(PlacePicker):
         """The cards of ``colour``, drawn as on the table, a tap picks."""
         self._chooser().show_colour(colour)
 
-    def _pick(self, card: Card) -> None:
-        self.dismiss(animation=False)
-        self.on_pick(card)
 
-
-class NobleGrid(PlacePicker):
+class NobleGrid(PlacePicker[Noble]):
     """The nobles not yet on the table: one tap picks."""
 
     def __init__(
@@ -178,9 +184,8 @@ class NobleGrid(PlacePicker):
         on_pick: Callable[[Noble], None],
         on_cancel: Callable[[], None],
     ) -> None:
-        super().__init__(title, on_cancel)
+        super().__init__(title, on_pick, on_cancel)
         self.nobles = list(nobles)
-        self.on_pick = on_pick
         self.fill()
 
     def fill(self) -> None:
@@ -196,7 +201,3 @@ class NobleGrid(PlacePicker):
         for _ in range(cols * rows - len(self.nobles)):
             grid.add_widget(Widget())
         self.body.add_widget(grid)
-
-    def _pick(self, noble: Noble) -> None:
-        self.dismiss(animation=False)
-        self.on_pick(noble)
