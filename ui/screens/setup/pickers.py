@@ -12,6 +12,7 @@ A picker covers the whole window and is laid out again when the window changes.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import Generic, TypeVar
 
 from kivy.uix.boxlayout import BoxLayout
@@ -23,7 +24,7 @@ from companion.engine.tokens import GEMS, Colour
 
 from ... import theme
 from ...cardface import CardFace, NobleFace, cost_digit
-from ...colourpick import ColourFirst
+from ...colourpick import ColourFirst, by_bonus
 from ...i18n import tr
 from ...layout import best_grid, button, fit_label, gap, refit, row_height
 from ...scale import SCALE
@@ -39,9 +40,14 @@ class PlacePicker(ModalPanel, Generic[T]):
     tapped closes it and goes to ``on_pick``; Cancel closes it and calls ``on_cancel``."""
 
     def __init__(
-        self, title: str, on_pick: Callable[[T], None], on_cancel: Callable[[], None]
+        self,
+        title: str,
+        choices: Sequence[T],
+        on_pick: Callable[[T], None],
+        on_cancel: Callable[[], None],
     ) -> None:
         super().__init__((1, 1), shade=0.8, radius=8)
+        self.choices = list(choices)
         # The title and Cancel share the top row: the rest of the screen is the choices.
         self.head = BoxLayout(size_hint_y=None)
         self.title = fit_label(title, font=19, bold=True, color=theme.ACCENT)
@@ -57,6 +63,7 @@ class PlacePicker(ModalPanel, Generic[T]):
         for part in (self.head, self.message, self.body):
             self.box.add_widget(part)
         self._sizes()
+        self.fill()
 
     def _sizes(self) -> None:
         self.box.padding = gap(6)
@@ -102,19 +109,12 @@ class LevelPicker(PlacePicker[Card]):
     table draws them.
     """
 
-    def __init__(
-        self,
-        title: str,
-        cards: Sequence[Card],
-        on_pick: Callable[[Card], None],
-        on_cancel: Callable[[], None],
-    ) -> None:
-        super().__init__(title, on_pick, on_cancel)
-        self.cards = list(cards)
-        self.by_colour = {c: [card for card in self.cards if card.bonus == c] for c in GEMS}
-        self.chooser: ColourFirst | None = None
-        self.at_once = False
-        self.fill()
+    chooser: ColourFirst | None = None  # the colours first: made once, kept (see _chooser)
+    at_once = False  # every card shows at once
+
+    @cached_property
+    def by_colour(self) -> dict[Colour, list[Card]]:
+        return by_bonus(self.choices)
 
     def _arrangement(self) -> tuple[int, int, bool] | None:
         """All the cards at once: (columns, rows, a column a colour), the arrangement
@@ -126,15 +126,13 @@ class LevelPicker(PlacePicker[Card]):
             cols, rows = (len(GEMS), longest) if by_column else (longest, len(GEMS))
             w = (width - gap(4) * (cols - 1)) / cols
             h = (height - gap(4) * (rows - 1)) / rows
-            digit = min(cost_digit(card, w, h) for card in self.cards)
+            digit = min(cost_digit(card, w, h) for card in self.choices)
             if best is None or digit > best[0]:
                 best = (digit, (cols, rows, by_column))
         assert best is not None
         return best[1] if best[0] >= SCALE.font(LEGIBLE) else None
 
     def fill(self) -> None:
-        if not hasattr(self, "by_colour"):
-            return  # the base class's first layout, before the cards are known
         arrangement = self._arrangement()
         self.at_once = arrangement is not None
         if arrangement is not None:
@@ -146,7 +144,7 @@ class LevelPicker(PlacePicker[Card]):
         """Kept from one layout to the next: the colour shown stays."""
         if self.chooser is None:
             hint = tr("Tap the card's bonus colour, then the card.")
-            self.chooser = ColourFirst(self.cards, self._pick, hint)
+            self.chooser = ColourFirst(self.choices, self._pick, hint)
         return self.chooser
 
     @property
@@ -177,27 +175,14 @@ class LevelPicker(PlacePicker[Card]):
 class NobleGrid(PlacePicker[Noble]):
     """The nobles not yet on the table: one tap picks."""
 
-    def __init__(
-        self,
-        title: str,
-        nobles: Sequence[Noble],
-        on_pick: Callable[[Noble], None],
-        on_cancel: Callable[[], None],
-    ) -> None:
-        super().__init__(title, on_pick, on_cancel)
-        self.nobles = list(nobles)
-        self.fill()
-
     def fill(self) -> None:
-        if not hasattr(self, "nobles"):
-            return
         width, height = self.body_size()
-        cols, rows = best_grid(len(self.nobles), width, height, NOBLE_RATIO, gap(12))
+        cols, rows = best_grid(len(self.choices), width, height, NOBLE_RATIO, gap(12))
         grid = GridLayout(cols=cols, rows=rows, spacing=gap(12), padding=[gap(12), gap(4)])
-        for noble in self.nobles:
+        for noble in self.choices:
             view = NobleFace(noble=noble)
             view.bind(on_release=lambda v, n=noble: self._pick(n))
             grid.add_widget(view)
-        for _ in range(cols * rows - len(self.nobles)):
+        for _ in range(cols * rows - len(self.choices)):
             grid.add_widget(Widget())
         self.body.add_widget(grid)
