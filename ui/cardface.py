@@ -87,9 +87,7 @@ class CardFace(Tappable):
     level = NumericProperty(0)
     deck = NumericProperty(0)  # a card of this level seen from the back (a blind reserve)
 
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.bind(card=self.redraw_soon, level=self.redraw_soon, deck=self.redraw_soon)
+    redrawn_by = (*Tappable.redrawn_by, "card", "level", "deck")
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas
@@ -129,9 +127,7 @@ class ColourCard(TokenButton):
     shape and letter) and, as a badge on its corner, how many of its cards can be chosen.
     Drawn a card's shape whatever the box; a colour with no card left is faded."""
 
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.bind(disabled=self.redraw_soon)
+    redrawn_by = (*TokenButton.redrawn_by, "disabled")
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas

@@ -25,6 +25,12 @@ from .layout import TileGrid, gap, grow_label, row_height
 from .widgets.pieces import CardView
 
 
+def by_bonus(cards: Sequence[Card]) -> dict[Colour, list[Card]]:
+    """``cards`` by bonus colour, a list a gem colour in the table's order (empty where
+    none has it)."""
+    return {colour: [card for card in cards if card.bonus == colour] for colour in GEMS}
+
+
 class ColourFirst(BoxLayout):
     """The colours of ``cards``, then the cards of the colour tapped; ``on_pick`` gets the
     card. ``dimmed``: cards shown but not possible now (too dear), drawn faded."""
@@ -41,7 +47,7 @@ class ColourFirst(BoxLayout):
         self.cards = list(cards)
         self.on_pick = on_pick
         self.dimmed = set(dimmed)
-        self.by_colour = {c: [card for card in self.cards if card.bonus == c] for c in GEMS}
+        self.by_colour = by_bonus(self.cards)
         self.shown: Colour | None = None
         self.hint = grow_label(hint, font=20, halign="center", color=theme.TEXT_DIM)
         self.tiles: list[Widget] = []

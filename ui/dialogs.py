@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from kivy.graphics import Color, Rectangle, RoundedRectangle
+from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion.engine.cards import Card, Noble
@@ -17,42 +16,28 @@ from companion.engine.tokens import Colour, Tokens
 from . import theme
 from .colourpick import ColourFirst
 from .i18n import tr
-from .layout import FollowsWindow, TileGrid, button, gap, grow_label, refit, row_height
-from .widgets.buttons import then
+from .layout import TileGrid, button, gap, grow_label, refit, row_height
+from .widgets.modal import ModalPanel
 from .widgets.pieces import NobleView, TokenButton
 
 
-class Dialog(FollowsWindow, ModalView):
+class Dialog(ModalPanel):
     """A modal panel with a title, a body and a row of buttons; its sizes follow the
     window (:data:`ui.scale.SCALE`), again when the window changes while it shows."""
 
     def __init__(self, title: str, **kw: Any) -> None:
-        super().__init__(
-            size_hint=(0.94, 0.92),
-            auto_dismiss=False,
-            overlay_color=(0, 0, 0, 0.75),
-            background_color=(0, 0, 0, 0),
-            **kw,
-        )
-        self._anim_duration = 0  # at the table a dialog is there or gone, at once
-        self.box = BoxLayout(orientation="vertical")
+        super().__init__((0.94, 0.92), shade=0.75, radius=10, **kw)
         self.title = grow_label(title, font=22, bold=True, color=theme.ACCENT)
         self.body = BoxLayout(orientation="vertical")
         # A refusal is said in full, wrapped, never cut: the label grows with its text.
         self.message = grow_label("", font=19, color=theme.ERROR)
         # Buttons a finger can hit: 56 px at 800x480, growing with the window.
         self.buttons = BoxLayout(size_hint_y=None)
-        with self.box.canvas.before:  # an opaque panel: the table must not show through
-            Color(*theme.PANEL)
-            self._panel = RoundedRectangle(radius=[10])
-        self.box.bind(pos=self._place, size=self._place)
         self.box.add_widget(self.title)
         self.box.add_widget(self.body)
         self.box.add_widget(self.message)
         self.box.add_widget(self.buttons)
-        self.add_widget(self.box)
         self._sizes()
-        self.follow_window()
 
     def _sizes(self) -> None:
         self.box.padding = gap(8)
@@ -65,10 +50,6 @@ class Dialog(FollowsWindow, ModalView):
         """The window changed while the dialog shows: its sizes follow."""
         self._sizes()
         refit(self)
-
-    def _place(self, *_: Any) -> None:
-        self._panel.pos = self.box.pos
-        self._panel.size = self.box.size
 
     def ribbon(self, text: str) -> None:
         """A line kept in sight above the dialog's title (the final round's banner)."""
@@ -89,7 +70,31 @@ class Dialog(FollowsWindow, ModalView):
         return b
 
 
-class CardPicker(Dialog):
+T = TypeVar("T")  # what a picker asks for: a card, a noble, tokens
+
+
+class Picker(Dialog, Generic[T]):
+    """A dialog that asks for one thing (a card, a noble, tokens to give back): the answer
+    closes it and goes to ``on_pick``; Cancel closes it and calls ``on_cancel``."""
+
+    def __init__(
+        self, title: str, on_pick: Callable[[T], None], on_cancel: Callable[[], None] | None
+    ) -> None:
+        super().__init__(title)
+        self.on_pick = on_pick
+        self.on_cancel = on_cancel
+
+    def pick(self, answer: T) -> None:
+        self.dismiss()
+        self.on_pick(answer)
+
+    def cancel(self) -> None:
+        self.dismiss()
+        if self.on_cancel is not None:
+            self.on_cancel()
+
+
+class CardPicker(Picker[Card]):
     """Choose a card among ``cards``: first its bonus colour, then the card (two taps).
 
     The colours fill the panel as cards, each with the number of its cards on a badge;
@@ -104,14 +109,13 @@ class CardPicker(Dialog):
         on_cancel: Callable[[], None] | None = None,
         dimmed: Collection[str] = (),
     ) -> None:
-        super().__init__(title)
+        super().__init__(title, on_pick, on_cancel)
         self.cards = list(cards)
         self.dimmed = set(dimmed)  # cards shown but not possible now (say, too dear)
-        self.on_pick = on_pick
         hint = tr("Tap the card's bonus colour, then the card.")
         self.chooser = ColourFirst(self.cards, self.pick, hint, dimmed=self.dimmed)
         self.body.add_widget(self.chooser)
-        self.button(tr("Cancel"), lambda: self._cancel(on_cancel))
+        self.button(tr("Cancel"), self.cancel)
         first = next((c.bonus for c in self.cards), None)
         if first is not None and len({c.bonus for c in self.cards}) == 1:
             self.show_colour(first)
@@ -126,20 +130,11 @@ class CardPicker(Dialog):
         """The cards of the colour shown."""
         return self.chooser.grid
 
-    def _cancel(self, on_cancel: Callable[[], None] | None) -> None:
-        self.dismiss()
-        if on_cancel:
-            on_cancel()
-
     def show_colour(self, colour: Colour) -> None:
         self.chooser.show_colour(colour)
 
-    def pick(self, card: Card) -> None:
-        self.dismiss()
-        self.on_pick(card)
 
-
-class NoblePicker(Dialog):
+class NoblePicker(Picker[Noble]):
     """Choose a noble among ``nobles``: tiles as large as the panel allows, one tap."""
 
     def __init__(
@@ -149,23 +144,19 @@ class NoblePicker(Dialog):
         on_pick: Callable[[Noble], None],
         on_cancel: Callable[[], None] | None = None,
     ) -> None:
-        super().__init__(title)
+        super().__init__(title, on_pick, on_cancel)
         tiles: list[Widget] = []
         for noble in nobles:
             view = NobleView(noble=noble)
-            view.bind(on_release=lambda v, n=noble: self.pick(n, on_pick))
+            view.bind(on_release=lambda v, n=noble: self.pick(n))
             tiles.append(view)
         # Tiles keep a tile's shape (a little wider than tall), in the middle of the body.
         self.body.add_widget(TileGrid(tiles, aspect=0.8, spacing=12))
         if on_cancel is not None:
-            self.button(tr("Cancel"), then(self.dismiss, on_cancel))
-
-    def pick(self, noble: Noble, on_pick: Callable[[Noble], None]) -> None:
-        self.dismiss()
-        on_pick(noble)
+            self.button(tr("Cancel"), self.cancel)
 
 
-class ReturnPicker(Dialog):
+class ReturnPicker(Picker[Tokens]):
     """Give back ``count`` tokens from ``hand`` (tokens just taken included)."""
 
     def __init__(
@@ -176,7 +167,7 @@ class ReturnPicker(Dialog):
         on_done: Callable[[Tokens], None],
         on_cancel: Callable[[], None] | None = None,
     ) -> None:
-        super().__init__(title)
+        super().__init__(title, on_done, on_cancel)
         self.hand = hand
         self.count = count
         self.chosen = [0] * 6
@@ -197,10 +188,12 @@ class ReturnPicker(Dialog):
         self.body.add_widget(self.status)
         self.body.add_widget(Widget())
         if on_cancel is not None:
-            self.button(tr("Cancel"), then(self.dismiss, on_cancel))
+            self.button(tr("Cancel"), self.cancel)
         self.button(tr("Start again"), self.clear)
         self.done = self.button(
-            tr("Give back"), lambda: self.finish(on_done), background_color=theme.BUTTON_GO
+            tr("Give back"),
+            lambda: self.pick(Tokens._make(self.chosen)),
+            background_color=theme.BUTTON_GO,
         )
         self.update()
 
@@ -226,7 +219,3 @@ class ReturnPicker(Dialog):
         left = self.count - sum(self.chosen)
         self.status.text = tr("{n} more to give back").format(n=left) if left else tr("Ready")
         self.done.disabled = left != 0
-
-    def finish(self, on_done: Callable[[Tokens], None]) -> None:
-        self.dismiss()
-        on_done(Tokens._make(self.chosen))

@@ -13,32 +13,28 @@ def hex_rgba(code: str, alpha: float = 1.0) -> RGBA:
     return (r, g, b, alpha)
 
 
-# Token and bonus colours: strong enough to tell apart at arm's length, with a text colour
-# that reads on each.
-TOKEN_FILL: dict[Colour, RGBA] = {
-    Colour.WHITE: hex_rgba("#f2f0ea"),
-    Colour.BLUE: hex_rgba("#2f6fd6"),
-    Colour.GREEN: hex_rgba("#23a05a"),
-    Colour.RED: hex_rgba("#d8372c"),
-    Colour.BLACK: hex_rgba("#3a3a3f"),
-    Colour.GOLD: hex_rgba("#f0b92a"),
+# Each colour's swatches, one row a colour. Tokens and bonuses: a fill strong enough to tell
+# apart at arm's length, a text colour that reads on it, and a ring. A card's top band: a light
+# tint of its bonus; white's is grey so a white card shows one.
+_SWATCHES: dict[Colour, tuple[str, str, str, str]] = {
+    #              fill       text       ring       band
+    Colour.WHITE: ("#f2f0ea", "#202020", "#9a9a9a", "#c9c6bf"),
+    Colour.BLUE: ("#2f6fd6", "#ffffff", "#cfe0ff", "#a9c4ef"),
+    Colour.GREEN: ("#23a05a", "#ffffff", "#c8f0d8", "#a6dcbc"),
+    Colour.RED: ("#d8372c", "#ffffff", "#ffd0cc", "#f0aaa4"),
+    Colour.BLACK: ("#3a3a3f", "#ffffff", "#9a9aa4", "#9d9da3"),
+    Colour.GOLD: ("#f0b92a", "#202020", "#fff0c0", "#f6dd99"),
 }
-TOKEN_TEXT: dict[Colour, RGBA] = {
-    Colour.WHITE: hex_rgba("#202020"),
-    Colour.BLUE: hex_rgba("#ffffff"),
-    Colour.GREEN: hex_rgba("#ffffff"),
-    Colour.RED: hex_rgba("#ffffff"),
-    Colour.BLACK: hex_rgba("#ffffff"),
-    Colour.GOLD: hex_rgba("#202020"),
-}
-TOKEN_RING: dict[Colour, RGBA] = {
-    Colour.WHITE: hex_rgba("#9a9a9a"),
-    Colour.BLUE: hex_rgba("#cfe0ff"),
-    Colour.GREEN: hex_rgba("#c8f0d8"),
-    Colour.RED: hex_rgba("#ffd0cc"),
-    Colour.BLACK: hex_rgba("#9a9aa4"),
-    Colour.GOLD: hex_rgba("#fff0c0"),
-}
+
+
+def _column(index: int) -> dict[Colour, RGBA]:
+    return {colour: hex_rgba(row[index]) for colour, row in _SWATCHES.items()}
+
+
+TOKEN_FILL = _column(0)
+TOKEN_TEXT = _column(1)
+TOKEN_RING = _column(2)
+BAND = _column(3)
 
 BACKGROUND = hex_rgba("#1b1d24")
 PANEL = hex_rgba("#262a35")
@@ -57,15 +53,6 @@ OK = hex_rgba("#5ed38a")
 HINT = hex_rgba("#5ed38a")
 
 CARD_INK = hex_rgba("#1e1e1e")
-# A card's top band: a light tint of its bonus; white's is grey so a white card shows one.
-BAND: dict[Colour, RGBA] = {
-    Colour.WHITE: hex_rgba("#c9c6bf"),
-    Colour.BLUE: hex_rgba("#a9c4ef"),
-    Colour.GREEN: hex_rgba("#a6dcbc"),
-    Colour.RED: hex_rgba("#f0aaa4"),
-    Colour.BLACK: hex_rgba("#9d9da3"),
-    Colour.GOLD: hex_rgba("#f6dd99"),
-}
 NOBLE_FILL = hex_rgba("#e9dcc0")
 NOBLE_RING = hex_rgba("#8a7650")
 NOBLE_INK = hex_rgba("#33291a")

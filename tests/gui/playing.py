@@ -1,15 +1,18 @@
 """Playing at the table as a person does, through taps on the real app: a whole move, a
-card picked, what the app asks after an action; and the companion's move waited for."""
+card picked, what the app asks after an action; the companion's move and the game review
+waited for."""
 
 from __future__ import annotations
 
 import random
+import time
 
 from kivy.uix.button import Button
 
 from companion.engine.moves import Move
 from companion.engine.simulate import random_setup
 from ui.i18n import tr
+from ui.screens.analysis import AnalysisScreen
 from ui.taps import card_taps, finish_taps, move_taps
 
 from .driver import Driver, lay_out_table
@@ -65,3 +68,21 @@ def new_game_against_the_companion(d: Driver, level_taps: int, suggest: bool) ->
     lay_out_table(d, list(setup.nobles), [list(r) for r in setup.market])
     d.press(tr("Start the game"))
     assert d.app.manager.current == "table"
+
+
+def analysis_screen(d: Driver) -> AnalysisScreen:
+    """The game review's screen (shown or not)."""
+    screen = d.app.manager.get_screen("analysis")
+    assert isinstance(screen, AnalysisScreen)
+    return screen
+
+
+def reviewed(d: Driver, screen: AnalysisScreen, seconds: float = 120) -> None:
+    """Frames until the review under way on ``screen`` is made (the screen lives
+    meanwhile), then a few to draw it; ``seconds`` only bound a review that hangs."""
+    deadline = time.monotonic() + seconds
+    while screen.job is not None:
+        assert time.monotonic() < deadline, "the review never finished"
+        d.frames(1)
+        time.sleep(0.01)
+    d.frames(3)

@@ -4,7 +4,6 @@ the table before it; kept once made; stopped when the screen is left. A small bu
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,11 +14,11 @@ from companion import i18n
 from companion.journal.store import GameState
 from companion.records.record import Record, replay
 from ui.launch import window_size
-from ui.screens.analysis import AnalysisScreen
 
 from .conftest import WINDOW, set_window
 from .driver import Driver
 from .legible import faults
+from .playing import analysis_screen, reviewed
 
 WORDS = {
     "en": ("Game review", "Move {n},", "The companion prefers"),
@@ -44,34 +43,18 @@ def past(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Drive
         d.close()
 
 
-def analysis(d: Driver) -> AnalysisScreen:
-    screen = d.app.manager.get_screen("analysis")
-    assert isinstance(screen, AnalysisScreen)
-    return screen
-
-
-def finish(d: Driver, screen: AnalysisScreen) -> None:
-    """Frames until the review is made (the screen lives meanwhile)."""
-    deadline = time.monotonic() + 120
-    while screen.job is not None:
-        assert time.monotonic() < deadline, "the review never finished"
-        d.frames(1)
-        time.sleep(0.01)
-    d.frames(3)
-
-
 @pytest.mark.parametrize("past", ["en", "fr"], indirect=True)
 def test_the_review_of_a_past_game_steps_to_a_costly_move(past: tuple[Driver, int, int]) -> None:
     d, _, number = past
     language = i18n.language()
     title, move, prefers = WORDS[language]
-    screen = analysis(d)
+    screen = analysis_screen(d)
     screen.playouts = 12
     d.press(title)
     assert d.app.manager.current == "analysis"
     d.frames(2)
     assert screen.job is not None  # in the background: the screen answers meanwhile
-    finish(d, screen)
+    reviewed(d, screen)
     assert screen.done is not None
     for size in [(800, 480), (720, 1280)]:
         set_window(size)
@@ -92,7 +75,7 @@ def test_the_review_of_a_past_game_steps_to_a_costly_move(past: tuple[Driver, in
 
 def test_a_review_is_kept_and_leaving_stops_it(past: tuple[Driver, int, int]) -> None:
     d, game_id, _ = past
-    screen = analysis(d)
+    screen = analysis_screen(d)
     screen.playouts = 100_000  # far too long: it is stopped before it ends
     d.press("Game review")
     d.frames(2)
@@ -103,7 +86,7 @@ def test_a_review_is_kept_and_leaving_stops_it(past: tuple[Driver, int, int]) ->
     assert job.wait(60) and job.result is None
     screen.playouts = 8
     d.press("Game review")
-    finish(d, screen)
+    reviewed(d, screen)
     made = screen.done
     # Opened again, the journal's review is shown at once: nothing is computed.
     d.press("Back")

@@ -38,6 +38,7 @@ from ui.screens.table.movelog import MoveLog
 from .conftest import MAIN_DISPLAYS, OTHER_DISPLAYS, WINDOW, set_window
 from .driver import Driver
 from .legible import faults
+from .playing import analysis_screen, reviewed
 
 SHOTS = os.environ.get("SPLENDOR_SHOTS_DIR")
 FRAMES = int(os.environ.get("SPLENDOR_FRAMES", "1"))
@@ -250,14 +251,12 @@ def test_the_game_review(app: Driver) -> None:
     finished, _ = store_games(d)
     d.app.show_past_game(finished)
     d.frames(2)
-    screen = d.app.manager.get_screen("analysis")
+    screen = analysis_screen(d)
     screen.playouts = 4
     d.app.end_screen.analyse()
     d.frames(2)
     found = every_size(d, "the review under way")
-    while screen.job is not None:
-        d.frames(1)
-    d.frames(2)
+    reviewed(d, screen)
     found += every_size(d, "the review")
     assert screen.rows
     screen.step_to(screen.rows[0][0])

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,14 @@ from ui.screens.analysis import AnalysisScreen
 from ui.screens.review import ReviewScreen
 
 from .driver import Driver
-from .playing import new_game_against_the_companion, pick_card, play_through_taps, shown_move
+from .playing import (
+    analysis_screen,
+    new_game_against_the_companion,
+    pick_card,
+    play_through_taps,
+    reviewed,
+    shown_move,
+)
 
 EXPERT_TAPS = 4  # the seat's button: a person, easy, medium, hard, then expert
 PREFERS = {"en": "The companion prefers", "fr": "Le compagnon préfère"}
@@ -63,17 +69,11 @@ def _expert_game(d: Driver, moves: int | None) -> Game:
 
 def _analysis(d: Driver, playouts: int) -> AnalysisScreen:
     """The end screen's Game review, computed at ``playouts`` a move, to its end."""
-    screen = d.app.manager.get_screen("analysis")
-    assert isinstance(screen, AnalysisScreen)
+    screen = analysis_screen(d)
     screen.playouts = playouts
     d.press(tr("Game review"))
     assert d.app.manager.current == "analysis"
-    deadline = time.monotonic() + 300
-    while screen.job is not None:
-        assert time.monotonic() < deadline, "the review never finished"
-        d.frames(1)
-        time.sleep(0.01)
-    d.frames(3)
+    reviewed(d, screen, seconds=300)
     assert screen.done is not None and screen.rows
     return screen
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
 from kivy.uix.button import Button
+from kivy.uix.modalview import ModalView
 
 from companion.engine.game import Hidden
 from companion.engine.moves import Buy, Reserve
@@ -17,9 +20,10 @@ from companion.engine.tokens import Colour, Tokens
 from companion.i18n import localise
 from companion.journal.session import Session
 from companion.records.movelog import move_log
-from ui.dialogs import CardPicker, ReturnPicker
+from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
 from ui.i18n import tr
 from ui.screens.table.players import PlayerPanel
+from ui.widgets.pieces import NobleView
 
 from .driver import Driver, lay_out_table
 from .playing import pick_card, play_through_taps
@@ -344,3 +348,52 @@ def test_the_status_line_says_each_move_as_the_move_log_does(tmp_path: Path, lan
             assert " achète " in told, told
     finally:
         d.close()
+
+
+def test_each_turn_picker_hands_on_its_answer_or_its_cancel_once_and_closes(
+    driver: Driver,
+) -> None:
+    """The card, noble and give-back pickers: the answer, or Cancel, goes to the table
+    once and the picker is gone (the table never waits behind a dialog left open)."""
+    d = driver
+    game = simulate(players=2, seed=3, max_moves=4)
+    card, noble = game.unseen(1)[0], game.nobles[0]
+    said: list[object] = []
+
+    def cancelled() -> None:
+        said.append("cancelled")
+
+    def tap_the_noble() -> None:
+        d.tap(d.find(NobleView, lambda v: v.noble is noble))
+
+    def give_back_a_red() -> None:
+        picker = d.top()
+        assert isinstance(picker, ReturnPicker)
+        d.tap(picker.tokens[Colour.RED])
+        d.press(tr("Give back"), exact=True)
+
+    pickers: list[tuple[Callable[[], ModalView], Callable[[], None], object]] = [
+        (
+            lambda: CardPicker("?", game.unseen(1), said.append, cancelled),
+            partial(pick_card, d, card.id),
+            card,
+        ),
+        (lambda: NoblePicker("?", game.nobles, said.append, cancelled), tap_the_noble, noble),
+        (
+            lambda: ReturnPicker("?", Tokens(red=2, blue=1), 1, said.append, cancelled),
+            give_back_a_red,
+            Tokens(red=1),
+        ),
+    ]
+    for make, answer_it, answer in pickers:
+        for cancel in (True, False):
+            said.clear()
+            make().open()
+            d.frames(2)
+            if cancel:
+                d.press(tr("Cancel"), exact=True)
+            else:
+                answer_it()
+            d.frames(2)
+            assert said == (["cancelled"] if cancel else [answer])
+            assert not d.modals()

@@ -35,12 +35,13 @@ from companion.records.record import Record, replay
 from ui.dialogs import CardPicker
 from ui.i18n import tr
 from ui.launch import window_size
+from ui.screens.analysis import AnalysisScreen
 from ui.screens.setup.pickers import LevelPicker
 from ui.screens.table.movelog import MoveLog
 
 from .conftest import WINDOW, set_window
 from .driver import SCREENSHOTS, Driver
-from .playing import shown_move
+from .playing import analysis_screen, reviewed, shown_move
 
 WORDS = {"en": ("New game", "Past games"), "fr": ("Nouvelle partie", "Parties")}
 
@@ -197,6 +198,19 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     shoot(d, "history", language, fits=False)
 
 
+def _review(d: Driver, game_id: int, record: Record) -> AnalysisScreen:
+    """Past game ``game_id``'s review, made and shown, opened from its end screen."""
+    d.app.show_past_game(game_id)
+    d.frames(3)
+    screen = analysis_screen(d)
+    screen.playouts = 40  # smoother lines than the tests' budget
+    screen.show(game_id, d.app.end_screen.record or record, back_to="end")
+    d.app.manager.current = "analysis"
+    reviewed(d, screen, seconds=600)
+    assert screen.rows
+    return screen
+
+
 @pytest.mark.long
 def test_the_game_review(shots: tuple[Driver, str]) -> None:
     """A past game's review (a small budget), and the table before a costly move."""
@@ -205,16 +219,7 @@ def test_the_game_review(shots: tuple[Driver, str]) -> None:
     set_window((800, 480))
     record, number, _ = blunder()
     game_id = app.store.import_record(record, GameState.of(replay(record).game))
-    app.show_past_game(game_id)
-    d.frames(3)
-    screen = app.manager.get_screen("analysis")
-    screen.playouts = 40  # smoother lines than the tests' budget
-    screen.show(game_id, app.end_screen.record or record, back_to="end")
-    app.manager.current = "analysis"
-    while screen.job is not None:
-        d.frames(1)
-    d.frames(3)
-    assert screen.rows
+    screen = _review(d, game_id, record)
     shoot(d, "review", language, fits=False)
     screen.step_to(number)
     d.frames(3)
@@ -245,14 +250,5 @@ def test_a_game_against_the_expert(shots: tuple[Driver, str]) -> None:
             shown_move(d)
             d.frames(3)
             shoot(d, "expert-table", language, fits=False)
-    app.show_past_game(game_id)
-    d.frames(3)
-    screen = app.manager.get_screen("analysis")
-    screen.playouts = 40
-    screen.show(game_id, app.end_screen.record or record, back_to="end")
-    app.manager.current = "analysis"
-    while screen.job is not None:
-        d.frames(1)
-    d.frames(3)
-    assert screen.rows
+    _review(d, game_id, record)
     shoot(d, "expert-review", language, fits=False)

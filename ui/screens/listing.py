@@ -18,14 +18,12 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
-from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from .. import theme
 from ..layout import (
     LINE,
-    FollowsWindow,
     button,
     fit_label,
     fit_row,
@@ -35,6 +33,7 @@ from ..layout import (
     words_fit,
 )
 from ..scale import SCALE
+from ..widgets.modal import ModalPanel
 
 Layout = list[list[tuple[int, float]]]
 """How a list's columns are arranged: lines of (column, share of the width). One line of
@@ -224,23 +223,11 @@ def header(columns: Sequence[tuple[str, float]], layout: Layout | None = None) -
     )
 
 
-class Panel(FollowsWindow, ModalView):
+class Panel(ModalPanel):
     """An opaque panel over the screen: a title, lines of text or rows, buttons."""
 
     def __init__(self, title: str, height: float = 0.9, **kw: Any) -> None:
-        super().__init__(
-            size_hint=(0.92, height),
-            auto_dismiss=False,
-            overlay_color=(0, 0, 0, 0.75),
-            background_color=(0, 0, 0, 0),
-            **kw,
-        )
-        self._anim_duration = 0
-        self.box = BoxLayout(orientation="vertical")
-        with self.box.canvas.before:
-            Color(*theme.PANEL)
-            self._back = RoundedRectangle(radius=[10])
-        self.box.bind(pos=self._place, size=self._place)
+        super().__init__((0.92, height), shade=0.75, radius=10, **kw)
         self.box.add_widget(grow_label(title, font=24, bold=True, color=theme.ACCENT))
         self.body = BoxLayout(orientation="vertical")
         self.box.add_widget(self.body)
@@ -248,9 +235,7 @@ class Panel(FollowsWindow, ModalView):
         self.box.add_widget(self.message)
         self.buttons = BoxLayout(size_hint_y=None)
         self.box.add_widget(self.buttons)
-        self.add_widget(self.box)
         self.lay_out()
-        self.follow_window()
 
     def lay_out(self) -> None:
         """Its sizes, from the window's (again when it changes while the panel shows)."""
@@ -261,10 +246,6 @@ class Panel(FollowsWindow, ModalView):
         self.buttons.spacing = gap(8)
         self.buttons.height = line_height() * 1.2
         refit(self)
-
-    def _place(self, *_: Any) -> None:
-        self._back.pos = self.box.pos
-        self._back.size = self.box.size
 
     def text(self, line: str, **kw: Any) -> Label:
         label = cell(line, 1, **kw)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
@@ -226,35 +228,18 @@ class NewGameScreen(Shaped):
 
     def _typing_bar(self) -> BoxLayout:
         """Over the 3.5-inch screen's keyboard: the name being typed, and Done."""
-        bar = BoxLayout(size_hint_y=None, height=row_height(), spacing=gap(8))
         name = fit_label(
             f"{self.editing + 1}. {self.names[self.editing] or '…'}", font=20, bold=True
         )
-        bar.add_widget(name)
-        bar.add_widget(
-            button(
-                tr("Done"),
-                self.stop_typing,
-                size_hint_x=0.3,
-                background_color=theme.BUTTON_GO,
-            )
-        )
-        return bar
+        return _bottom_row(name, _go(tr("Done"), self.stop_typing, size_hint_x=0.3))
 
     def _bar(self) -> BoxLayout:
-        bar = BoxLayout(size_hint_y=None, height=row_height(), spacing=gap(8))
-        bar.add_widget(button(tr("Back"), self.app.show_start, size_hint_x=0.25))
         suggest = tr("Suggest a move: on") if self.suggest else tr("Suggest a move: off")
-        bar.add_widget(button(suggest, self.toggle_suggest, size_hint_x=0.35))
-        bar.add_widget(
-            button(
-                tr("Next: lay out the table"),
-                self.next,
-                size_hint_x=0.4,
-                background_color=theme.BUTTON_GO,
-            )
+        return _bottom_row(
+            button(tr("Back"), self.app.show_start, size_hint_x=0.25),
+            button(suggest, self.toggle_suggest, size_hint_x=0.35),
+            _go(tr("Next: lay out the table"), self.next, size_hint_x=0.4),
         )
-        return bar
 
     def start_typing(self) -> None:
         self.typing = True
@@ -348,3 +333,16 @@ class NewGameScreen(Shaped):
             self.message.text = err.message
             return
         self.app.show_setup(draft, levels, self.suggest)
+
+
+def _bottom_row(*parts: Widget) -> BoxLayout:
+    """A row a finger's height: ``parts`` side by side, the one that goes on (:func:`_go`) last."""
+    bar = BoxLayout(size_hint_y=None, height=row_height(), spacing=gap(8))
+    for part in parts:
+        bar.add_widget(part)
+    return bar
+
+
+def _go(text: str, action: Callable[[], object], **kw: Any) -> Button:
+    """The button that goes on: green."""
+    return button(text, action, background_color=theme.BUTTON_GO, **kw)

@@ -33,17 +33,14 @@ class Tappable(ButtonBehavior, Widget):
     selected = BooleanProperty(False)
     dimmed = BooleanProperty(False)
 
+    # The properties whose change draws the widget again: a subclass adds its own.
+    redrawn_by: tuple[str, ...] = ("pos", "size", "highlight", "selected", "dimmed")
+
     def __init__(self, **kw: Any) -> None:
         # Several properties often change in one frame: draw once, at the end of it.
         self.redraw_soon = Clock.create_trigger(lambda dt: self.redraw(), -1)
         super().__init__(**kw)
-        self.bind(
-            pos=self.redraw_soon,
-            size=self.redraw_soon,
-            highlight=self.redraw_soon,
-            selected=self.redraw_soon,
-            dimmed=self.redraw_soon,
-        )
+        self.bind(**dict.fromkeys(self.redrawn_by, self.redraw_soon))
 
     def redraw(self, *_: Any) -> None:
         raise NotImplementedError
@@ -61,10 +58,7 @@ class CardView(Tappable):
     deck_count = NumericProperty(0)
     small = BooleanProperty(False)  # a reserve slot: bonus, points and level only
 
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.bind(card=self.redraw_soon, deck_count=self.redraw_soon, deck_level=self.redraw_soon)
-        self.bind(small=self.redraw_soon)
+    redrawn_by = (*Tappable.redrawn_by, "card", "deck_count", "deck_level", "small")
 
     def _text(self, text: str, x: float, y: float, w: float, h: float, colour: Any) -> None:
         draw_text(self.canvas, text, x, y, w, h, colour, h)
@@ -145,9 +139,7 @@ class NobleView(Tappable):
 
     noble = ObjectProperty(None, allownone=True)
 
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.bind(noble=self.redraw_soon)
+    redrawn_by = (*Tappable.redrawn_by, "noble")
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas
@@ -179,16 +171,7 @@ class TokenButton(Tappable):
     blank = BooleanProperty(False)
     locked = BooleanProperty(False)
 
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.bind(
-            colour=self.redraw_soon,
-            count=self.redraw_soon,
-            chosen=self.redraw_soon,
-            sign=self.redraw_soon,
-            blank=self.redraw_soon,
-            locked=self.redraw_soon,
-        )
+    redrawn_by = (*Tappable.redrawn_by, "colour", "count", "chosen", "sign", "blank", "locked")
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas

@@ -12,12 +12,11 @@ A picker covers the whole window and is laid out again when the window changes.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from functools import cached_property
+from typing import Generic, TypeVar
 
-from kivy.graphics import Color, RoundedRectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion.engine.cards import Card, Noble
@@ -25,30 +24,30 @@ from companion.engine.tokens import GEMS, Colour
 
 from ... import theme
 from ...cardface import CardFace, NobleFace, cost_digit
-from ...colourpick import ColourFirst
+from ...colourpick import ColourFirst, by_bonus
 from ...i18n import tr
-from ...layout import FollowsWindow, best_grid, button, fit_label, gap, refit, row_height
+from ...layout import best_grid, button, fit_label, gap, refit, row_height
 from ...scale import SCALE
+from ...widgets.modal import ModalPanel
 
 NOBLE_RATIO = 0.8  # a noble tile's height over its width
 
+T = TypeVar("T")  # what a picker offers: a card, a noble
 
-class PlacePicker(FollowsWindow, ModalView):
-    """The whole screen: a title, the choices, a line for a refusal, Cancel."""
 
-    def __init__(self, title: str, on_cancel: Callable[[], None]) -> None:
-        super().__init__(
-            size_hint=(1, 1),
-            auto_dismiss=False,
-            overlay_color=(0, 0, 0, 0.8),
-            background_color=(0, 0, 0, 0),
-        )
-        self._anim_duration = 0
-        self.box = BoxLayout(orientation="vertical")
-        with self.box.canvas.before:
-            Color(*theme.PANEL)
-            self._panel = RoundedRectangle(radius=[8])
-        self.box.bind(pos=self._place, size=self._place)
+class PlacePicker(ModalPanel, Generic[T]):
+    """The whole screen: a title, the choices, a line for a refusal, Cancel. A choice
+    tapped closes it and goes to ``on_pick``; Cancel closes it and calls ``on_cancel``."""
+
+    def __init__(
+        self,
+        title: str,
+        choices: Sequence[T],
+        on_pick: Callable[[T], None],
+        on_cancel: Callable[[], None],
+    ) -> None:
+        super().__init__((1, 1), shade=0.8, radius=8)
+        self.choices = list(choices)
         # The title and Cancel share the top row: the rest of the screen is the choices.
         self.head = BoxLayout(size_hint_y=None)
         self.title = fit_label(title, font=19, bold=True, color=theme.ACCENT)
@@ -59,12 +58,12 @@ class PlacePicker(FollowsWindow, ModalView):
         # A refusal (a card scanned twice) shows between the title and the choices.
         self.message = fit_label("", font=17, size_hint_y=None, height=0, color=theme.ERROR)
         self.message.bind(text=lambda *_: self._sizes())
+        self.on_pick = on_pick
         self.on_cancel = on_cancel
         for part in (self.head, self.message, self.body):
             self.box.add_widget(part)
-        self.add_widget(self.box)
         self._sizes()
-        self.follow_window()
+        self.fill()
 
     def _sizes(self) -> None:
         self.box.padding = gap(6)
@@ -89,19 +88,19 @@ class PlacePicker(FollowsWindow, ModalView):
         height = SCALE.height - 2 * gap(6) - self.head.height - gap(4) - self.message.height
         return width, height
 
-    def _place(self, *_: Any) -> None:
-        self._panel.pos = self.box.pos
-        self._panel.size = self.box.size
-
     def _cancel(self) -> None:
         self.dismiss(animation=False)
         self.on_cancel()
+
+    def _pick(self, choice: T) -> None:
+        self.dismiss(animation=False)
+        self.on_pick(choice)
 
 
 LEGIBLE = 18.0  # px at 800x480: a card's cost read at arm's length on the 7-inch screen
 
 
-class LevelPicker(PlacePicker):
+class LevelPicker(PlacePicker[Card]):
     """The cards of a level not yet on the table.
 
     All at once, a row per bonus colour (a column in portrait) (one tap), where the cost
@@ -110,20 +109,12 @@ class LevelPicker(PlacePicker):
     table draws them.
     """
 
-    def __init__(
-        self,
-        title: str,
-        cards: Sequence[Card],
-        on_pick: Callable[[Card], None],
-        on_cancel: Callable[[], None],
-    ) -> None:
-        super().__init__(title, on_cancel)
-        self.cards = list(cards)
-        self.on_pick = on_pick
-        self.by_colour = {c: [card for card in self.cards if card.bonus == c] for c in GEMS}
-        self.chooser: ColourFirst | None = None
-        self.at_once = False
-        self.fill()
+    chooser: ColourFirst | None = None  # the colours first: made once, kept (see _chooser)
+    at_once = False  # every card shows at once
+
+    @cached_property
+    def by_colour(self) -> dict[Colour, list[Card]]:
+        return by_bonus(self.choices)
 
     def _arrangement(self) -> tuple[int, int, bool] | None:
         """All the cards at once: (columns, rows, a column a colour), the arrangement
@@ -135,15 +126,13 @@ class LevelPicker(PlacePicker):
             cols, rows = (len(GEMS), longest) if by_column else (longest, len(GEMS))
             w = (width - gap(4) * (cols - 1)) / cols
             h = (height - gap(4) * (rows - 1)) / rows
-            digit = min(cost_digit(card, w, h) for card in self.cards)
+            digit = min(cost_digit(card, w, h) for card in self.choices)
             if best is None or digit > best[0]:
                 best = (digit, (cols, rows, by_column))
         assert best is not None
         return best[1] if best[0] >= SCALE.font(LEGIBLE) else None
 
     def fill(self) -> None:
-        if not hasattr(self, "by_colour"):
-            return  # the base class's first layout, before the cards are known
         arrangement = self._arrangement()
         self.at_once = arrangement is not None
         if arrangement is not None:
@@ -155,7 +144,7 @@ class LevelPicker(PlacePicker):
         """Kept from one layout to the next: the colour shown stays."""
         if self.chooser is None:
             hint = tr("Tap the card's bonus colour, then the card.")
-            self.chooser = ColourFirst(self.cards, self._pick, hint)
+            self.chooser = ColourFirst(self.choices, self._pick, hint)
         return self.chooser
 
     @property
@@ -182,40 +171,18 @@ class LevelPicker(PlacePicker):
         """The cards of ``colour``, drawn as on the table, a tap picks."""
         self._chooser().show_colour(colour)
 
-    def _pick(self, card: Card) -> None:
-        self.dismiss(animation=False)
-        self.on_pick(card)
 
-
-class NobleGrid(PlacePicker):
+class NobleGrid(PlacePicker[Noble]):
     """The nobles not yet on the table: one tap picks."""
 
-    def __init__(
-        self,
-        title: str,
-        nobles: Sequence[Noble],
-        on_pick: Callable[[Noble], None],
-        on_cancel: Callable[[], None],
-    ) -> None:
-        super().__init__(title, on_cancel)
-        self.nobles = list(nobles)
-        self.on_pick = on_pick
-        self.fill()
-
     def fill(self) -> None:
-        if not hasattr(self, "nobles"):
-            return
         width, height = self.body_size()
-        cols, rows = best_grid(len(self.nobles), width, height, NOBLE_RATIO, gap(12))
+        cols, rows = best_grid(len(self.choices), width, height, NOBLE_RATIO, gap(12))
         grid = GridLayout(cols=cols, rows=rows, spacing=gap(12), padding=[gap(12), gap(4)])
-        for noble in self.nobles:
+        for noble in self.choices:
             view = NobleFace(noble=noble)
             view.bind(on_release=lambda v, n=noble: self._pick(n))
             grid.add_widget(view)
-        for _ in range(cols * rows - len(self.nobles)):
+        for _ in range(cols * rows - len(self.choices)):
             grid.add_widget(Widget())
         self.body.add_widget(grid)
-
-    def _pick(self, noble: Noble) -> None:
-        self.dismiss(animation=False)
-        self.on_pick(noble)

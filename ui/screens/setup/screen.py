@@ -26,7 +26,7 @@ from ...i18n import tr
 from ...layout import Shaped, button, fit_label, gap, grow_label, row_height
 from ...scale import SCALE
 from ...widgets.drawing import ROMAN
-from .pickers import LevelPicker, NobleGrid, PlacePicker
+from .pickers import LevelPicker, NobleGrid
 
 if TYPE_CHECKING:
     from ...context import AppContext
@@ -40,7 +40,7 @@ class SetupScreen(Shaped):
         super().__init__(name="setup", **kw)
         self.app = app
         self.draft: NewGame | None = None
-        self.picker: PlacePicker | None = None
+        self.picker: LevelPicker | NobleGrid | None = None
         self.box = BoxLayout(orientation="vertical")
         self.add_widget(self.box)
         self.message = grow_label("")
