@@ -27,6 +27,27 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return float(_texture(text, int(size), bold, (1.0, 1.0, 1.0, 1.0)).width) if text else 0.0
 
 
+def wrapped_lines(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """``text`` wrapped between words in ``width`` at ``size``, as Kivy wraps a label: a
+    word goes to the next line when it does not fit after the last one (a word wider than
+    ``width`` stays whole, alone on its line); each paragraph starts a line."""
+    space = text_width("a b", size, bold) - text_width("ab", size, bold)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line: list[str] = []
+        used = 0.0
+        for word in paragraph.split():
+            w = text_width(word, size, bold)
+            if line and used + space + w > width:
+                lines.append(" ".join(line))
+                line, used = [word], w
+            else:
+                line.append(word)
+                used += (space if len(line) > 1 else 0.0) + w
+        lines.append(" ".join(line))
+    return lines
+
+
 def widest_word(text: str, size: float, bold: bool = True) -> float:
     """The width of ``text``'s widest word at ``size``: the least width that wraps it
     between words only (Kivy breaks a word that does not fit: "Rétabli/r")."""
