@@ -22,9 +22,21 @@ def _texture(text: str, size: int, bold: bool, colour: tuple[float, ...]) -> Any
     return label.texture
 
 
+@lru_cache(maxsize=64)
+def _measurer(size: int, bold: bool) -> CoreLabel:
+    return CoreLabel(font_size=size, bold=bold)
+
+
+@lru_cache(maxsize=16384)
+def _width(text: str, size: int, bold: bool) -> float:
+    return float(_measurer(size, bold).get_extents(text)[0])
+
+
 def text_width(text: str, size: float, bold: bool = False) -> float:
-    """How wide ``text`` is drawn at ``size`` by :func:`draw_text`, to lay it out first."""
-    return float(_texture(text, int(size), bold, (1.0, 1.0, 1.0, 1.0)).width) if text else 0.0
+    """How wide ``text`` is drawn at ``size`` (by :func:`draw_text` or a label), to lay it
+    out first: the app's one measure of text. Measured, not rendered: a layout measures
+    many words at many sizes, and only what is drawn is rendered."""
+    return _width(text, int(size), bold) if text else 0.0
 
 
 def wrapped_lines(text: str, size: float, width: float, bold: bool = False) -> list[str]:
