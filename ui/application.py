@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -61,6 +61,9 @@ from .settings import (
 )
 from .settings_screen import SettingsScreen
 
+if TYPE_CHECKING:
+    from .devices import Devices  # imported when wired: pyserial and gpiozero are optional
+
 log = logging.getLogger(__name__)
 
 
@@ -87,7 +90,7 @@ class CompanionApp(App):
         # The new-game screen's choice until the game starts: levels per seat, suggestions.
         self.companion_plan: tuple[SeatLevels, bool] = ([], False)
         self.store: Store
-        self.hardware: Any = None
+        self.hardware: Devices | None = None
 
     # ------------------------------------------------------------------ settings
 
@@ -488,9 +491,9 @@ class CompanionApp(App):
         self.hardware = Devices(self, pin_factory=pin_factory)
         self.start_screen.refresh()  # the RFID button comes and goes with the reader
 
-    # Events from the hardware go to the screen on show, by what it can do, not by its
-    # name: a screen handles ``say``, ``card_scanned``, ``undo_pressed``, ``confirm_pressed``
-    # if it has them.
+    # Events from the hardware (ui/devices.py's DevicesHost) go to the screen on show, by
+    # what it can do, not by its name: a screen handles ``say``, ``tag_read``,
+    # ``card_scanned``, ``undo_pressed``, ``confirm_pressed`` if it has them.
 
     def say(self, message: str, error: bool = False) -> None:
         """A line for the table, on whatever screen is showing."""
@@ -501,6 +504,15 @@ class CompanionApp(App):
             # What the start said (a journal, a setting) stays: the latest line joins it.
             self.notices[:] = [*self._lasting, message]
             self.start_screen.refresh()
+
+    def tag_read(self, tag: str) -> bool:
+        """A raw RFID tag for the screen on show if it takes them (enrolling a card):
+        whether it did (else the devices read it as a card)."""
+        read = getattr(self.manager.current_screen, "tag_read", None)
+        if read is None:
+            return False
+        read(tag)
+        return True
 
     def undo_pressed(self) -> None:
         """The undo button at the table."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +25,22 @@ from . import theme
 from .i18n import tr
 from .layout import short_name
 from .scale import SCALE
-from .widgets.text import draw_text, text_width
+from .widgets.text import draw_text, text_width, widest_word, wrapped_lines
 
 # One colour per seat, distinct from each other and readable on the dark background.
 SEAT_COLOURS = [theme.hex_rgba(code) for code in theme.SEAT_HEX]
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """A seat's words in the chart's legend as drawn: its lines (one, or its words wrapped
+    between them), the left of its text and the top of its first line, its font."""
+
+    seat: int
+    lines: tuple[str, ...]
+    x: float
+    top: float
+    font: float
 
 
 def marked_rounds(seat: int, seats: int, rounds: int, width: float, marker: float) -> range:
@@ -53,6 +66,7 @@ class PointsChart(Widget):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
+        self.legend: list[LegendEntry] = []  # as last drawn
         trigger = Clock.create_trigger(lambda dt: self.redraw(), -1)
         self.bind(pos=trigger, size=trigger, rounds=trigger, names=trigger, goal=trigger)
 
@@ -63,8 +77,10 @@ class PointsChart(Widget):
             return max(18.0, float(self.height) * 0.05)
         return SCALE.font(18)
 
-    def _label(self, text: str, x: float, y: float, w: float, h: float, colour: Any) -> None:
-        draw_text(self.canvas, text, x, y, w, h, colour, self.text, bold=False)
+    def _label(
+        self, text: str, x: float, y: float, w: float, h: float, colour: Any, size: float = 0
+    ) -> None:
+        draw_text(self.canvas, text, x, y, w, h, colour, size or self.text, bold=False)
 
     def _marker(self, seat: int, x: float, y: float, d: float) -> None:
         """The seat's number in a disc of its colour: the line's name without colour."""
@@ -106,36 +122,26 @@ class PointsChart(Widget):
         c.add(Rectangle(pos=self.pos, size=self.size))
         x0 = self.x + max(self.width * 0.08, text * 3.6)
         right = self.x + self.width - text * 0.8
-        legend = self._legend(text, right - x0)
-        side: list[tuple[int, str, float]] = []
-        if legend is None:  # beside the plot, one seat a line, at most 40% of the width
-            side = self._entries(text)
-            column = min(max(width for *_, width in side), self.width * 0.4)
+        rows = self._legend(text, right - x0)
+        if rows is None:  # beside the plot, one seat a line, at most 40% of the width
+            column = min(max(width for *_, width in self._entries(text)), self.width * 0.4)
             right -= column + text
-            legend = []
+            self.legend = self._beside(right + text, text)
+            rows = []
+        else:
+            self.legend = self._above(rows, x0, right - x0, text)
         y0 = self.y + text * 2.8
         w = right - x0
-        top_room = text * (1.8 + 1.5 * len(legend)) if legend else text * 1.8
+        top_room = text * (1.8 + 1.5 * len(rows)) if rows else text * 1.8
         h = self.y + self.height - top_room - y0
         self._plot(x0, y0, w, h, text)
-        for row, seats in enumerate(legend):
-            ly = self.y + self.height - text * (1.6 + 1.5 * row)
-            lx = x0
-            spare = (w - sum(width for _, _, width in seats)) / len(seats)
-            for seat, said, width in seats:
-                self._marker(seat, lx + text * 0.6, ly + text * 0.6, text * 1.3)
+        for entry in self.legend:
+            self._marker(entry.seat, entry.x - text, entry.top - entry.font * 0.6, text * 1.3)
+            for n, line in enumerate(entry.lines):
+                ly = entry.top - entry.font * 1.2 * (n + 1)
                 # Its own width, so it sits beside its marker (draw_text centres).
-                self._label(said, lx + text * 1.6, ly, width - text * 2.2, text * 1.2, theme.TEXT)
-                lx += width + max(0.0, spare)
-        for i, (seat, said, _width) in enumerate(side):
-            lx = right + text
-            ly = self.y + self.height - text * (1.8 + 1.6 * i)
-            self._marker(seat, lx + text * 0.6, ly + text * 0.6, text * 1.3)
-            room = self.x + self.width - (lx + text * 1.6) - text * 0.3
-            name = self.names[seat]
-            points = said[len(name) :]
-            shown = short_name(name, room - text_width(points, text), text) + points
-            self._label(shown, lx + text * 1.6, ly, text_width(shown, text), text * 1.2, theme.TEXT)
+                width = text_width(line, entry.font)
+                self._label(line, entry.x, ly, width, entry.font * 1.2, theme.TEXT, entry.font)
         self._label(
             self.y_words(),
             self.x,
@@ -144,6 +150,55 @@ class PointsChart(Widget):
             text * 1.2,
             theme.TEXT_DIM,
         )
+
+    def _above(
+        self, rows: list[list[tuple[int, str, float]]], x0: float, w: float, text: float
+    ) -> list[LegendEntry]:
+        """The legend's rows above the plot, spread over its width, one line a seat."""
+        entries = []
+        for row, seats in enumerate(rows):
+            top = self.y + self.height - text * (0.4 + 1.5 * row)
+            lx = x0
+            spare = (w - sum(width for _, _, width in seats)) / len(seats)
+            for seat, said, width in seats:
+                entries.append(LegendEntry(seat, (said,), lx + text * 1.6, top, text))
+                lx += width + max(0.0, spare)
+        return entries
+
+    def _beside(self, lx: float, text: float) -> list[LegendEntry]:
+        """The legend beside the plot from ``lx``, a seat under the other: each seat's
+        words whole, wrapped between them on more lines where the column is narrow (the
+        companion's level too: ``Companion 2 (medium) (2)``), their font smaller, down
+        to the floor, where they would not fit the chart's height so. Only a word too
+        wide for the column even at the floor shortens its name, by whole words."""
+        x = lx + text * 1.6
+        room = self.x + self.width - x - text * 0.3
+        top = self.y + self.height - text * 0.6
+        floor = float(SCALE.min_text)
+        font = max(floor, text)
+        while True:
+            entries = [
+                LegendEntry(seat, lines, x, top, font)
+                for seat, said, _ in self._entries(font)
+                for lines in [self._wrapped(seat, said, font, room)]
+            ]
+            # Each seat's lines, then a gap: a seat a line takes 1.6 times the font.
+            heights = [max(len(e.lines) * font, text) * 1.2 + text * 0.4 for e in entries]
+            if sum(heights) <= top - self.y or font <= floor:
+                break
+            font = max(floor, float(int(font * 0.92)))
+        for i, entry in enumerate(entries):
+            entries[i] = LegendEntry(entry.seat, entry.lines, x, top - sum(heights[:i]), font)
+        return entries
+
+    def _wrapped(self, seat: int, said: str, font: float, room: float) -> tuple[str, ...]:
+        """A seat's words on lines ``room`` wide; its name shortened by whole words only
+        where a word is wider than the room."""
+        if widest_word(said, font, bold=False) <= room:
+            return tuple(wrapped_lines(said, font, room))
+        name = self.names[seat]
+        points = said[len(name) :]
+        return (short_name(name, room - text_width(points, font), font) + points,)
 
     def y_words(self) -> str:
         """What the vertical axis counts, above it."""

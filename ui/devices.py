@@ -10,7 +10,8 @@ refused.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from kivy.clock import Clock
 
@@ -24,8 +25,41 @@ from hardware.tagmap import TagMap, default_path
 
 from .i18n import tr
 
-if TYPE_CHECKING:
-    from .application import CompanionApp
+
+class DevicesHost(Protocol):
+    """The app as the devices see it, and nothing more: its settings and data folder to
+    wire them, its notices to say what failed, and where their events go (the screen on
+    show, by what it can do). :class:`ui.application.CompanionApp` implements it."""
+
+    @property
+    def notices(self) -> list[str]:
+        """What the app says at the start: a device that failed is added there."""
+        ...
+
+    def setting(self, key: str) -> str:
+        """A setting's value in use (the kiosk's, the file's, else its default)."""
+        ...
+
+    def data_folder(self) -> Path:
+        """Where the RFID tag map is kept, beside the games."""
+        ...
+
+    def say(self, message: str, error: bool = False) -> None:
+        """A line for the table, on whatever screen is showing."""
+        ...
+
+    def tag_read(self, tag: str) -> bool:
+        """A raw tag for the screen on show, if it takes them (enrolling a card): whether
+        it did; else the tag is read as a card."""
+        ...
+
+    def on_card_scanned(self, card_id: str) -> None:
+        """A card read, for the screen on show (the table declares it)."""
+        ...
+
+    def undo_pressed(self) -> None: ...
+
+    def confirm_pressed(self) -> None: ...
 
 
 def on_app_thread(function: Callable[[], None]) -> None:
@@ -46,7 +80,9 @@ class _Door:
 
 
 class Devices:
-    def __init__(self, app: CompanionApp, pin_factory: Any = None) -> None:
+    """The reader, the buttons and the lights, wired from ``app``'s settings."""
+
+    def __init__(self, app: DevicesHost, pin_factory: Any = None) -> None:
         self.app = app
         self.reader: RfidReader | None = None
         self.scanner: CardScanner | None = None
@@ -99,10 +135,7 @@ class Devices:
     def tag_read(self, tag: str) -> None:
         """On the app's thread: a tag for the screen that takes raw tags (enrolling), else a
         card declared at the table. Routed by what the screen can do, not by its name."""
-        read = getattr(self.app.manager.current_screen, "tag_read", None)
-        if read is not None:
-            read(tag)
-        elif self.scanner is not None:
+        if not self.app.tag_read(tag) and self.scanner is not None:
             self.scanner.scan(tag)
 
     def scanned(self, result: ScanResult) -> None:

@@ -12,11 +12,9 @@ that fits: its words wrap between words, never inside one, and its lines fit its
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.anchorlayout import AnchorLayout
@@ -29,29 +27,13 @@ from kivy.uix.widget import Widget
 
 from .scale import SCALE
 from .widgets.buttons import big_button
-from .widgets.text import short_forms
+from .widgets.text import short_forms, text_width, wrapped_lines
 
 LINE = 1.22  # a line of text's height over its font size (Roboto, as Kivy renders it)
 ELLIPSIS = "…"
 
 
 # ---------------------------------------------------------------------- measuring
-
-
-@lru_cache(maxsize=64)
-def _measurer(size: int, bold: bool) -> CoreLabel:
-    return CoreLabel(font_size=size, bold=bold)
-
-
-@lru_cache(maxsize=16384)
-def _width(text: str, size: int, bold: bool) -> float:
-    return float(_measurer(size, bold).get_extents(text)[0])
-
-
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    """How wide ``text`` is drawn at ``size`` (measured, not rendered: a layout measures
-    many words at many sizes)."""
-    return _width(text, int(size), bold) if text else 0.0
 
 
 def words_fit(text: str, font: float, width: float, bold: bool = False) -> bool:
@@ -62,19 +44,7 @@ def words_fit(text: str, font: float, width: float, bold: bool = False) -> bool:
 def line_count(text: str, font: float, width: float, bold: bool = False) -> int:
     """The lines ``text`` takes wrapped between words in ``width`` (Kivy wraps the same
     way: a word goes to the next line when it does not fit after the last one)."""
-    space = text_width("a b", font, bold) - text_width("ab", font, bold)
-    count = 0
-    for paragraph in text.split("\n"):
-        count += 1
-        used = 0.0
-        for word in paragraph.split():
-            w = text_width(word, font, bold)
-            if used and used + space + w > width:
-                count += 1
-                used = w
-            else:
-                used += (space if used else 0.0) + w
-    return count
+    return len(wrapped_lines(text, font, width, bold))
 
 
 def text_height(text: str, font: float, width: float, bold: bool = False) -> float:

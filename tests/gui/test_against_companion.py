@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from kivy.core.window import Window
 from kivy.uix.label import Label
 from plays import (
     AGAINST_COMPANION,
@@ -27,7 +28,9 @@ from companion.journal.store import GameState
 from companion.records.record import Record, replay
 from companion.reports import bgstats
 from ui.i18n import tr
+from ui.scale import SCALE
 from ui.screens.listing import Row
+from ui.widgets.text import text_width
 
 from .conftest import forget_drawn
 from .driver import Driver
@@ -202,7 +205,9 @@ def test_the_end_screen_says_which_level_played(
 def test_four_seats_with_two_companions_fit_the_end_screen(
     table: tuple[Driver, Path], drawn: list[tuple[str, float]]
 ) -> None:
-    """Four long legends (two companions with their levels) take two rows, none shrunk."""
+    """Four long legends (two companions with their levels): every seat named whole with
+    its points, the companions with their levels, wrapped between words where the chart
+    is narrow, inside the chart and the screen, no word under the floor."""
     d, shots = table
     game = simulate(players=4, seed=9)
     names = ("Companion", "Maximilien", "Companion 2", "Anne-Sophie")
@@ -218,9 +223,21 @@ def test_four_seats_with_two_companions_fit_the_end_screen(
     shown = d.texts()
     assert all(f". {seat}, " in shown for seat in seats)
     forget_drawn(drawn)
-    d.app.end_screen.chart.redraw()
-    texts = [t for t, _ in drawn]
-    assert all(any(t.startswith(f"{seat} (") for t in texts) for seat in seats)
+    chart = d.app.end_screen.chart
+    chart.redraw()
+    points = {s.player: s.points for s in replay(record).game.standings()}
+    titles = (seats[0], "Maximilien", seats[1], "Anne-Sophie")
+    said = [f"{title} ({points[name]})" for title, name in zip(titles, names, strict=True)]
+    assert [" ".join(entry.lines) for entry in chart.legend] == said
+    texts = {t for t, _ in drawn}
+    left = chart.to_window(chart.x, chart.y)[0]
+    for entry in chart.legend:
+        assert entry.font >= SCALE.min_text
+        assert all(line in texts for line in entry.lines), (entry.lines, texts)
+        x, _ = chart.to_window(entry.x, entry.top)
+        widest = max(text_width(line, entry.font) for line in entry.lines)
+        assert left <= x and x + widest <= min(left + chart.width, Window.width), entry
+        assert entry.top - len(entry.lines) * entry.font * 1.2 >= chart.y, entry
     screenshot(d, shots, f"end-two-companions-{tag()}")
     faults, _ = measure(d.top())
     assert not faults, "; ".join(faults)

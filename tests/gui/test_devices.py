@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from devices import PN532Module, Pty
 from gpiozero.pins.mock import MockFactory
+from kivy.base import EventLoop
 
 from companion.engine.cards import CARDS, NOBLES
 from companion.engine.naming import card_words
@@ -18,6 +19,8 @@ from companion.engine.simulate import simulate
 from companion.engine.tokens import Colour
 from companion.journal.declaring import NewGame
 from hardware.tagmap import TagMap, default_path
+from ui.devices import Devices
+from ui.settings import DEFAULTS
 
 from .driver import Driver
 from .playing import play_through_taps
@@ -431,3 +434,73 @@ def test_a_readers_last_word_after_the_app_stopped_is_dropped(
     d.app.dispatch("on_stop")  # closes the devices and the journal
     d.frames(3)  # the word arrives now: dropped, no "closed database" error
     assert not devices.door.open
+
+
+class Host:
+    """All the devices may ask of the app (:class:`ui.devices.DevicesHost`), and no more:
+    no screens, no screen manager, no journal. Records where each event went."""
+
+    def __init__(self, folder: Path, **settings: str) -> None:
+        self.notices: list[str] = []
+        self.folder = folder
+        self.settings = settings
+        self.events: list[tuple[str, ...]] = []
+
+    def setting(self, key: str) -> str:
+        return self.settings.get(key, DEFAULTS[key])
+
+    def data_folder(self) -> Path:
+        return self.folder
+
+    def say(self, message: str, error: bool = False) -> None:
+        self.events.append(("say", message))
+
+    def tag_read(self, tag: str) -> bool:
+        self.events.append(("tag", tag))
+        return True  # a screen that takes raw tags, as enrolling does
+
+    def on_card_scanned(self, card_id: str) -> None:
+        self.events.append(("card", card_id))
+
+    def undo_pressed(self) -> None:
+        self.events.append(("undo",))
+
+    def confirm_pressed(self) -> None:
+        self.events.append(("confirm",))
+
+
+def test_the_devices_need_only_what_they_ask_of_the_app(
+    tmp_path: Path, pins: MockFactory, serial_port: tuple[int, str]
+) -> None:
+    """Wired from a host that is not the app: the reader's tag goes to the host's screen
+    that takes raw tags, the buttons to its undo and confirm; nothing failed to say."""
+    master, port = serial_port
+    host = Host(
+        tmp_path,
+        rfid_port=port,
+        rfid_reader="rdm6300",
+        pin_undo="17",
+        pin_confirm="18",
+        undo_hold="0.1",
+    )
+    devices = Devices(host, pin_factory=pins)
+
+    def wait(event: tuple[str, ...]) -> None:
+        deadline = time.monotonic() + 5
+        while event not in host.events:
+            assert time.monotonic() < deadline, (event, host.events)
+            EventLoop.idle()
+            time.sleep(0.01)
+
+    try:
+        assert devices.reader is not None
+        os.write(master, frame("0A0B0C0D0E"))
+        wait(("tag", "0A0B0C0D0E"))
+        for number, event in ((17, "undo"), (18, "confirm")):
+            pins.pin(number).drive_low()
+            wait((event,))
+            pins.pin(number).drive_high()
+    finally:
+        devices.close()
+    assert not host.notices
+    assert not [e for e in host.events if e[0] == "card"]  # the host took the tag raw

@@ -86,14 +86,14 @@ def test_the_table_reads_on_every_display(
         assert table.notice.opacity == 1 and table.notice.error
         assert table.status.font_size >= REFUSAL_TEXT, (size, table.status.font_size)
         _check(d, "a refusal", found)
-        table.clear_selection()
+        table.taking.clear()
         # The table's dialogs: a card, a deck, every player at a glance, the menu.
         card = next(v for row in table.rows for v in row if v.card is not None)
         for opener, state in (
             (card, "the buy dialog"),
             (table.decks[2], "the deck dialog"),
             (_a_player(table), "every player at a glance"),
-            (table.menu_button, "the menu"),
+            (table.buttons.menu_button, "the menu"),
         ):
             d.tap(opener)
             _check(d, state, found)

@@ -340,9 +340,9 @@ def test_the_status_line_says_each_move_as_the_move_log_does(tmp_path: Path, lan
         assert len(session.game.moves) == len(game.moves)  # a blind reserve's card unseen
         told = move_log(session.record)[0].words
         assert ", " + tr("pays {tokens}").format(tokens="") in told  # the last buy's payment
-        table.undo()
+        table.history.undo()
         assert table.status.text == tr("Undone: {move}").format(move=told)
-        table.redo()
+        table.history.redo()
         assert table.status.text == tr("Redone: {move}").format(move=told)
         if language == "fr":
             assert " achète " in told, told

@@ -17,9 +17,10 @@ from companion.journal.store import GameState
 from companion.records.record import Record
 from ui.cardface import ColourCard
 from ui.dialogs import CardPicker
-from ui.layout import short_name, text_width
+from ui.layout import short_name
 from ui.scale import SCALE
 from ui.widgets.pieces import CardView
+from ui.widgets.text import text_width
 
 from .conftest import WINDOW, forget_drawn
 from .driver import Driver

@@ -167,7 +167,7 @@ def test_every_screen(shots: tuple[Driver, str]) -> None:
     shoot(d, "card", language, fits=False)
     d.press("Cancel" if language == "en" else "Annuler")
 
-    d.tap(table.log_button)
+    d.tap(table.buttons.log_button)
     log = d.top()
     assert isinstance(log, MoveLog)
     d.frames(3)

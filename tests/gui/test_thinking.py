@@ -73,7 +73,7 @@ def test_thinking_shows_at_once_the_table_answers_and_an_undo_drops_the_answer(
     assert not faults, "; ".join(faults)
     d.screenshot(f"companion-thinking-{WINDOW}-{language()}")
     # The table answers while it thinks: the menu opens and closes.
-    d.tap(table.menu_button)
+    d.tap(table.buttons.menu_button)
     assert isinstance(d.top(), MenuDialog)
     d.top().dismiss()
     d.frames(2)
@@ -84,7 +84,7 @@ def test_thinking_shows_at_once_the_table_answers_and_an_undo_drops_the_answer(
     # Undo: the previous move is undone, the thinking is dropped, nothing is applied later.
     before = len(game.moves)
     thinking = table.thinking
-    d.tap(table.undo_button)
+    d.tap(table.buttons.undo_button)
     assert thinking.cancelled and table.thinking is None
     assert thinking.wait(60)  # the search stops when told to
     d.frames(3)
@@ -143,7 +143,7 @@ def test_leaving_the_game_while_it_thinks_drops_the_answer(driver: Driver) -> No
     assert thinking is not None
     moves = len(table.game.moves)
     d.frames(2)
-    d.tap(table.menu_button)
+    d.tap(table.buttons.menu_button)
     d.press(tr("Leave the game (it is saved)"))
     d.frames(3)
     assert d.app.manager.current == "start"

@@ -22,9 +22,42 @@ def _texture(text: str, size: int, bold: bool, colour: tuple[float, ...]) -> Any
     return label.texture
 
 
+@lru_cache(maxsize=64)
+def _measurer(size: int, bold: bool) -> CoreLabel:
+    return CoreLabel(font_size=size, bold=bold)
+
+
+@lru_cache(maxsize=16384)
+def _width(text: str, size: int, bold: bool) -> float:
+    return float(_measurer(size, bold).get_extents(text)[0])
+
+
 def text_width(text: str, size: float, bold: bool = False) -> float:
-    """How wide ``text`` is drawn at ``size`` by :func:`draw_text`, to lay it out first."""
-    return float(_texture(text, int(size), bold, (1.0, 1.0, 1.0, 1.0)).width) if text else 0.0
+    """How wide ``text`` is drawn at ``size`` (by :func:`draw_text` or a label), to lay it
+    out first: the app's one measure of text. Measured, not rendered: a layout measures
+    many words at many sizes, and only what is drawn is rendered."""
+    return _width(text, int(size), bold) if text else 0.0
+
+
+def wrapped_lines(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """``text`` wrapped between words in ``width`` at ``size``, as Kivy wraps a label: a
+    word goes to the next line when it does not fit after the last one (a word wider than
+    ``width`` stays whole, alone on its line); each paragraph starts a line."""
+    space = text_width("a b", size, bold) - text_width("ab", size, bold)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line: list[str] = []
+        used = 0.0
+        for word in paragraph.split():
+            w = text_width(word, size, bold)
+            if line and used + space + w > width:
+                lines.append(" ".join(line))
+                line, used = [word], w
+            else:
+                line.append(word)
+                used += (space if len(line) > 1 else 0.0) + w
+        lines.append(" ".join(line))
+    return lines
 
 
 def widest_word(text: str, size: float, bold: bool = True) -> float:

@@ -9,6 +9,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.engine.tokens import Colour
+from companion.errors import IllegalMove, Refused
 from companion.i18n import localise
 from companion.journal.declaring import Picked, Turn
 
@@ -17,6 +18,7 @@ from ...i18n import tr
 from ...widgets.buttons import big_button
 from ...widgets.pieces import TokenButton
 from ...widgets.text import text_label
+from .parts import Table
 
 
 class BankRow(BoxLayout):
@@ -85,3 +87,49 @@ class TakeBar(BoxLayout):
         else:
             self.turn_label.text = tr("{name}'s turn").format(name=name)
             self._show(self.turn_label)
+
+
+class Taking:
+    """The take being chosen on the bank: a colour tapped (the take played as soon as it
+    is whole and nothing can be added), taken, or cleared. ``advance``: the take is in
+    the turn, go on with its steps (:meth:`.steps.TurnSteps.advance`)."""
+
+    def __init__(self, table: Table, advance: Callable[[], None]) -> None:
+        self.table = table
+        self.advance = advance
+
+    def tap(self, colour: Colour) -> None:
+        turn = self.table.turn
+        assert turn is not None
+        try:
+            picked = turn.pick_token(colour)
+        except (IllegalMove, Refused) as err:
+            self.table.refuse(err)
+            return
+        if picked == Picked.COMPLETE:
+            self.take()  # nothing can be added and no bounce makes it: save a tap
+            return
+        hints = {
+            Picked.MORE: tr("Tap more colours, then Take."),
+            Picked.READY: tr("Tap Take, or one more colour."),
+            Picked.CONFIRM: tr("Two {colour} tokens: tap Take to confirm, or Clear.").format(
+                colour=tr(colour.key)
+            ),
+        }
+        self.table.refresh(hints[picked])
+
+    def take(self) -> None:
+        turn = self.table.turn
+        assert turn is not None
+        try:
+            turn.take()
+        except (IllegalMove, Refused) as err:
+            self.table.refuse(err)
+            return
+        self.advance()
+
+    def clear(self) -> None:
+        turn = self.table.turn
+        if turn is not None:
+            turn.clear_selection()
+        self.table.refresh()

@@ -16,6 +16,15 @@ from ...scale import SCALE
 from ...widgets.pieces import CardView, NobleView
 
 
+def affordable(game: Game) -> set[str]:
+    """The cards the player to act can afford, the market's and their reserved ones: the
+    board outlines them where the "hints" setting is on."""
+    seat = game.to_act
+    cards = [c for row in game.market for c in row if c is not None]
+    cards += [c for c in game.seat(seat).reserved if isinstance(c, Card)]
+    return {c.id for c in cards if game.can_afford(seat, c)}
+
+
 class Board(BoxLayout):
     """Nobles on top, then levels 3, 2, 1 as on the table; each row its deck, then cards."""
 

@@ -1,5 +1,6 @@
 """The dialogs that start a turn with a card: buy (any card, blind-reserved ones too, with
-its cost, its payment and "gold for 1 ..." swaps) or reserve, and a deck's blind reserve."""
+its cost, its payment and "gold for 1 ..." swaps) or reserve, and a deck's blind reserve;
+which of them a tap on a card, a deck or a reserved card opens (:class:`CardTaps`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
+from companion.engine.cards import Card
+from companion.engine.game import Hidden
 from companion.engine.moves import Move, Reserve
 from companion.engine.naming import card_words
 from companion.engine.tokens import Colour
@@ -18,12 +21,13 @@ from companion.i18n import localise
 from companion.journal.declaring import Purchase
 
 from ... import theme
-from ...dialogs import Dialog
+from ...dialogs import CardPicker, Dialog
 from ...i18n import tr
 from ...scale import SCALE
 from ...widgets.buttons import big_button, then
 from ...widgets.pieces import CardView, GemRow
 from ...widgets.text import wrapping_label
+from .parts import Table
 from .words import error_words
 
 
@@ -137,4 +141,64 @@ class DeckDialog(Dialog):
             then(self.dismiss, partial(start, move)),
             disabled=refusal is not None,
             background_color=theme.BUTTON_GO,
+        )
+
+
+class CardTaps:
+    """What a tap on a card starts for the player to act: a card of the market bought or
+    reserved, a deck's top card reserved unseen, a reserved card bought (a blind one
+    declared first: H2). ``start``: the move chosen, its turn begins
+    (:meth:`.steps.TurnSteps.start`)."""
+
+    def __init__(self, table: Table, start: Callable[[Move], None]) -> None:
+        self.table = table
+        self.start = start
+
+    def card(self, card: Card, face_up: bool) -> None:
+        turn = self.table.turn
+        assert turn is not None
+        purchase = turn.purchase(card, face_up)
+        name = self.table.game.names[purchase.seat]
+        self.table.open_dialog(BuyDialog(purchase, name, self.start))
+
+    def deck(self, level: int) -> None:
+        turn, game = self.table.turn, self.table.game
+        assert turn is not None
+        move = Reserve(deck=level, player=game.to_act)
+        refusal = turn.refusal(move)
+        text = error_words(refusal) if refusal is not None else None
+        self.table.open_dialog(DeckDialog(move, game.deck_size(level), text, self.start))
+
+    def reserved(self, seat: int, item: Card | Hidden) -> None:
+        turn, game = self.table.turn, self.table.game
+        assert turn is not None
+        name = game.names[game.to_act]
+        if seat != game.to_act:
+            self.table.say(
+                tr("Only {name} can buy from their reserve now.").format(name=name), True
+            )
+            return
+        if isinstance(item, Card):
+            self.card(item, face_up=False)
+            return
+        # H2: the table declares which card the blind reserve is, as it is bought.
+        unseen = game.unseen(item.level)
+        affordable = {c.id for c in turn.affordable(unseen)}
+        if not affordable:
+            self.table.say(
+                tr("{name} cannot afford any card this hidden level-{level} card could be.").format(
+                    name=name, level=item.level
+                ),
+                error=True,
+            )
+            return
+        self.table.open_dialog(
+            CardPicker(
+                tr("Which level {n} card is {name} buying from the reserve?").format(
+                    n=item.level, name=name
+                ),
+                unseen,
+                lambda c: self.card(c, face_up=False),
+                dimmed={c.id for c in unseen} - affordable,
+            )
         )

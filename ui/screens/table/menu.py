@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -18,6 +19,9 @@ from ...i18n import tr
 from ...widgets.buttons import big_button, then
 from ...widgets.pieces import TokenButton
 
+if TYPE_CHECKING:
+    from ...context import AppContext
+
 
 class MenuDialog(Dialog):
     def __init__(self, entries: list[tuple[str, Callable[[], object]]]) -> None:
@@ -27,6 +31,19 @@ class MenuDialog(Dialog):
             grid.add_widget(big_button(text, then(self.dismiss, action)))
         self.body.add_widget(grid)
         self.button(tr("Back to the game"), self.dismiss)
+
+
+def table_menu(app: AppContext, audit: Callable[[], object]) -> MenuDialog:
+    """The table's menu: hints on or off, the bank audit, the settings, leaving the game."""
+    hints = tr("Hints: on") if app.hints else tr("Hints: off")
+    return MenuDialog(
+        [
+            (hints, app.toggle_hints),
+            (tr("Bank audit: count the bank"), audit),
+            (tr("Settings"), app.open_settings),
+            (tr("Leave the game (it is saved)"), app.show_start),
+        ]
+    )
 
 
 class AuditDialog(Dialog):

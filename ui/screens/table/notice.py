@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
+from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty
 from kivy.uix.widget import Widget
@@ -19,6 +21,7 @@ from ...widgets.framed import FramedBox
 from ...widgets.text import wrapping_label
 
 TEXT = 19  # px at 800x480: a refusal is read from a chair (18 px at the least)
+RECENT = 1.5  # s: a word said within this of a tap answers it, and is said beside it
 
 
 Builder.load_string("""
@@ -43,7 +46,18 @@ class Notice(FramedBox):
         self.label.bind(height=self._fit)
         self.add_widget(self.label)
         self.anchor: tuple[float, float] | None = None
+        self.touched_at: tuple[float, float] | None = None  # the last tap, and when
+        self.touched_when = 0.0
         SCALE.bind(unit=self._rescale)
+        # A message stays until the next tap, which still does what it was for.
+        Window.bind(on_touch_down=self._touched)
+
+    def _touched(self, _window: object, touch: object) -> bool:
+        if self.opacity:
+            self.hide()
+        self.touched_at = getattr(touch, "pos", None)
+        self.touched_when = Clock.get_time()
+        return False
 
     @property
     def text(self) -> str:
@@ -56,6 +70,22 @@ class Notice(FramedBox):
     def _fit(self, *_: Any) -> None:
         self.height = self.label.height + self.padding[1] + self.padding[3]
         self.place()
+
+    def say(self, message: str, error: bool, home: Widget) -> None:
+        """``message`` next to what was just tapped, or under ``home`` (a scan, a word of
+        the reader, a move that was not tapped here); until the next tap."""
+        if not message:
+            self.hide()
+            return
+        near = self.touched_at if self.touched_at is not None and self._recent() else None
+        self.show(message, error, near)
+        if near is None:
+            self.place(home=home)
+
+    def _recent(self) -> bool:
+        """Whether the last tap was a moment ago (this message answers it), not a scan's
+        or the reader's word long after it."""
+        return float(Clock.get_time()) - self.touched_when < RECENT
 
     def show(self, text: str, error: bool, near: tuple[float, float] | None) -> None:
         """``text`` near the point ``near`` (window coordinates), or under the bank."""

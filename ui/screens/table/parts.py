@@ -14,12 +14,18 @@ from typing import Protocol
 from companion.engine.game import Game
 from companion.errors import CompanionError
 from companion.journal.declaring import Turn
+from companion.journal.session import Session
 
 from ...dialogs import Dialog
 
 
 class Table(Protocol):
     """The table screen as its parts see it."""
+
+    @property
+    def session(self) -> Session | None:
+        """The game's journal: its moves, undo and redo (``None``: no game yet)."""
+        ...
 
     @property
     def game(self) -> Game:

@@ -334,7 +334,8 @@ class PlayersColumn(GridLayout):
 
 
 class PlayersDialog(Dialog):
-    """The whole table at a glance: every player in one row, the tapped one outlined."""
+    """The whole table at a glance: every player in one row, the tapped one outlined; a
+    reserved card tapped there closes it and goes to ``on_reserved``."""
 
     def __init__(
         self,
@@ -357,8 +358,12 @@ class PlayersDialog(Dialog):
                 panel.height = each
             rows.height = each * len(seats) + 6 * (len(seats) - 1)
 
+        def reserved(seat: int, item: Card | Hidden) -> None:
+            self.dismiss()
+            on_reserved(seat, item)
+
         for seat in seats:
-            panel = PlayerPanel(on_reserved=on_reserved, on_open=lambda _: None)
+            panel = PlayerPanel(on_reserved=reserved, on_open=lambda _: None)
             panel.mode = "wide"
             panel.size_hint_y = None
             panel.show(seat, seat.seat == chosen, set())

@@ -10,11 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kivy.clock import Clock
-from kivy.core.window import Window
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.button import Button
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
@@ -22,30 +17,29 @@ from companion.ai.thinking import Thinking
 from companion.coach.plan import Plan
 from companion.engine.cards import Card
 from companion.engine.game import Game, Hidden
-from companion.engine.moves import Pass, Reserve
+from companion.engine.moves import Pass
 from companion.engine.tokens import Colour, Tokens
-from companion.errors import CompanionError, IllegalMove, Refused
-from companion.journal.declaring import Picked, Step, Turn
+from companion.errors import CompanionError
+from companion.journal.declaring import Step, Turn
 from companion.journal.session import Session
-from companion.journal.store import StoreError
 from companion.records.movelog import tell
 from companion.records.timeline import last_step
 
-from ...dialogs import CardPicker, Dialog
-from ...i18n import tr
-from ...scale import SCALE
+from ...dialogs import Dialog
 from ...widgets.pieces import CardView, TokenButton
-from .bank import BankRow, TakeBar
+from .bank import BankRow, TakeBar, Taking
 from .banner import Banner, final_round
-from .board import Board
-from .buy import BuyDialog, DeckDialog
-from .menu import AuditDialog, MenuDialog
+from .board import Board, affordable
+from .buy import CardTaps
+from .frame import TableFrame
+from .menu import AuditDialog, table_menu
 from .movelog import MoveLog
 from .notice import Notice
 from .players import PlayersColumn, PlayersDialog
 from .seat import CompanionSeat
 from .side import ActionColumn, ButtonBar
 from .steps import TurnSteps
+from .undo import UndoRedo
 from .words import error_words
 
 if TYPE_CHECKING:
@@ -53,8 +47,8 @@ if TYPE_CHECKING:
 
 
 class TableScreen(Screen):
-    """The parts, made here and handed what they need (:mod:`.parts`); the taps that
-    start a move; undo, redo and the menu."""
+    """The parts, made here and handed what they need (:mod:`.parts`), and the turn's
+    wiring: which tap may start a move, the refresh after it, the game's end."""
 
     def __init__(self, app: AppContext, **kw: Any) -> None:
         super().__init__(name="table", **kw)
@@ -62,9 +56,6 @@ class TableScreen(Screen):
         self.session: Session | None = None
         self.turn: Turn | None = None
         self.dialog: Dialog | None = None
-        self._arranged = self._stale = False  # laid out once; the window changed since
-        self.touched_at: tuple[float, float] | None = None
-        self.touched_when = 0.0
         self._build()
         # The app closing while the companion thinks: its search stops, nothing is applied.
         app.when_stopping(lambda: self.companion.leave())
@@ -73,8 +64,7 @@ class TableScreen(Screen):
         self.companion.leave()
 
     def on_pre_enter(self, *_: object) -> None:
-        if self._stale:  # the window changed while another screen showed
-            self.arrange()
+        self.frame.catch_up()  # the window may have changed while another screen showed
 
     def on_enter(self, *_: object) -> None:
         # Back at the table (its game unchanged): the companion's turn picks up again.
@@ -88,23 +78,26 @@ class TableScreen(Screen):
         self.board = Board(on_card=self.tap_card, on_deck=self.tap_deck)
         self.notice = Notice()
         self.bank_row = BankRow(on_token=self.tap_token, size_hint_y=None)
-        self.take_bar = TakeBar(
-            on_take=self.take,
-            on_clear=self.clear_selection,
-            on_pass=self.pass_turn,
-            size_hint_y=None,
-        )
         self.players = PlayersColumn(on_reserved=self.tap_reserved, on_open=self.open_player)
         self.steps = TurnSteps(
-            self, choose=lambda card: self.buy_dialog(card, face_up=True), played=self.played
+            self, choose=lambda card: self.cards.card(card, face_up=True), played=self.played
+        )
+        self.taking = Taking(self, advance=self.steps.advance)
+        self.cards = CardTaps(self, start=self.steps.start)
+        self.history = UndoRedo(self, over=self.ended)
+        self.take_bar = TakeBar(
+            on_take=self.taking.take,
+            on_clear=self.taking.clear,
+            on_pass=self.pass_turn,
+            size_hint_y=None,
         )
         self.side = ActionColumn(
             self.bank_row,
             self.take_bar,
             self.players,
             ButtonBar(
-                undo=self.undo,
-                redo=self.redo,
+                undo=self.history.undo,
+                redo=self.history.redo,
                 log=self.open_log,
                 menu=self.open_menu,
                 suggest=lambda: self.companion.suggest(),
@@ -114,66 +107,17 @@ class TableScreen(Screen):
             self, dock=self.side.dock, mark=self.board.mark, advance=self.steps.advance
         )
         self.panel = self.companion.panel  # the companion's move, in the take bar's place
-        self.root_box = BoxLayout()
-        self.root_box.add_widget(self.board)
-        self.root_box.add_widget(self.side)
-        outer = BoxLayout(orientation="vertical")
-        outer.add_widget(self.banner)
-        outer.add_widget(self.root_box)
-        layer = FloatLayout()
-        layer.add_widget(outer)
-        layer.add_widget(self.notice)  # over the table, near what was tapped
-        self.add_widget(layer)
-        self.arrange()
-        SCALE.bind(unit=self.arrange, portrait=self.arrange)
-        # A message stays until the next tap, which still does what it was for.
-        Window.bind(on_touch_down=self._touched)
+        self.buttons = self.side.buttons  # undo, redo, the move log, the menu, suggest
+        self.frame = TableFrame(self.banner, self.board, self.side, self.notice, self._arranged)
+        self.root_box = self.frame.root_box
+        self.add_widget(self.frame)
 
-    def arrange(self, *_: object) -> None:
-        """The table for the window's shape: landscape, the board on the left and the
-        bank, players and buttons on the right; portrait, the board on top and the rest
-        below it. Called again on every resize and rotation: nothing is rebuilt, the turn
-        in progress is kept. Not showing, the table waits to be shown: a rotation made
-        from the settings lays it out once, not at every step of the window's resize."""
-        if self.get_root_window() is None and self._arranged:
-            self._stale = True
-            return
-        self._stale, self._arranged = False, True
-        portrait = SCALE.portrait
-        gap = SCALE.px(6)
-        self.root_box.orientation = "vertical" if portrait else "horizontal"
-        self.root_box.spacing = gap
-        self.root_box.padding = gap
-        # A small screen gives its players' column more of the width: six piles and the
-        # buttons a finger can hit.
-        side = 0.52 if SCALE.small else 0.43
-        self.board.size_hint = (1, 0.42) if portrait else (1 - side, 1)
-        self.side.size_hint = (1, 0.58) if portrait else (side, 1)
-        self.side.arrange()
-        self.notice.place(home=self.bank_row)
+    def _arranged(self) -> None:
+        """Laid out again for the window (:class:`.frame.TableFrame`): drawn again."""
         if self.session is not None:
             self.refresh()
 
-    def _touched(self, _window: object, touch: object) -> bool:
-        if self.notice.opacity:
-            self.notice.hide()
-        self.touched_at = getattr(touch, "pos", None)
-        self.touched_when = Clock.get_time()
-        return False
-
     # The parts by the names the tests and the hardware know them.
-    @property
-    def undo_button(self) -> Button:
-        return self.side.buttons.undo_button
-
-    @property
-    def log_button(self) -> Button:
-        return self.side.buttons.log_button
-
-    @property
-    def menu_button(self) -> Button:
-        return self.side.buttons.menu_button
-
     @property
     def thinking(self) -> Thinking | None:
         """The companion's search under way, if any."""
@@ -181,8 +125,7 @@ class TableScreen(Screen):
 
     @property
     def bank(self) -> list[TokenButton]:
-        tokens: list[TokenButton] = self.bank_row.tokens
-        return tokens
+        return self.bank_row.tokens
 
     @property
     def rows(self) -> list[list[CardView]]:
@@ -221,12 +164,8 @@ class TableScreen(Screen):
         game = self.game
         seat = game.to_act
         playing = not game.over
-        affordable: set[str] = set()
-        if self.app.hints and playing:
-            cards = [c for row in game.market for c in row if c is not None]
-            cards += [c for c in game.seat(seat).reserved if isinstance(c, Card)]
-            affordable = {c.id for c in cards if game.can_afford(seat, c)}
-        self.board.show(game, affordable)
+        hints = affordable(game) if self.app.hints and playing else set()
+        self.board.show(game, hints)
         self.bank_row.show(self.turn, game.bank, playing)
         self.take_bar.show(self.turn, game.names[seat], playing)
         plan = self.companion.plan
@@ -239,7 +178,7 @@ class TableScreen(Screen):
         self.say(message, error)
         self.companion.show()  # the companion's panel, a suggestion, or the take bar
         docked = self.side.docked is not None
-        self.players.show(game.seats, seat if playing else None, affordable, docked)
+        self.players.show(game.seats, seat if playing else None, hints, docked)
 
     @property
     def status(self) -> Label:
@@ -247,20 +186,8 @@ class TableScreen(Screen):
         return self.notice.label
 
     def say(self, message: str, error: bool = False) -> None:
-        """``message`` next to what was just tapped, or under the bank (a scan, a word
-        of the reader, a move that was not tapped here); until the next tap."""
-        if not message:
-            self.notice.hide()
-            return
-        near = self.touched_at if self.touched_at is not None and self._recent() else None
-        self.notice.show(message, error, near)
-        if near is None:
-            self.notice.place(home=self.bank_row)
-
-    def _recent(self) -> bool:
-        """Whether the last tap was a moment ago (this message answers it), not a scan's
-        or the reader's word long after it."""
-        return float(Clock.get_time()) - self.touched_when < 1.5
+        """``message`` where the eyes are (:meth:`.notice.Notice.say`), until the next tap."""
+        self.notice.say(message, error, home=self.bank_row)
 
     def refuse(self, err: CompanionError) -> None:
         self.app.feedback(False)
@@ -271,48 +198,23 @@ class TableScreen(Screen):
 
     # ------------------------------------------------------------------ taps
 
-    def tap_token(self, colour: Colour) -> None:
-        if not self.playing or self.companion.companions_turn():
-            return
-        assert self.turn is not None
-        try:
-            picked = self.turn.pick_token(colour)
-        except (IllegalMove, Refused) as err:
-            self.refuse(err)
-            return
-        if picked == Picked.COMPLETE:
-            self.take()  # nothing can be added and no bounce makes it: save a tap
-            return
-        hints = {
-            Picked.MORE: tr("Tap more colours, then Take."),
-            Picked.READY: tr("Tap Take, or one more colour."),
-            Picked.CONFIRM: tr("Two {colour} tokens: tap Take to confirm, or Clear.").format(
-                colour=tr(colour.key)
-            ),
-        }
-        self.refresh(hints[picked])
+    def may_start(self) -> bool:
+        """Whether a tap may start a move: a game in play, a person's seat to act (on the
+        companion's turn it says what to do instead)."""
+        return self.playing and not self.companion.companions_turn()
 
-    def confirm(self) -> None:
-        """The confirm button: the tokens chosen so far, when they make a legal take."""
+    def tap_token(self, colour: Colour) -> None:
+        if self.may_start():
+            self.taking.tap(colour)
+
+    def confirm_pressed(self) -> None:
+        """The confirm button: the companion's move (or a suggestion) done, or the tokens
+        chosen so far, when they make a legal take."""
         if self.panel.parent is not None and self.panel.move is not None:
             self.panel.on_button()  # the companion's Done (or closing a suggestion)
             return
         if self.playing and self.turn is not None and self.turn.is_take():
-            self.take()
-
-    def clear_selection(self) -> None:
-        if self.turn is not None:
-            self.turn.clear_selection()
-        self.refresh()
-
-    def take(self) -> None:
-        assert self.turn is not None
-        try:
-            self.turn.take()
-        except (IllegalMove, Refused) as err:
-            self.refuse(err)
-            return
-        self.steps.advance()
+            self.taking.take()
 
     def pass_turn(self) -> None:
         if self.companion.companions_turn():
@@ -321,77 +223,35 @@ class TableScreen(Screen):
 
     def played(self) -> None:
         """The move is in the journal: the green light, and the move said (or the end)."""
-        assert self.session is not None
         self.app.feedback(True)
         if self.game.over:
-            self.app.show_end(self.session)
+            self.ended()
             return
         # The move as the log says it; whose turn it is next is said once, on the take bar.
         self.refresh(tell(last_step(self.game)))
 
-    def tap_card(self, card: Card | None) -> None:
-        if card is None or not self.playing or self.companion.companions_turn():
-            return
-        self.buy_dialog(card, face_up=True)
+    def ended(self) -> None:
+        """The game is over: the end screen, its standings and chart."""
+        assert self.session is not None
+        self.app.show_end(self.session)
 
-    def buy_dialog(self, card: Card, face_up: bool) -> None:
-        assert self.turn is not None
-        purchase = self.turn.purchase(card, face_up)
-        self.open_dialog(BuyDialog(purchase, self.game.names[purchase.seat], self.steps.start))
+    def tap_card(self, card: Card | None) -> None:
+        if card is not None and self.may_start():
+            self.cards.card(card, face_up=True)
 
     def tap_deck(self, level: int) -> None:
-        if not self.playing or self.companion.companions_turn():
-            return
-        assert self.turn is not None
-        move = Reserve(deck=level, player=self.game.to_act)
-        refusal = self.turn.refusal(move)
-        text = error_words(refusal) if refusal is not None else None
-        self.open_dialog(DeckDialog(move, self.game.deck_size(level), text, self.steps.start))
+        if self.may_start():
+            self.cards.deck(level)
 
     def tap_reserved(self, seat: int, item: Card | Hidden) -> None:
-        if not self.playing or self.companion.companions_turn():
-            return
-        assert self.turn is not None
-        game = self.game
-        name = game.names[game.to_act]
-        if seat != game.to_act:
-            self.say(tr("Only {name} can buy from their reserve now.").format(name=name), True)
-            return
-        if isinstance(item, Card):
-            self.buy_dialog(item, face_up=False)
-            return
-        # H2: the table declares which card the blind reserve is, as it is bought.
-        unseen = game.unseen(item.level)
-        affordable = {c.id for c in self.turn.affordable(unseen)}
-        if not affordable:
-            self.say(
-                tr("{name} cannot afford any card this hidden level-{level} card could be.").format(
-                    name=name, level=item.level
-                ),
-                error=True,
-            )
-            return
-        self.open_dialog(
-            CardPicker(
-                tr("Which level {n} card is {name} buying from the reserve?").format(
-                    n=item.level, name=name
-                ),
-                unseen,
-                lambda c: self.buy_dialog(c, face_up=False),
-                dimmed={c.id for c in unseen} - affordable,
-            )
-        )
+        if self.may_start():
+            self.cards.reserved(seat, item)
 
     def open_player(self, seat: int) -> None:
         """Every player at a glance (``seat``, the one tapped, outlined)."""
         if self.session is not None:
             chosen = seat if seat >= 0 else self.game.to_act
-            self.open_dialog(PlayersDialog(self.game.seats, chosen, self._reserved_from_overview))
-
-    def _reserved_from_overview(self, seat: int, item: Card | Hidden) -> None:
-        if self.dialog is not None:
-            self.dialog.dismiss()
-        self.tap_reserved(seat, item)
+            self.open_dialog(PlayersDialog(self.game.seats, chosen, self.tap_reserved))
 
     def open_dialog(self, dialog: Dialog) -> None:
         if self.dialog is not None:
@@ -404,7 +264,8 @@ class TableScreen(Screen):
         )
         dialog.open()
 
-    # The hardware's events (see CompanionApp.say and on_card_scanned).
+    # The hardware's events (see CompanionApp.say and on_card_scanned); the confirm
+    # button's is with the taps.
     def card_scanned(self, card_id: str) -> None:
         # On the companion's turn a scan declares the card it turned face up (its move
         # filled in); while it thinks there is no move to scan for yet.
@@ -418,47 +279,10 @@ class TableScreen(Screen):
 
     def undo_pressed(self) -> None:
         if self.session is not None:
-            self.undo()
-
-    def confirm_pressed(self) -> None:
-        self.confirm()
-
-    def undo(self) -> None:
-        assert self.session is not None
-        if self.turn is not None:
-            self.turn.cancel()
-        try:
-            told = tell(last_step(self.game))  # said before it is gone
-            self.session.undo()
-        except (IndexError, StoreError) as err:
-            self.refresh(getattr(err, "message", str(err)), error=True)
-            return
-        self.refresh(tr("Undone: {move}").format(move=told))
-
-    def redo(self) -> None:
-        assert self.session is not None
-        try:
-            self.session.redo()
-        except (IndexError, StoreError, IllegalMove) as err:
-            self.refresh(getattr(err, "message", str(err)), error=True)
-            return
-        if self.game.over:
-            self.app.show_end(self.session)
-            return
-        self.refresh(tr("Redone: {move}").format(move=tell(last_step(self.game))))
+            self.history.undo()
 
     def open_menu(self) -> None:
-        hints = tr("Hints: on") if self.app.hints else tr("Hints: off")
-        self.open_dialog(
-            MenuDialog(
-                [
-                    (hints, self.app.toggle_hints),
-                    (tr("Bank audit: count the bank"), self.audit),
-                    (tr("Settings"), self.app.open_settings),
-                    (tr("Leave the game (it is saved)"), self.app.show_start),
-                ]
-            )
-        )
+        self.open_dialog(table_menu(self.app, self.audit))
 
     def open_log(self) -> None:
         if self.session is not None:
