@@ -9,7 +9,8 @@ Tree Search", 2012):
   other seats reserved blind are dealt from the cards it has not seen
   (:func:`determinised`), and every card turned face up is dealt the same way as the
   iteration goes (:func:`~.view.dealt`: a fresh order of the decks each time);
-- the root's candidates (hard's, ranked one move ahead) share out the iterations by
+- the root's candidates (the quick score's best, as hard's, but ranked one move ahead by
+  the expert's own judgement, :func:`~.fitted.chance`) share out the iterations by
   sequential halving: each phase gives every candidate still in the same number of rounds,
   each round one determinisation and deal met by every candidate (common random numbers,
   as hard's playouts), then drops the worse half; the last one standing is played;
@@ -42,7 +43,7 @@ from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.position import Hidden
-from .fitted import outlooks
+from .fitted import chance, outlooks
 from .search import ROUNDS, Search, Stopped, candidates, policy
 from .value import Quick
 from .view import choices, dealt, public_view, stuck, unstick
@@ -174,7 +175,7 @@ def expert_search(
     if stuck(view):
         move = unstick(view, choices(view, blind), rng)
         return Search(move, {move: 0.0})
-    alive = candidates(view, seat, blind, rng, ROOT_WIDTH)
+    alive = candidates(view, seat, blind, rng, ROOT_WIDTH, judge=chance)
     if len(alive) == 1 or iterations < len(alive):
         # One move, or a test's tiny budget: the one-move-ahead ranking, as hard.
         return Search(alive[0], {alive[0]: 0.0})

@@ -132,3 +132,8 @@ def outlooks(game: Game) -> tuple[float, ...]:
         rival = max(v for j, v in enumerate(scores) if j != i)
         out.append(1.0 / (1.0 + math.exp(rival - mine)))
     return tuple(out)
+
+
+def chance(game: Game, seat: int) -> float:
+    """``seat``'s chance of winning as judged (its part of :func:`outlooks`)."""
+    return outlooks(game)[seat]

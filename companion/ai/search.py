@@ -71,18 +71,24 @@ def playout(game: Game, seat: int, move: Move, rng: random.Random, plies: int) -
 
 
 def candidates(
-    game: Game, seat: int, blind: bool, rng: random.Random, width: int = WIDTH
+    game: Game,
+    seat: int,
+    blind: bool,
+    rng: random.Random,
+    width: int = WIDTH,
+    judge: Callable[[Game, int], float] | None = None,
 ) -> list[Move]:
     """The ``width`` moves worth searching: the quick score's best, re-ranked one move
-    ahead."""
+    ahead by ``judge`` (a seat's chance in a game; the hand-tuned :func:`outlook` when
+    none is given)."""
     moves = choices(game, blind)
     quick = Quick(game)
     moves = sorted(moves, key=quick.score, reverse=True)[: width * 2]
     ahead = []
-    rival = rival_value(game, seat)
+    rival = rival_value(game, seat) if judge is None else 0.0
     for move in moves:
         game.push(dealt(game, move, rng))
-        ahead.append(outlook(game, seat, rival))
+        ahead.append(outlook(game, seat, rival) if judge is None else judge(game, seat))
         game.undo()
     ranked = sorted(range(len(moves)), key=lambda i: -ahead[i])
     return [moves[i] for i in ranked[:width]]
