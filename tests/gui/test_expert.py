@@ -154,6 +154,9 @@ def test_a_finished_game_against_the_expert_is_reviewed_and_stepped_through(
         d.frames(3)
         assert f"{tr('Companion')} ({tr('expert')})" in d.texts()
         screen = _analysis(d, 4)
+        # The chart's legend names the companion's seat with its level, as the lists do.
+        drawn = [" ".join(e.lines) for e in screen.chart.legend]
+        assert any(f"{tr('Companion')} ({tr('expert')})" in t for t in drawn), drawn
         _step_through(d, screen, len(done.moves), False, "fr")
     finally:
         d.close()

@@ -142,8 +142,8 @@ class AnalysisScreen(Shaped):
         if record is None:
             return
         box.add_widget(title(tr("Game review")))
-        # The names alone: the list says which seat the companion played.
-        self.chart = ChanceChart(names=list(record.players))
+        # The companion's seats with their level, as every list and export names them.
+        self.chart = ChanceChart(names=seat_titles(record.players, record.extra))
         self.chart.moves = max(1, len(record.moves))
         self._chart_data()
         self.list = rows_view(self._rows(), self._empty())
