@@ -37,10 +37,11 @@ PACKAGE = HERE.parent
 """The ``companion`` package's folder: the modules are named, and built, from it."""
 ROOT = __name__.partition(".")[0]
 """The package's name: ``companion``."""
-MODULES = ("engine.game", "engine.tables", "ai.value", "ai.search")
+MODULES = ("engine.game", "engine.tables", "ai.value", "ai.search", "ai.fitted", "ai.expert")
 """The modules compiled, named from :data:`PACKAGE`: the rules engine and its move tables,
-where a game spends its time, and the companion's evaluation and search, where its thinking
-does. They are compiled together and run together: compiled code expects compiled classes."""
+where a game spends its time, and the companion's evaluations and searches (hard's and the
+expert's), where its thinking does. They are compiled together and run together: compiled
+code expects compiled classes."""
 STAMP = HERE / "native.json"
 """What was compiled: each module's source digest, and the Python it was built for."""
 _PYTHON = sys.implementation.cache_tag
