@@ -48,6 +48,7 @@ from .engine import native
 from .engine.game import Game
 from .engine.simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, choose, random_setup, simulate
 from .errors import CompanionError, ErrorCode
+from .figures import percentile
 from .i18n import N_, ngettext, number, translate
 from .journal.session import Session
 from .journal.store import Store
@@ -303,11 +304,6 @@ def journal_figures(text: str, repeat: int) -> tuple[list[float], list[float]]:
             resumes.append((time.perf_counter() - t0) * 1000)
         store.close()
     return commits, resumes
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def main(quick: bool = False, base: str | None = None) -> int:

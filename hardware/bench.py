@@ -37,6 +37,7 @@ from companion.arguments import command_line
 from companion.engine.cards import LEVELS
 from companion.engine.moves import Reserve
 from companion.engine.setup import Setup
+from companion.figures import percentile
 from companion.i18n import _, ngettext, number
 from companion.journal.declaring import Turn
 from companion.journal.session import Session
@@ -54,11 +55,6 @@ def rdm6300_frame(tag: str) -> bytes:
     """The frame an RDM6300 sends for ``tag`` (10 hex characters)."""
     check = functools.reduce(lambda a, b: a ^ b, bytes.fromhex(tag))
     return b"\x02" + tag.encode("ascii") + f"{check:02X}".encode("ascii") + b"\x03"
-
-
-def _percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def measure(frames: int = 100, away: float = 1.0) -> tuple[list[float], list[float]]:
@@ -155,12 +151,12 @@ def report(frames: int, to_reader: list[float], to_store: list[float]) -> str:
     for label, values in zip(labels, (to_reader, to_store), strict=True):
         figures = _("median {median} ms, p99 {p99} ms, max {max} ms").format(
             median=number(statistics.median(values), 2),
-            p99=number(_percentile(values, 99), 2),
+            p99=number(percentile(values, 0.99), 2),
             max=number(max(values), 2),
         )
         lines.append(f"  {label.ljust(width)}  {figures}")
     goal = number(GOAL_MS)
-    if _percentile(to_store, 99) < GOAL_MS:
+    if percentile(to_store, 0.99) < GOAL_MS:
         lines.append("  " + _("goal: under {goal} ms at p99: met").format(goal=goal))
     else:
         lines.append("  " + _("goal: under {goal} ms at p99: NOT met").format(goal=goal))

@@ -91,6 +91,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "companion.files",
         "companion.arguments",
         "companion.version",
+        "companion.figures",
     ),
     ("companion.engine",),
     ("companion.ai", "companion.records"),

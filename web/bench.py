@@ -37,6 +37,7 @@ from typing import Any
 import aiohttp
 
 from companion.arguments import command_line, whole_number
+from companion.figures import percentile
 from companion.i18n import N_, _, ngettext, number, percent
 from companion.journal.store import Store
 from ui.bench import headless
@@ -44,11 +45,6 @@ from ui.bench import headless
 from .sample import finished_game
 
 AFTER_LAST_MOVE = 1.0  # the last move's events and fetches, before the clients stop
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def memory_mb(pid: int, field: str = "VmRSS") -> float:

@@ -33,7 +33,7 @@ from companion.i18n import translate as _
 from companion.journal.store import GameInfo, Store, StoreError, resolve
 from companion.reports import bgstats
 from companion.reports.export import FORMAT, export_text, file_stem
-from companion.reports.stats import against_companion, head_to_head, played_games, stats_of
+from companion.reports.stats import head_to_head, people_and_levels, played_games
 from companion.text import normal_name
 
 from . import views
@@ -544,12 +544,10 @@ class Site:
             head = None
             if a in people and b in people and a != b:
                 head = views.head_line(head_to_head(games, normal_name(a), normal_name(b)))
+            players, levels = people_and_levels(games)
             values = {
-                "players": [
-                    views.player_line(s)
-                    for s in stats_of(g for g in games if not g.against_companion)
-                ],
-                "levels": [views.level_line(lv) for lv in against_companion(games)],
+                "players": [views.player_line(s) for s in players],
+                "levels": [views.level_line(lv) for lv in levels],
                 "people": [views.name(p) for p in people],
                 "a": a if a in people else "",
                 "b": b if b in people else "",

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from ..ai.players import DEFAULT_THINK, LEVELS, make
 from ..ai.search import PI_ROLLOUTS_PER_SECOND, rollouts_for
 from ..arguments import command_line, think_seconds
+from ..figures import percentile
 from ..i18n import _, ngettext, number, percent
 from ..journal.seats import level_word
 from .ladder import ANCHOR, bootstrap, fit, interval, round_robin
@@ -62,11 +63,6 @@ def match(rival: str, games: int, rollouts: int, workers: int) -> list[Outcome]:
         return [one_game(j) for j in jobs]
     with ProcessPoolExecutor(workers) as pool:
         return list(pool.map(one_game, jobs, chunksize=4))
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 PLAYERS = (*LEVELS, "greedy")  # every level and the benchmark's baseline
