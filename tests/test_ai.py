@@ -40,7 +40,7 @@ def test_the_companion_plays_legal_moves_in_1000_games_of_every_level_and_size()
         rollouts = 12 if number % 50 == 0 else 0
         seats = [
             make(
-                LEVELS[(number // 3 + seat) % len(LEVELS)],
+                list(LEVELS)[(number // 3 + seat) % len(LEVELS)],
                 seed=number,
                 blind=blind,
                 rollouts=rollouts,
