@@ -343,7 +343,7 @@ def test_history_screens_at_1280x720_too() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stdout[-3000:]
-    assert "8 passed" in result.stdout
+    assert "6 passed" in result.stdout  # every parameter of the three ran
 
 
 def test_a_play_too_long_for_a_code_is_said_not_a_crash(driver: Driver) -> None:
