@@ -45,9 +45,9 @@ class Sample:
     hand: float
 
 
-def samples(number_: int) -> list[Sample]:
-    """The positions of game ``number_``, each from a seat drawn at random."""
-    rng = random.Random(FIRST_SEED + number_)
+def samples(game_number: int) -> list[Sample]:
+    """The positions of game ``game_number``, each from a seat drawn at random."""
+    rng = random.Random(FIRST_SEED + game_number)
     game = Game(random_setup(rng, DEFAULT_NAMES[:2]))
     dealer = Dealer(game, rng)
     seen: list[tuple[int, tuple[float, ...], float]] = []
