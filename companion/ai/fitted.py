@@ -32,7 +32,7 @@ from collections.abc import Sequence
 
 from ..engine.cards import Card, Noble
 from ..engine.game import Game, Seat
-from .value import BONUS, _short, market, noble_gap, pulls, shortfall
+from .value import market, progress, pulls, reach, shortfall
 
 FEATURES = (
     "points",
@@ -77,35 +77,22 @@ def features(seat: Seat, cards: Sequence[Card], nobles: Sequence[Noble]) -> list
     table (see :data:`FEATURES`)."""
     t, b = seat.tokens, seat.bonuses
     total = b[0] + b[1] + b[2] + b[3] + b[4]
-    pull_of_nobles = 0.0
-    for n in nobles:
-        need = sum(n.requires)
-        pull_of_nobles += n.points * ((need - noble_gap(b, n)) / need) ** 2
-    pull = pulls(seat, nobles)
     own = [c for c in seat.reserved if isinstance(c, Card)]
-    e0, e1, e2, e3, e4 = b[0] + t[0], b[1] + t[1], b[2] + t[2], b[3] + t[3], b[4] + t[4]
-    reach: list[float] = []
-    buyable_points = buyable = 0
-    for c in (*cards, *own):
-        short = _short(c.cost, e0, e1, e2, e3, e4, t[5])
-        reach.append((c.points + BONUS + 0.6 * pull[c.bonus]) / (1.0 + short))
-        if short == 0:
-            buyable += 1
-            buyable_points = max(buyable_points, c.points)
-    reach.sort(reverse=True)
+    within = (*cards, *own)
+    buyable = [c.points for c in within if shortfall(seat, c) == 0]
     return [
         float(seat.points),
         float(min(total, 12)),
         float(max(0, total - 12)),
         float(min(t[0] + t[1] + t[2] + t[3] + t[4], seat.rules.token_limit)),
         float(t[5]),
-        pull_of_nobles,
-        sum(reach[:3]),
+        sum(n.points * progress(b, n) for n in nobles),
+        sum(reach(seat, within, pulls(seat, nobles))[:3]),
         float(len(own)),
         float(sum(min(shortfall(seat, c), 8) for c in own)),
         1.0 if seat.points >= seat.rules.winning_points else 0.0,
-        float(buyable_points),
-        float(min(buyable, 4)),
+        float(max(buyable, default=0)),
+        float(min(len(buyable), 4)),
     ]
 
 

@@ -82,6 +82,28 @@ def worth(card: Card, pull: Sequence[float]) -> float:
     return card.points + BONUS + 0.6 * pull[card.bonus]
 
 
+def progress(bonuses: Sequence[int], noble: Noble) -> float:
+    """How far ``bonuses`` have come toward ``noble``: the share of its requirement met,
+    squared (the last bonuses count most)."""
+    need = sum(noble.requires)
+    return ((need - noble_gap(bonuses, noble)) / need) ** 2
+
+
+def reach(seat: Seat, cards: Sequence[Card], pull: Sequence[float]) -> list[float]:
+    """Each of ``cards`` as worth reaching for: its :func:`worth` over one plus the tokens
+    still missing, best first."""
+    t, b = seat.tokens, seat.bonuses
+    e0, e1, e2, e3, e4 = b[0] + t[0], b[1] + t[1], b[2] + t[2], b[3] + t[3], b[4] + t[4]
+    return sorted(
+        [
+            (c.points + BONUS + 0.6 * pull[c.bonus])
+            / (1.0 + _short(c.cost, e0, e1, e2, e3, e4, t[5]))
+            for c in cards
+        ],
+        reverse=True,
+    )
+
+
 def value(seat: Seat, cards: Sequence[Card], nobles: Sequence[Noble]) -> float:
     """The seat's standing in points, counting what it has built toward later points."""
     total = sum(seat.bonuses)
@@ -89,21 +111,9 @@ def value(seat: Seat, cards: Sequence[Card], nobles: Sequence[Noble]) -> float:
     t = seat.tokens
     v += TOKEN * min(t[0] + t[1] + t[2] + t[3] + t[4], seat.rules.token_limit) + GOLD * t[5]
     for n in nobles:
-        need = sum(n.requires)
-        gap = noble_gap(seat.bonuses, n)
-        v += NOBLE * n.points * ((need - gap) / need) ** 2
-    pull = pulls(seat, nobles)
+        v += NOBLE * n.points * progress(seat.bonuses, n)
     own = [c for c in seat.reserved if isinstance(c, Card)]
-    b = seat.bonuses
-    e0, e1, e2, e3, e4 = b[0] + t[0], b[1] + t[1], b[2] + t[2], b[3] + t[3], b[4] + t[4]
-    best = sorted(
-        [
-            (c.points + BONUS + 0.6 * pull[c.bonus])
-            / (1.0 + _short(c.cost, e0, e1, e2, e3, e4, t[5]))
-            for c in (*cards, *own)
-        ],
-        reverse=True,
-    )
+    best = reach(seat, (*cards, *own), pulls(seat, nobles))
     v += REACH * (best[0] + best[1] + best[2] if len(best) >= 3 else sum(best))
     # A reserved card far from bought holds a slot and the tokens spent toward it.
     for c in own:
