@@ -71,6 +71,11 @@ def logistic(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+def predicted(w: Sequence[float], x: Sequence[float]) -> float:
+    """The chance that weights ``w`` give a sample's ``x``."""
+    return logistic(sum(a * b for a, b in zip(w, x, strict=True)))
+
+
 def fit(data: Sequence[Sample], iterations: int = 12, l2: float = L2) -> list[float]:
     """The weights of the logistic regression of ``won`` on ``x`` (no intercept: the two
     seats' places are symmetric), by Newton's method.
@@ -86,7 +91,7 @@ def fit(data: Sequence[Sample], iterations: int = 12, l2: float = L2) -> list[fl
         hessian = [[0.0] * d for _ in range(d)]
         for sample in data:
             x = sample.x
-            p = logistic(sum(a * b for a, b in zip(w, x, strict=True)))
+            p = predicted(w, x)
             residual, curve = p - sample.won, p * (1.0 - p)
             for i in range(d):
                 gradient[i] += residual * x[i]
@@ -161,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seconds=number(time.perf_counter() - start),
         )
     )
-    fitted = judged([logistic(sum(a * b for a, b in zip(w, s.x, strict=True))) for s in test], test)
+    fitted = judged([predicted(w, s.x) for s in test], test)
     hand = judged([s.hand for s in test], test)
     for name, (right, loss) in ((_("fitted"), fitted), (_("hand-tuned"), hand)):
         print(
