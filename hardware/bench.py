@@ -110,8 +110,12 @@ def measure(frames: int = 100, away: float = 1.0) -> tuple[list[float], list[flo
                 assert market_card is not None
                 turn.start(Reserve(card=market_card.id, player=game.to_act))  # a tap
                 frame = rdm6300_frame(tag)
+                # Stamped before the write: once the bytes are in the terminal the reader's
+                # thread may take the GIL and report the tag before this thread runs again,
+                # and a stamp taken after would make that latency negative. The write to a
+                # pseudo-terminal itself takes microseconds.
+                sent = time.perf_counter()
                 os.write(master, frame)
-                sent = time.perf_counter()  # the last byte is in the terminal
                 last_sent[tag] = sent
                 app_thread.get(timeout=5)()  # the app's thread runs the scan
                 if not results or results[-1].result != "reveal":

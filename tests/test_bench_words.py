@@ -7,8 +7,10 @@ report of figures given here, and its help). Figures are never asserted, only wo
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import time
 from collections.abc import Callable
 
 import pytest
@@ -259,3 +261,22 @@ def test_the_engine_benchmark_refuses_a_baseline_it_cannot_find(
     assert cli.main(["bench", "--baseline", "no-such-commit"]) == 2
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and said[0].startswith("--baseline no-such-commit\u00a0: "), said
+
+
+def test_the_rfid_benchmark_never_reports_a_latency_below_zero(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The reader's thread may report a tag before the writing thread runs again (a busy
+    machine gives it the GIL right after the write): the figures still start at the write."""
+    write = os.write
+
+    def write_then_yield(fd: int, data: bytes | memoryview) -> int:
+        written = write(fd, data)
+        if bytes(data[:1]) == b"\x02":  # an RDM6300 frame: let the reader run first
+            time.sleep(0.05)
+        return written
+
+    monkeypatch.setattr(os, "write", write_then_yield)
+    to_reader, to_store = hardware_bench.measure(frames=2, away=0.1)
+    assert len(to_reader) == len(to_store) == 2
+    assert min(to_reader) >= 0 and min(to_store) >= min(to_reader), (to_reader, to_store)
