@@ -20,7 +20,6 @@ pure-Python figure, and the tests that compare the two.
 from __future__ import annotations
 
 import hashlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
@@ -100,9 +99,11 @@ def stale() -> list[str]:
     return [m for m in MODULES if _extensions(m) and built.get(m) != _digest(m)]
 
 
-class _Source(importlib.abc.MetaPathFinder):
+class _Source:
     """Finds the listed modules' source files, ahead of Python's own finders (which would
-    take the extension beside them)."""
+    take the extension beside them). A finder by its ``find_spec`` alone: subclassing
+    ``importlib.abc.MetaPathFinder`` would import ``importlib.resources`` and ``tempfile``
+    into every process that imports the package, ``deploy.sh``'s display check included."""
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = {f"{ROOT}.{m}": source(m) for m in names}
