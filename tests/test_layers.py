@@ -8,6 +8,7 @@ checker alike."""
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import subprocess
 import sys
@@ -130,13 +131,22 @@ def module_name(path: Path, package: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.cache
+def _imports(source: str) -> tuple[ast.Import | ast.ImportFrom, ...]:
+    """The import statements of a module's text: parsed once for all the tests (each
+    mutation test copies the package, and all but one file are the same)."""
+    return tuple(
+        n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Import | ast.ImportFrom)
+    )
+
+
 def imported(path: Path, package: Path) -> list[tuple[int, str]]:
     """Each module ``path`` imports (line, absolute name); ``from X import y`` names
     ``X.y`` when that is a module, else ``X``."""
     name = module_name(path, package)
     here = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _imports(path.read_text(encoding="utf-8")):
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
