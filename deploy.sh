@@ -5,8 +5,16 @@
 # change a setting): what is already right is left alone. `./deploy.sh --help` for options.
 set -euo pipefail
 
-SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-SCRIPT_PATH="$SCRIPT_DIR/$(basename "${BASH_SOURCE[0]}")"
+# Bash's own string operations rather than dirname, basename, sed, awk, cut or cat wherever
+# they give the same bytes: on a Pi each of those commands is a process started, and a run
+# asks hundreds of small questions.
+script=${BASH_SOURCE[0]}
+case $script in
+    */*) script_dir=${script%/*} ;;
+    *) script_dir=. ;;
+esac
+SCRIPT_DIR=$(cd "${script_dir:-/}" && pwd)
+SCRIPT_PATH="$SCRIPT_DIR/${script##*/}"
 ORIG_ARGS=("$@")
 
 UNIT=splendor-companion.service
@@ -43,14 +51,24 @@ APT_PACKAGES=(
 )
 # The reader kinds, from the project's one list (hardware/readers.py): read, not run, so
 # that no Python is needed before the packages are in.
-mapfile -t READER_KINDS < <(sed -n 's/^ *ReaderKind("\([a-z0-9]*\)".*/\1/p' "$SCRIPT_DIR/hardware/readers.py")
-READER_LIST=$(
-    IFS=,
-    printf '%s' "${READER_KINDS[*]}" | sed 's/,/, /g'
-)
+READER_KINDS=()
+reader_kind='^ *ReaderKind\("([a-z0-9]*)"'
+while IFS= read -r reader_line || [ -n "$reader_line" ]; do
+    [[ ! $reader_line =~ $reader_kind ]] || READER_KINDS+=("${BASH_REMATCH[1]}")
+done <"$SCRIPT_DIR/hardware/readers.py" || true # as sed did: said, not fatal
+printf -v READER_LIST '%s, ' "${READER_KINDS[@]}"
+READER_LIST=${READER_LIST%, }
+
+# heredoc: the here-document on stdin, printed as it is (cat without starting cat).
+heredoc() {
+    local text
+    IFS= read -r -d '' text || true # read -d '' ends at the end of the text: status 1
+    printf '%s' "$text"
+}
 
 usage() {
-    sed "s/READER_LIST/$READER_LIST/" <<'EOF'
+    local text
+    text=$(heredoc <<'EOF'
 Usage: ./deploy.sh [OPTIONS]
 
 Installs Splendor Companion as a kiosk: apt packages (SDL2 with KMS/DRM, Mesa, mtdev),
@@ -116,6 +134,8 @@ Output: one line per action, starting with
 Exit status: 0 done, 1 an action failed, 2 a wrong option, 3 a check failed (nothing
 was changed).
 EOF
+    )
+    say "${text/READER_LIST/"$READER_LIST"}"
 }
 
 say() { printf '%s\n' "$*"; }
@@ -180,7 +200,14 @@ fi
 # may not enter the caller's folder).
 [ ! -d "$SOURCE" ] || SOURCE=$(cd "$SOURCE" && pwd)
 case $PYTHON in
-    */*) [ ! -e "$PYTHON" ] || PYTHON="$(cd "$(dirname "$PYTHON")" && pwd)/$(basename "$PYTHON")" ;;
+    */*)
+        if [ -e "$PYTHON" ]; then
+            # Its folder made absolute (what dirname and basename would give).
+            while [[ $PYTHON == ?*/ ]]; do PYTHON=${PYTHON%/}; done
+            python_dir=${PYTHON%/*} python_name=${PYTHON##*/}
+            PYTHON="$(cd "${python_dir:-/}" && pwd)/${python_name:-/}"
+        fi
+        ;;
 esac
 cd /
 
@@ -198,30 +225,38 @@ if [ "$MODE" = real ] && [ "$NO_START" -eq 0 ] && [ ! -d /run/systemd/system ]; 
     NO_START=1 NO_START_WHY="systemd is not running here"
 fi
 
-# The previous run's settings, from the environment file it wrote (never sourced).
-previous() {
-    [ -f "$ROOT$ENV_FILE" ] || return 0
-    sed -n "s/^$1=//p" "$ROOT$ENV_FILE" | tail -n 1
+# read_values FILE ARRAY: the KEY=value lines of FILE into the associative ARRAY, the last
+# one of a key winning, as a shell reading it would (FILE is never sourced).
+# shellcheck disable=SC2034,SC2004 # values is the caller's associative array, by name
+read_values() {
+    local -n values=$2
+    local line key
+    while IFS= read -r line || [ -n "$line" ]; do
+        key=${line%%=*}
+        [[ $line != *=* || -z $key ]] || values[$key]=${line#*=}
+    done <"$1"
 }
-PREV_USER=$(previous SPLENDOR_USER)
-PREV_USER_CREATED=$(previous SPLENDOR_USER_CREATED)
-PREV_PREFIX=$(previous SPLENDOR_PREFIX)
-PREV_PANEL=$(previous SPLENDOR_DISPLAY)
-PREV_ROTATION=$(previous SPLENDOR_ROTATION)
-PREV_TOUCH_ROTATION=$(previous SPLENDOR_TOUCH_ROTATION)
-PREV_TOUCH_INVERT=$(previous SPLENDOR_TOUCH_INVERT)
-PREV_RFID_PORT=$(previous SPLENDOR_RFID_PORT)
-PREV_RFID_READER=$(previous SPLENDOR_RFID_READER)
-PREV_RFID_BAUD=$(previous SPLENDOR_RFID_BAUD)
-PREV_USB=$(previous SPLENDOR_USB_EXPORT)
-PREV_WEB=$(previous SPLENDOR_WEB)
-PREV_GROUPS_ADDED=$(previous SPLENDOR_GROUPS_ADDED)
 
-pick() { # the option if given, else the previous run's value, else the default
-    if [ -n "$1" ]; then say "$1"; elif [ -n "$2" ]; then say "$2"; else say "$3"; fi
-}
-SERVICE_USER=$(pick "$OPT_USER" "$PREV_USER" "$DEFAULT_USER")
-PREFIX=$(pick "$OPT_PREFIX" "$PREV_PREFIX" "$DEFAULT_PREFIX")
+# The previous run's settings, from the environment file it wrote.
+declare -A PREVIOUS=()
+[ ! -f "$ROOT$ENV_FILE" ] || read_values "$ROOT$ENV_FILE" PREVIOUS
+PREV_USER=${PREVIOUS[SPLENDOR_USER]-}
+PREV_USER_CREATED=${PREVIOUS[SPLENDOR_USER_CREATED]-}
+PREV_PREFIX=${PREVIOUS[SPLENDOR_PREFIX]-}
+PREV_PANEL=${PREVIOUS[SPLENDOR_DISPLAY]-}
+PREV_ROTATION=${PREVIOUS[SPLENDOR_ROTATION]-}
+PREV_TOUCH_ROTATION=${PREVIOUS[SPLENDOR_TOUCH_ROTATION]-}
+PREV_TOUCH_INVERT=${PREVIOUS[SPLENDOR_TOUCH_INVERT]-}
+PREV_RFID_PORT=${PREVIOUS[SPLENDOR_RFID_PORT]-}
+PREV_RFID_READER=${PREVIOUS[SPLENDOR_RFID_READER]-}
+PREV_RFID_BAUD=${PREVIOUS[SPLENDOR_RFID_BAUD]-}
+PREV_USB=${PREVIOUS[SPLENDOR_USB_EXPORT]-}
+PREV_WEB=${PREVIOUS[SPLENDOR_WEB]-}
+PREV_GROUPS_ADDED=${PREVIOUS[SPLENDOR_GROUPS_ADDED]-}
+
+# Each setting: the option if given, else the previous run's value, else the default.
+SERVICE_USER=${OPT_USER:-${PREV_USER:-$DEFAULT_USER}}
+PREFIX=${OPT_PREFIX:-${PREV_PREFIX:-$DEFAULT_PREFIX}}
 
 # The screens --display knows: NAME -> "rotation touch-rotation touch-invert touch-input".
 # The touch input is mtdev (a multitouch panel: the DSI ones, USB touch of HDMI panels),
@@ -236,7 +271,7 @@ display_preset() {
         *) return 1 ;;
     esac
 }
-PANEL=$(pick "$OPT_PANEL" "$PREV_PANEL" "")
+PANEL=${OPT_PANEL:-$PREV_PANEL}
 PRESET_ROTATION="" PRESET_TOUCH_ROTATION="" PRESET_TOUCH_INVERT="" TOUCH_INPUT=mtdev
 if [ -n "$PANEL" ]; then
     preset=$(display_preset "$PANEL") || usage_error "--display: $DISPLAYS"
@@ -247,14 +282,14 @@ if [ -n "$OPT_PANEL" ]; then
     PREV_ROTATION=$PRESET_ROTATION PREV_TOUCH_ROTATION=$PRESET_TOUCH_ROTATION
     PREV_TOUCH_INVERT=$PRESET_TOUCH_INVERT
 fi
-ROTATION=$(pick "$OPT_ROTATION" "$PREV_ROTATION" 0)
-TOUCH_ROTATION=$(pick "$OPT_TOUCH_ROTATION" "$PREV_TOUCH_ROTATION" 0)
-TOUCH_INVERT=$(pick "$OPT_TOUCH_INVERT" "$PREV_TOUCH_INVERT" none)
-RFID_PORT=$(pick "$OPT_RFID_PORT" "$PREV_RFID_PORT" none)
-RFID_READER=$(pick "$OPT_RFID_READER" "$PREV_RFID_READER" none)
-RFID_BAUD=$(pick "$OPT_RFID_BAUD" "$PREV_RFID_BAUD" default)
-USB_EXPORT=$(pick "$OPT_USB" "$PREV_USB" yes)
-WEB=$(pick "$OPT_WEB" "$PREV_WEB" yes)
+ROTATION=${OPT_ROTATION:-${PREV_ROTATION:-0}}
+TOUCH_ROTATION=${OPT_TOUCH_ROTATION:-${PREV_TOUCH_ROTATION:-0}}
+TOUCH_INVERT=${OPT_TOUCH_INVERT:-${PREV_TOUCH_INVERT:-none}}
+RFID_PORT=${OPT_RFID_PORT:-${PREV_RFID_PORT:-none}}
+RFID_READER=${OPT_RFID_READER:-${PREV_RFID_READER:-none}}
+RFID_BAUD=${OPT_RFID_BAUD:-${PREV_RFID_BAUD:-default}}
+USB_EXPORT=${OPT_USB:-${PREV_USB:-yes}}
+WEB=${OPT_WEB:-${PREV_WEB:-yes}}
 
 # normalise PATH: the absolute PATH without ".", ".." and repeated slashes, worked out on
 # the letters alone (no symlink followed, nothing needs to exist), so that the guards
@@ -370,6 +405,14 @@ as_user() {
 
 owner_of() { stat -c %U:%G "$1"; }
 
+# file_is FILE TEXT: FILE holds exactly TEXT, byte for byte (what cmp would say). read -d ''
+# stops at a NUL byte, which TEXT (a shell string) cannot hold: a NUL found means another
+# content; the end of the file reached (status 1) means all of it was read.
+file_is() {
+    local found
+    ! IFS= read -r -d '' found <"$1" && [ "$found" = "$2" ]
+}
+
 # write_file PATH MODE OWNER CONTENT [blank]: write PATH (under --root) when its content,
 # mode or owner differs. OWNER is user:group or "-" for root:root. "blank" ends the file
 # with an empty line, as Python's configparser does. Sets WROTE=1 when it acts.
@@ -383,7 +426,7 @@ write_file() {
     if [ -L "$target" ] || { [ -e "$target" ] && [ ! -f "$target" ]; }; then
         check_failed "$path is a link or not a file: remove it (nothing was written), then run deploy.sh again"
     fi
-    if [ -f "$target" ] && printf '%s\n' "$content" | cmp -s - "$target"; then
+    if [ -f "$target" ] && file_is "$target" "$content"$'\n'; then
         if [ "$(stat -c %a "$target")" != "$mode" ]; then
             WROTE=1
             if [ "$MODE" = dry ]; then say "PLAN chmod $mode $path"; else
@@ -404,7 +447,7 @@ write_file() {
         return 0
     fi
     say "DO write $path"
-    mkdir -p "$(dirname "$target")"
+    [ -d "${target%/*}" ] || mkdir -p "${target%/*}"
     tmp=$(mktemp "$target.XXXXXX")
     printf '%s\n' "$content" >"$tmp"
     chmod "$mode" "$tmp"
@@ -462,22 +505,32 @@ remove_if_empty() {
 # Read from files, so that --root works on a copy: /var/lib/dpkg/status, /etc/passwd,
 # /etc/group (getent on the real system, for users from elsewhere), the enable symlink.
 
-db_line() { # db key: the line of /etc/db for key
+db_line() { # db key: DB_LINE is the line of /etc/db for key (status 1: none)
+    DB_LINE=""
     if [ "$MODE" = real ] || { [ "$MODE" = dry ] && [ -z "$ROOT" ]; }; then
-        getent "$1" "$2"
-    else
-        [ -f "$ROOT/etc/$1" ] || return 1
-        awk -F: -v k="$2" '$1 == k { print; found = 1; exit } END { exit !found }' "$ROOT/etc/$1"
+        DB_LINE=$(getent "$1" "$2")
+        return
     fi
+    [ -f "$ROOT/etc/$1" ] || return 1
+    local line
+    # The first line whose first field (up to a ":", or the whole line) is key.
+    while IFS= read -r line || [ -n "$line" ]; do
+        if [[ $line == "$2" || $line == "$2":* ]]; then
+            DB_LINE=$line
+            return 0
+        fi
+    done <"$ROOT/etc/$1"
+    return 1
 }
-user_exists() { db_line passwd "$1" >/dev/null; }
-group_exists() { db_line group "$1" >/dev/null; }
+user_exists() { db_line passwd "$1"; }
+group_exists() { db_line group "$1"; }
 user_in_group() { # user group
-    local line gid primary
-    line=$(db_line group "$2") || return 1
-    [[ ,$(cut -d: -f4 <<<"$line"), == *,"$1",* ]] && return 0
-    gid=$(cut -d: -f3 <<<"$line")
-    primary=$(db_line passwd "$1" | cut -d: -f4) || return 1
+    local gid members primary
+    db_line group "$2" || return 1
+    IFS=: read -r _ _ gid members _ <<<"$DB_LINE"
+    [[ ,$members, == *,"$1",* ]] && return 0
+    db_line passwd "$1" || return 1
+    IFS=: read -r _ _ _ primary _ <<<"$DB_LINE"
     [ "$primary" = "$gid" ]
 }
 
@@ -497,17 +550,16 @@ unit_enabled() { [ -L "$ROOT$WANTS_LINK" ] || [ -e "$ROOT$WANTS_LINK" ]; }
 
 # ---------------------------------------------------------------- checks
 
-os_release_value() { # KEY: its value in /etc/os-release, quotes removed
-    sed -n "s/^$1=//p" "$ROOT/etc/os-release" | tail -n 1 | tr -d '"'"'"
-}
-
 check_system() {
     [ -f "$ROOT/etc/os-release" ] ||
         check_failed "cannot tell which system this is: $ROOT/etc/os-release is missing. deploy.sh is for Raspberry Pi OS or another Debian-like system."
     local id id_like name
-    id=$(os_release_value ID)
-    id_like=$(os_release_value ID_LIKE)
-    name=$(os_release_value PRETTY_NAME)
+    local -A os_release=()
+    read_values "$ROOT/etc/os-release" os_release
+    # The values without their quotes (every ' and " in them).
+    id=${os_release[ID]-} id=${id//[\"\']/}
+    id_like=${os_release[ID_LIKE]-} id_like=${id_like//[\"\']/}
+    name=${os_release[PRETTY_NAME]-} name=${name//[\"\']/}
     if [[ " $id $id_like " != *" debian "* ]]; then
         check_failed "this is ${name:-$id}, not a Debian-like system (ID=$id, ID_LIKE=$id_like in /etc/os-release). deploy.sh installs with apt: use Raspberry Pi OS (Bookworm) or Debian 12 or newer."
     fi
@@ -530,7 +582,8 @@ check_64bit() {
 }
 
 python_version() { # PATH: "3.11" or nothing
-    "$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || true
+    # -S: without the site module, which only slows the start (a third of a second on a Pi).
+    "$1" -S -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || true
 }
 
 version_ok() { # "3.11" >= 3.11?
@@ -544,23 +597,30 @@ check_python() {
     if [ -z "$PYTHON" ]; then
         # The system's Python first: the kiosk should not depend on a user's own Python.
         for candidate in /usr/bin/python3 python3.13 python3.12 python3.11 python3; do
-            if command -v "$candidate" >/dev/null && version_ok "$(python_version "$candidate")"; then
+            command -v "$candidate" >/dev/null || continue
+            version=$(python_version "$candidate") # asked once: it starts a Python
+            if version_ok "$version"; then
                 PYTHON=$(command -v "$candidate")
                 break
             fi
         done
         [ -n "$PYTHON" ] || check_failed "Python 3.11 or newer is needed; this system has $(python3 --version 2>&1 || echo 'no python3'). Raspberry Pi OS Bookworm (or Debian 12) has it."
+    else
+        version=$(python_version "$PYTHON")
     fi
-    version=$(python_version "$PYTHON")
     version_ok "$version" ||
         check_failed "Python 3.11 or newer is needed; $PYTHON is ${version:-not a working Python}. Raspberry Pi OS Bookworm (or Debian 12) has it."
     say "CHECK python: $PYTHON ($version)"
 }
 
 check_disk() {
-    local dir="$ROOT$PREFIX" free_kb
-    while [ ! -d "$dir" ]; do dir=$(dirname "$dir"); done
-    free_kb=$(df -Pk "$dir" | awk 'NR == 2 { print $4 }')
+    local dir="$ROOT$PREFIX" df_out free_kb=""
+    while [ ! -d "$dir" ]; do
+        dir=${dir%/*} dir=${dir:-/} # dirname's answer for these absolute paths
+    done
+    df_out=$(df -Pk "$dir")
+    # The 4th field of the 2nd line (the first is the header).
+    { read -r _ && read -r _ _ _ free_kb _; } <<<"$df_out" || true
     [[ $free_kb =~ ^[0-9]+$ ]] || check_failed "cannot tell the free space at $PREFIX (df $dir)"
     if [ $((free_kb / 1024)) -lt "$MIN_FREE_MB" ]; then
         check_failed "not enough free disk at $PREFIX: $((free_kb / 1024)) MB free, $MIN_FREE_MB MB needed. Free some space (sudo apt-get clean) or use a bigger card."
@@ -590,12 +650,29 @@ check_tools() {
     done
 }
 
+# first_match REGEX FILE [ALSO]: FOUND is the first text on a line of FILE that the
+# extended REGEX matches and, if given, ALSO matches too: grep -Eo REGEX | grep -E ALSO |
+# head -n 1, without starting them. Status 1 when there is none.
+first_match() {
+    local line
+    FOUND=""
+    while IFS= read -r line || [ -n "$line" ]; do
+        [[ $line =~ $1 ]] || continue
+        line=${BASH_REMATCH[0]}
+        if [ $# -lt 3 ] || [[ $line =~ $3 ]]; then
+            FOUND=$line
+            return 0
+        fi
+    done <"$2"
+    return 1
+}
+
 # Not errors: things that give a black screen, said before they do.
 display_notes() {
     local config
     for config in "$ROOT/boot/firmware/config.txt" "$ROOT/boot/config.txt"; do
         [ -f "$config" ] || continue
-        if ! grep -Eq '^[[:space:]]*dtoverlay=vc4-(f)?kms-v3d' "$config"; then
+        if ! first_match '^[[:space:]]*dtoverlay=vc4-(f)?kms-v3d' "$config"; then
             note "${config#"$ROOT"} has no dtoverlay=vc4-kms-v3d: the app needs the KMS display driver (add the line, reboot)"
         fi
         break
@@ -610,9 +687,13 @@ display_notes() {
 # The screen connected now and how the app will lay out on it, said by the app's own
 # reading of it (ui/display.py, the standard library only); nothing when none is.
 screen_notes() {
-    local said
-    said=$(PYTHONPATH="$SCRIPT_DIR" "$PYTHON" -P -m ui.display --rotation "$ROTATION" \
-        "$ROOT/sys/class/drm" 2>/dev/null) || said=""
+    local said=""
+    # Without the folder (no KMS driver) the app's reading finds no screen: no Python
+    # started to say nothing.
+    if [ -d "$ROOT/sys/class/drm" ]; then
+        said=$(PYTHONPATH="$SCRIPT_DIR" "$PYTHON" -P -m ui.display --rotation "$ROTATION" \
+            "$ROOT/sys/class/drm" 2>/dev/null) || said=""
+    fi
     [ -z "$said" ] || note "the screen: $said"
     # SDL draws through DRM: a screen with only an fbtft driver (a /dev/fb1) stays black.
     if [ "$PANEL" = spi35 ] && [ -e "$ROOT/sys/class/graphics/fb1" ] &&
@@ -629,18 +710,21 @@ turning_notes() {
         [ -f "$file" ] && config=$file && break
     done
     if [ -n "$config" ]; then
-        found=$(grep -Eo '^[[:space:]]*(display_rotate|display_lcd_rotate|lcd_rotate|display_hdmi_rotate)=[1-9][0-9]*' "$config" | head -n 1 | tr -d '[:space:]') || true
+        first_match '^[[:space:]]*(display_rotate|display_lcd_rotate|lcd_rotate|display_hdmi_rotate)=[1-9][0-9]*' "$config" || true
+        found=${FOUND//[[:space:]]/}
         [ -z "$found" ] ||
             note "${config#"$ROOT"} has $found: the KMS display driver does not use it; remove it and turn the app with ./deploy.sh --rotation"
-        found=$(grep -Eo '^[[:space:]]*dtoverlay=vc4-kms-dsi-[^#[:space:]]*' "$config" |
-            grep -E ',(swapxy|invx|invy)(=1)?(,|$)' | head -n 1 | tr -d '[:space:]') || true
+        first_match '^[[:space:]]*dtoverlay=vc4-kms-dsi-[^#[:space:]]*' "$config" \
+            ',(swapxy|invx|invy)(=1)?(,|$)' || true
+        found=${FOUND//[[:space:]]/}
         [ -z "$found" ] ||
             note "${config#"$ROOT"} turns or mirrors the touches in the kernel ($found): the app turns them with the picture, so taps land elsewhere; remove swapxy, invx and invy (./deploy.sh --touch-rotation and --touch-invert do it in the app)"
     fi
     file="$ROOT/boot/firmware/cmdline.txt"
     [ -f "$file" ] || file="$ROOT/boot/cmdline.txt"
     if [ -f "$file" ]; then
-        found=$(grep -Eo 'video=[^[:space:]]*(rotate=[0-9]+|panel_orientation=[a-z_]+)[^[:space:]]*' "$file" | head -n 1) || true
+        first_match 'video=[^[:space:]]*(rotate=[0-9]+|panel_orientation=[a-z_]+)[^[:space:]]*' "$file" || true
+        found=$FOUND
         [ -z "$found" ] ||
             note "${file#"$ROOT"} turns the screen ($found): that turns the console; the app turns itself (./deploy.sh --rotation) and the two together can turn the picture without its touches: remove it if taps land wrong"
     fi
@@ -650,7 +734,7 @@ uart0_console() {
     local config
     for config in "$ROOT/boot/firmware/config.txt" "$ROOT/boot/config.txt"; do
         [ -f "$config" ] || continue
-        grep -Eq '^[[:space:]]*dtparam=uart0_console(=on)?[[:space:]]*$' "$config"
+        first_match '^[[:space:]]*dtparam=uart0_console(=on)?[[:space:]]*$' "$config"
         return
     done
     return 1
@@ -688,7 +772,7 @@ serial_notes() {
 
 become_root() {
     [ "$MODE" = real ] || return 0
-    [ "$(id -u)" -ne 0 ] || return 0
+    [ "$EUID" -ne 0 ] || return 0
     command -v sudo >/dev/null || die "deploy.sh changes the system: run it as root (sudo is not installed)" 3
     say "deploy.sh needs root: running it again with sudo"
     exec sudo -- bash "$SCRIPT_PATH" "${ORIG_ARGS[@]}"
@@ -698,9 +782,10 @@ become_root() {
 
 step_packages() {
     local installed missing=() pkg
-    installed=$(installed_packages)
+    # One name a line, between newlines: a package is in when "\nNAME\n" is.
+    installed=$'\n'$(installed_packages)$'\n'
     for pkg in "${APT_PACKAGES[@]}"; do
-        grep -qxF "$pkg" <<<"$installed" || missing+=("$pkg")
+        [[ $installed == *$'\n'"$pkg"$'\n'* ]] || missing+=("$pkg")
     done
     if [ ${#missing[@]} -eq 0 ]; then
         say "UNCHANGED apt packages: ${APT_PACKAGES[*]}"
@@ -742,13 +827,17 @@ step_groups() {
         say "UNCHANGED groups of $SERVICE_USER: ${UNIT_GROUPS[*]:-none}"
         return 0
     fi
-    local joined
-    joined=$(
-        IFS=,
-        echo "${add[*]}"
-    )
+    local joined all=()
+    printf -v joined '%s,' "${add[@]}"
+    joined=${joined%,}
     run usermod -aG "$joined" "$SERVICE_USER"
-    GROUPS_ADDED=$(tr ',' '\n' <<<"${GROUPS_ADDED:+$GROUPS_ADDED,}$joined" | awk 'NF && !seen[$0]++' | paste -sd, -)
+    # The groups added by every run, each once, in the order added; none blank.
+    IFS=, read -r -a all <<<"${GROUPS_ADDED:+$GROUPS_ADDED,}$joined"
+    GROUPS_ADDED=""
+    for group in "${all[@]}"; do
+        [[ $group == *[!$' \t']* && ,$GROUPS_ADDED, != *,"$group",* ]] || continue
+        GROUPS_ADDED+=${GROUPS_ADDED:+,}$group
+    done
     CHANGED=1
 }
 
@@ -765,7 +854,9 @@ source_files() {
 }
 
 source_fingerprint() {
-    (cd "$SOURCE" && source_files | xargs -0 -r sha256sum | sha256sum | cut -d' ' -f1)
+    local sum
+    sum=$(cd "$SOURCE" && source_files | xargs -0 -r sha256sum | sha256sum)
+    say "${sum%% *}"
 }
 
 step_venv() {
@@ -796,7 +887,7 @@ has_kivy() {
 step_project() {
     local fingerprint
     fingerprint=$(source_fingerprint)
-    if [ -x "$ROOT$APP" ] && [ -f "$ROOT$STAMP" ] && [ "$(cat "$ROOT$STAMP")" = "$fingerprint" ]; then
+    if [ -x "$ROOT$APP" ] && [ -f "$ROOT$STAMP" ] && [ "$(<"$ROOT$STAMP")" = "$fingerprint" ]; then
         say "UNCHANGED project in $VENV (same source)"
         return 0
     fi
@@ -854,7 +945,7 @@ kivy_rotation() {
 # other section and key as they were (the app keeps its own settings there).
 kivy_config_text() {
     local current="" input_line
-    [ ! -f "$1" ] || current=$(cat "$1")
+    [ ! -f "$1" ] || current=$(<"$1")
     input_line=$(kivy_input_line)
     awk -v input_line="$input_line" -v rotation="$(kivy_rotation)" '
         function emit(line) {
@@ -891,7 +982,7 @@ step_kivy_config() {
     local file="$ROOT$KIVY_CONFIG"
     # Kivy fills a config.ini without config_version with its defaults, "mouse = mouse"
     # among them: let Kivy write its full default file first, then change our keys.
-    if ! { [ -f "$file" ] && grep -Eq '^config_version[[:space:]]*=' "$file"; }; then
+    if ! { [ -f "$file" ] && first_match '^config_version[[:space:]]*=' "$file"; }; then
         as_user env KIVY_HOME="$KIVY_HOME" KIVY_NO_ARGS=1 KIVY_NO_FILELOG=1 KIVY_NO_CONSOLELOG=1 \
             "$VENV/bin/python" -c 'import kivy.config'
     fi
@@ -900,7 +991,7 @@ step_kivy_config() {
 }
 
 env_file_text() {
-    cat <<EOF
+    heredoc <<EOF
 # Splendor Companion kiosk: written by deploy.sh and read by its systemd units. Run
 # deploy.sh again with options to change a value (the next run keeps these); put your own
 # variables in /etc/default/splendor-companion.local, read after this file.
@@ -920,7 +1011,7 @@ EOF
     [ "$RFID_PORT" = none ] || say "SPLENDOR_RFID_PORT=$RFID_PORT"
     [ "$RFID_READER" = none ] || say "SPLENDOR_RFID_READER=$RFID_READER"
     [ "$RFID_BAUD" = default ] || say "SPLENDOR_RFID_BAUD=$RFID_BAUD"
-    cat <<EOF
+    heredoc <<EOF
 KIVY_HOME=$KIVY_HOME
 KIVY_NO_ARGS=1
 KIVY_NO_FILELOG=1
@@ -933,10 +1024,15 @@ EOF
 }
 
 render() { # TEMPLATE: the file from systemd/ with the placeholders filled in
-    local groups
-    groups="${UNIT_GROUPS[*]:-}"
-    sed -e "s|@USER@|$SERVICE_USER|g" -e "s|@PREFIX@|$PREFIX|g" -e "s|@GROUPS@|$groups|g" \
-        -e "s|@DATA_DIR@|$DATA_DIR|g" "$SCRIPT_DIR/systemd/$1"
+    local text
+    IFS= read -r -d '' text <"$SCRIPT_DIR/systemd/$1" || true
+    # The replacements quoted: with bash 5.2's patsub_replacement, a bare & in them would
+    # stand for the placeholder.
+    text=${text//@USER@/"$SERVICE_USER"}
+    text=${text//@PREFIX@/"$PREFIX"}
+    text=${text//@GROUPS@/"${UNIT_GROUPS[*]:-}"}
+    text=${text//@DATA_DIR@/"$DATA_DIR"}
+    printf '%s' "$text"
 }
 
 step_files() {
@@ -1024,8 +1120,10 @@ step_service() {
 }
 
 install() {
-    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT, web page $WEB)${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
-    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT)${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
+    local dry=""
+    [ "$MODE" != dry ] || dry=', dry run'
+    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT, web page $WEB)${ROOT:+, root $ROOT}$dry"
+    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT)${ROOT:+, root $ROOT}$dry"
     check_64bit
     check_system
     check_source
@@ -1057,7 +1155,10 @@ install() {
 # ---------------------------------------------------------------- uninstall
 
 uninstall() {
-    say "deploy.sh: uninstall Splendor Companion (user $SERVICE_USER, prefix $PREFIX)$([ "$PURGE" -eq 1 ] && echo ', games deleted too')${ROOT:+, root $ROOT}$([ "$MODE" = dry ] && echo ', dry run')"
+    local dry="" purge=""
+    [ "$MODE" != dry ] || dry=', dry run'
+    [ "$PURGE" -eq 0 ] || purge=', games deleted too'
+    say "deploy.sh: uninstall Splendor Companion (user $SERVICE_USER, prefix $PREFIX)$purge${ROOT:+, root $ROOT}$dry"
     check_system
     check_tools
     become_root
@@ -1093,14 +1194,15 @@ uninstall() {
     remove_if_empty "$PREFIX/bin"
     remove_if_empty "$PREFIX"
     remove "$CACHE_DIR"
-    local user_deleted=0
+    local user_deleted=0 home
     if [ "$PURGE" -eq 1 ]; then
         remove "$DATA_DIR"
         # The user goes too if deploy.sh made it: said so by the environment file or, after
         # an --uninstall that removed that file, by its home (the data folder).
         if user_exists "$SERVICE_USER" && {
             { [ "$PREV_USER_CREATED" = yes ] && [ "$SERVICE_USER" = "$PREV_USER" ]; } ||
-                [ "$(db_line passwd "$SERVICE_USER" | cut -d: -f6)" = "$DATA_DIR" ]
+                { db_line passwd "$SERVICE_USER" && IFS=: read -r _ _ _ _ _ home _ <<<"$DB_LINE" &&
+                    [ "$home" = "$DATA_DIR" ]; }
         }; then
             run userdel "$SERVICE_USER"
             user_deleted=1
