@@ -14,7 +14,7 @@ import shutil
 import stat
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,25 +71,31 @@ def put(path: Path, text: str, mode: int = 0o644) -> Path:
     return path
 
 
-@pytest.fixture
-def source(tmp_path: Path) -> Path:
+def make_source(project: Path) -> Path:
     """A small stand-in for the project: deploy.sh only hashes and (really) pip-installs it."""
-    project = tmp_path / "project"
     put(project / "pyproject.toml", '[project]\nname = "splendor-companion"\nversion = "0"\n')
     put(project / "companion" / "__init__.py", "")
     return project
 
 
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
+def make_root(system: Path) -> Path:
     """A fresh Raspberry Pi OS, as far as deploy.sh looks: os-release and the groups."""
-    system = tmp_path / "root"
     put(system / "etc" / "os-release", DEBIAN)
     put(
         system / "etc" / "group",
         "root:x:0:\n" + "".join(f"{g}:x:{40 + i}:\n" for i, g in enumerate(GROUPS)),
     )
     return system
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    return make_source(tmp_path / "project")
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return make_root(tmp_path / "root")
 
 
 PYTHON = ("--python", sys.executable)
@@ -111,6 +117,19 @@ def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
         str(p.relative_to(root)): (p.read_bytes() if p.is_file() else b"", p.stat().st_mode)
         for p in sorted(root.rglob("*"))
     }
+
+
+def tree(root: Path) -> dict[str, object]:
+    """snapshot() for a root that may hold links (install_everything's, which lead out of
+    it): a link is its target, not what it leads to."""
+    state: dict[str, object] = {}
+    for path in sorted(root.rglob("*")):
+        name = str(path.relative_to(root))
+        if path.is_symlink():
+            state[name] = os.readlink(path)
+        else:
+            state[name] = (path.read_bytes() if path.is_file() else b"", path.stat().st_mode)
+    return state
 
 
 def text(root: Path, path: str) -> str:
@@ -150,14 +169,78 @@ def install_everything(root: Path, packages: list[str]) -> None:
     )
 
 
+# ---------------------------------------------------------------- runs shared by tests
+# A run that several tests only read (its output, the files it wrote) is made once for the
+# module. Its root is never changed: a test that goes on from it runs on a copy.
+
+
+@dataclass
+class Deployed:
+    root: Path
+    source: Path
+    before: dict[str, object]  # tree(root) before the run
+    run: Run
+
+
+def deployed_once(
+    factory: pytest.TempPathFactory, *args: str, prepare: Callable[[Path], object] | None = None
+) -> Iterator[Deployed]:
+    """deploy.sh ARGS on a fresh root (then changed by prepare, if given), for the module;
+    afterwards, a check that no test changed that root."""
+    base = factory.mktemp("shared")
+    source = make_source(base / "project")
+    root = make_root(base / "root")
+    if prepare is not None:
+        prepare(root)
+    before = tree(root)
+    run = deploy(root, source, *args)
+    assert run.code == 0, run.err
+    after = tree(root)
+    yield Deployed(root, source, before, run)
+    assert tree(root) == after, "a test changed a shared root: work on copy_root() of it"
+
+
+def copy_root(deployed: Deployed, tmp_path: Path) -> Path:
+    """A root of the test's own where the shared run has been: the next run goes there."""
+    return Path(shutil.copytree(deployed.root, tmp_path / "root", symlinks=True))
+
+
+@pytest.fixture(scope="module")
+def dry_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployed]:
+    """--dry-run on a fresh system."""
+    yield from deployed_once(tmp_path_factory, "--dry-run")
+
+
+@pytest.fixture(scope="module")
+def first_install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployed]:
+    """The first install on a fresh system."""
+    yield from deployed_once(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def over_kivys_own_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployed]:
+    """A run where every system command ran (but apt-get): the service user and its groups,
+    the venv, the unit enabled, and Kivy's own full config.ini, written at its first start."""
+    yield from deployed_once(tmp_path_factory, prepare=lambda root: install_everything(root, []))
+
+
+@pytest.fixture(scope="module")
+def on_installed_system(
+    tmp_path_factory: pytest.TempPathFactory, dry_run: Deployed
+) -> Iterator[Deployed]:
+    """A run where every system command ran, apt-get too (the packages of the dry run)."""
+    packages = apt_packages(dry_run.run)
+    yield from deployed_once(
+        tmp_path_factory, prepare=lambda root: install_everything(root, packages)
+    )
+
+
 # ---------------------------------------------------------------- the plan of a dry run
 
 
-def test_dry_run_plans_the_whole_install_and_changes_nothing(root: Path, source: Path) -> None:
-    before = snapshot(root)
-    run = deploy(root, source, "--dry-run")
-    assert run.code == 0, run.err
-    assert snapshot(root) == before
+def test_dry_run_plans_the_whole_install_and_changes_nothing(dry_run: Deployed) -> None:
+    run, source = dry_run.run, dry_run.source
+    assert tree(dry_run.root) == dry_run.before
     assert not [line for line in run.lines if line.startswith("DO ")]
 
     assert run.has("PLAN apt-get update")
@@ -196,8 +279,8 @@ def test_dry_run_plans_the_whole_install_and_changes_nothing(root: Path, source:
     assert where == sorted(where)
 
 
-def test_dry_run_lists_the_checks_it_passed(root: Path, source: Path) -> None:
-    run = deploy(root, source, "--dry-run")
+def test_dry_run_lists_the_checks_it_passed(dry_run: Deployed) -> None:
+    run = dry_run.run
     assert any(line.startswith("CHECK system: Debian GNU/Linux 12") for line in run.lines)
     assert any(line.startswith("CHECK python: ") for line in run.lines)
     assert any(line.startswith("CHECK disk: ") for line in run.lines)
@@ -258,17 +341,20 @@ def test_groups_missing_on_the_system_are_left_out(root: Path, source: Path) -> 
 # ---------------------------------------------------------------- files, and running again
 
 
-def test_root_run_writes_the_files_and_a_second_run_changes_none(root: Path, source: Path) -> None:
-    first = deploy(root, source)
+def test_root_run_writes_the_files_and_a_second_run_changes_none(
+    first_install: Deployed, tmp_path: Path
+) -> None:
+    first = first_install.run
     assert first.code == 0, first.err
     for path in (KIVY_CONFIG, ENV_FILE, UNIT, EXPORT_UNIT, UDEV_RULE):
         assert first.has(f"DO write {path}")
-        assert (root / path.lstrip("/")).is_file()
-    helper = root / PREFIX.lstrip("/") / "bin/splendor-companion-usb-export"
+        assert (first_install.root / path.lstrip("/")).is_file()
+    helper = first_install.root / PREFIX.lstrip("/") / "bin/splendor-companion-usb-export"
     assert helper.stat().st_mode & stat.S_IXUSR
+    root = copy_root(first_install, tmp_path)
     before = snapshot(root)
 
-    second = deploy(root, source)
+    second = deploy(root, first_install.source)
     assert second.code == 0, second.err
     assert snapshot(root) == before
     assert not [line for line in second.lines if line.startswith(("DO ", "PLAN write"))]
@@ -292,14 +378,15 @@ def test_a_link_at_a_file_deploy_writes_is_refused_not_followed(
     assert config.is_symlink() and sorted(p.name for p in config.parent.iterdir()) == ["config.ini"]
 
 
-def test_on_an_installed_system_a_second_run_does_nothing(root: Path, source: Path) -> None:
-    install_everything(root, apt_packages(deploy(root, source, "--dry-run")))
-    first = deploy(root, source)
+def test_on_an_installed_system_a_second_run_does_nothing(
+    on_installed_system: Deployed, tmp_path: Path
+) -> None:
+    first = on_installed_system.run
     assert first.code == 0, first.err
     assert not [line for line in first.actions if "apt-get" in line or "useradd" in line]
     assert first.has("PLAN systemctl restart splendor-companion.service")  # files were written
 
-    second = deploy(root, source)
+    second = deploy(copy_root(on_installed_system, tmp_path), on_installed_system.source)
     assert second.code == 0, second.err
     assert second.actions == []
     assert any(line.startswith("UNCHANGED apt packages") for line in second.lines)
@@ -308,9 +395,9 @@ def test_on_an_installed_system_a_second_run_does_nothing(root: Path, source: Pa
 
 
 def test_a_changed_source_is_installed_again_and_the_app_restarted(
-    root: Path, source: Path
+    root: Path, source: Path, dry_run: Deployed
 ) -> None:
-    install_everything(root, apt_packages(deploy(root, source, "--dry-run")))
+    install_everything(root, apt_packages(dry_run.run))
     deploy(root, source)
     put(source / "companion" / "__init__.py", "VERSION = 2\n")
     run = deploy(root, source)
@@ -341,12 +428,13 @@ def kivy_sections(config: str) -> dict[str, list[str]]:
     return sections
 
 
-def test_kivy_input_is_mtdev_only_without_the_duplicate_providers(root: Path, source: Path) -> None:
-    install_everything(root, [])
-    assert deploy(root, source).code == 0
-    sections = kivy_sections(text(root, KIVY_CONFIG))
+def test_kivy_input_is_mtdev_only_without_the_duplicate_providers(
+    over_kivys_own_file: Deployed,
+) -> None:
+    assert over_kivys_own_file.run.code == 0
+    config = text(over_kivys_own_file.root, KIVY_CONFIG)
+    sections = kivy_sections(config)
     assert sections["input"] == ["%(name)s = probesysfs,provider=mtdev"]
-    config = text(root, KIVY_CONFIG)
     assert "mouse = mouse" not in config
     assert "hidinput" not in config
     # Everything else is kept: Kivy's own keys and the app's settings.
@@ -356,16 +444,14 @@ def test_kivy_input_is_mtdev_only_without_the_duplicate_providers(root: Path, so
 
 
 def test_the_first_run_lets_kivy_write_its_defaults_as_the_service_user(
-    root: Path, source: Path
+    first_install: Deployed, over_kivys_own_file: Deployed
 ) -> None:
-    run = deploy(root, source)
-    [line] = [line for line in run.lines if "import kivy.config" in line]
+    [line] = [line for line in first_install.run.lines if "import kivy.config" in line]
     assert line.startswith(
         "PLAN runuser -u splendor -- env KIVY_HOME=/var/lib/splendor-companion/kivy"
     )
     # Later runs do not: Kivy's file has a config_version.
-    install_everything(root, [])
-    assert not [line for line in deploy(root, source).lines if "import kivy.config" in line]
+    assert not [line for line in over_kivys_own_file.run.lines if "import kivy.config" in line]
 
 
 @pytest.mark.parametrize("rotation", ["90", "180", "270"])
@@ -678,8 +764,8 @@ def test_unit_runs_the_app_full_screen_as_the_service_user(root: Path, source: P
     assert "StartLimitBurst=" in unit_section
 
 
-def test_usb_export_hook(root: Path, source: Path) -> None:
-    assert deploy(root, source).code == 0
+def test_usb_export_hook(first_install: Deployed) -> None:
+    root = first_install.root
     rule = text(root, UDEV_RULE)
     assert 'ENV{SYSTEMD_WANTS}+="splendor-companion-export@%k.service"' in rule
     assert 'ENV{ID_FS_TYPE}=="vfat|exfat"' in rule
@@ -689,8 +775,8 @@ def test_usb_export_hook(root: Path, source: Path) -> None:
     assert 'export --all --to "$mountpoint/splendor-games"' in helper
 
 
-def test_no_usb_export_removes_the_hook(root: Path, source: Path) -> None:
-    deploy(root, source)
+def test_no_usb_export_removes_the_hook(first_install: Deployed, tmp_path: Path) -> None:
+    root, source = copy_root(first_install, tmp_path), first_install.source
     run = deploy(root, source, "--no-usb-export")
     assert run.code == 0, run.err
     assert run.has(f"DO remove {UDEV_RULE}")
@@ -702,8 +788,10 @@ def test_no_usb_export_removes_the_hook(root: Path, source: Path) -> None:
 # ---------------------------------------------------------------- uninstall
 
 
-def test_uninstall_removes_the_install_and_keeps_the_games(root: Path, source: Path) -> None:
-    deploy(root, source)
+def test_uninstall_removes_the_install_and_keeps_the_games(
+    first_install: Deployed, tmp_path: Path
+) -> None:
+    root, source = copy_root(first_install, tmp_path), first_install.source
     games = put(root / DATA_DIR.lstrip("/") / "games.sqlite3", "the games")
     dry = deploy(root, source, "--uninstall", "--dry-run")
     assert dry.code == 0, dry.err
@@ -721,9 +809,10 @@ def test_uninstall_removes_the_install_and_keeps_the_games(root: Path, source: P
     assert deploy(root, source, "--uninstall").actions == []  # nothing left to do
 
 
-def test_uninstall_purge_data_deletes_the_games_and_the_user(root: Path, source: Path) -> None:
-    install_everything(root, [])
-    deploy(root, source)
+def test_uninstall_purge_data_deletes_the_games_and_the_user(
+    over_kivys_own_file: Deployed, tmp_path: Path
+) -> None:
+    root, source = copy_root(over_kivys_own_file, tmp_path), over_kivys_own_file.source
     put(root / DATA_DIR.lstrip("/") / "games.sqlite3", "the games")
     run = deploy(root, source, "--uninstall", "--purge-data")
     assert run.code == 0, run.err
@@ -745,8 +834,10 @@ def test_uninstall_gives_back_the_groups_of_your_own_user(root: Path, source: Pa
     assert [line for line in run.actions if "pi" in line.split()] == ["PLAN gpasswd -d pi gpio"]
 
 
-def test_uninstall_keeps_a_prefix_that_holds_other_things(root: Path, source: Path) -> None:
-    deploy(root, source)
+def test_uninstall_keeps_a_prefix_that_holds_other_things(
+    first_install: Deployed, tmp_path: Path
+) -> None:
+    root, source = copy_root(first_install, tmp_path), first_install.source
     mine = put(root / PREFIX.lstrip("/") / "notes.txt", "mine")
     assert deploy(root, source, "--uninstall").code == 0
     assert mine.read_text() == "mine"
@@ -1020,8 +1111,10 @@ def test_the_command_on_path_runs_as_the_kiosk_user_on_its_data(root: Path, sour
         shutil.rmtree(base)
 
 
-def test_uninstall_removes_the_command_and_the_request_units(root: Path, source: Path) -> None:
-    assert deploy(root, source).code == 0
+def test_uninstall_removes_the_command_and_the_request_units(
+    first_install: Deployed, tmp_path: Path
+) -> None:
+    root, source = copy_root(first_install, tmp_path), first_install.source
     assert (root / COMMAND.lstrip("/")).exists()
     run = deploy(root, source, "--uninstall")
     assert run.code == 0, run.err
@@ -1035,16 +1128,14 @@ def test_uninstall_removes_the_command_and_the_request_units(root: Path, source:
 
 @pytest.mark.parametrize("which", ["app", "web"])
 def test_systemd_analyze_security_scores_the_unit_under_5(
-    which: str, tmp_path_factory: pytest.TempPathFactory, source: Path
+    which: str, first_install: Deployed
 ) -> None:
-    """The kiosk's app unit and its web page's unit, each sandboxed."""
+    """The kiosk's app unit and its web page's unit, each sandboxed (the app's with its
+    groups, as on a Pi)."""
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         pytest.skip("systemd-analyze is not installed (apt-get install systemd)")
-    root = tmp_path_factory.mktemp("root")
-    put(root / "etc/os-release", DEBIAN)
-    assert deploy(root, source).code == 0
-    unit = root / {"app": UNIT, "web": WEB_UNIT}[which].lstrip("/")
+    unit = first_install.root / {"app": UNIT, "web": WEB_UNIT}[which].lstrip("/")
     result = subprocess.run(
         [analyze, "security", "--offline=true", "--no-pager", str(unit)],
         capture_output=True,
@@ -1141,16 +1232,20 @@ def test_the_web_page_is_served_by_its_own_unit_by_default(root: Path, source: P
 
 
 @pytest.mark.parametrize("option", ["--no-web", "--uninstall"])
-def test_no_web_and_uninstall_remove_the_web_page(root: Path, source: Path, option: str) -> None:
-    assert deploy(root, source).code == 0
+def test_no_web_and_uninstall_remove_the_web_page(
+    first_install: Deployed, tmp_path: Path, option: str
+) -> None:
+    root, source = copy_root(first_install, tmp_path), first_install.source
     run = deploy(root, source, option)
     assert run.code == 0, run.err
     assert run.has("PLAN systemctl disable --now splendor-companion-web.service")
     assert not (root / WEB_UNIT.lstrip("/")).exists()
 
 
-def test_after_no_web_the_next_run_keeps_the_page_off_until_web(root: Path, source: Path) -> None:
-    assert deploy(root, source).code == 0
+def test_after_no_web_the_next_run_keeps_the_page_off_until_web(
+    first_install: Deployed, tmp_path: Path
+) -> None:
+    root, source = copy_root(first_install, tmp_path), first_install.source
     assert deploy(root, source, "--no-web").code == 0
     assert "SPLENDOR_WEB=no" in text(root, ENV_FILE).splitlines()
     again = deploy(root, source)
