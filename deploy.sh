@@ -417,7 +417,7 @@ file_is() {
 # mode or owner differs. OWNER is user:group or "-" for root:root. "blank" ends the file
 # with an empty line, as Python's configparser does. Sets WROTE=1 when it acts.
 write_file() {
-    local path=$1 mode=$2 owner=$3 content=$4 target="$ROOT$1" tmp
+    local path=$1 mode=$2 owner=$3 content=$4 target="$ROOT$1" tmp mode_owner
     [ "$owner" != - ] || owner=root:root
     [ "${5:-}" != blank ] || content+=$'\n'
     WROTE=0
@@ -427,14 +427,15 @@ write_file() {
         check_failed "$path is a link or not a file: remove it (nothing was written), then run deploy.sh again"
     fi
     if [ -f "$target" ] && file_is "$target" "$content"$'\n'; then
-        if [ "$(stat -c %a "$target")" != "$mode" ]; then
+        mode_owner=$(stat -c '%a %U:%G' "$target") # "644 root:root": one stat for both
+        if [ "${mode_owner%% *}" != "$mode" ]; then
             WROTE=1
             if [ "$MODE" = dry ]; then say "PLAN chmod $mode $path"; else
                 say "DO chmod $mode $path"
                 chmod "$mode" "$target"
             fi
         fi
-        if [ "$MODE" != root ] && [ "$(owner_of "$target")" != "$owner" ]; then
+        if [ "$MODE" != root ] && [ "${mode_owner#* }" != "$owner" ]; then
             WROTE=1
             run chown "$owner" "$path"
         fi
