@@ -583,7 +583,7 @@ check_64bit() {
 }
 
 python_version() { # PATH: "3.11" or nothing
-    # -S: without the site module, which only slows the start (a third of a second on a Pi).
+    # -S: without the site module, whose imports are most of the time a bare start takes.
     "$1" -S -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || true
 }
 
@@ -856,7 +856,7 @@ source_files() {
 
 source_fingerprint() {
     local sum
-    sum=$(cd "$SOURCE" && source_files | xargs -0 -r sha256sum | sha256sum)
+    sum=$(cd "$SOURCE" && source_files | xargs -0 -r sha256sum | sha256sum) || return
     say "${sum%% *}"
 }
 
