@@ -308,7 +308,7 @@ normalise() {
 }
 
 # The GPIO 14/15 serial port of this board: a Pi 5's /dev/serial0 is its debug connector.
-pi_model() { tr -d '\0' <"$ROOT/proc/device-tree/model" 2>/dev/null || true; }
+pi_model() { { tr -d '\0' <"$ROOT/proc/device-tree/model"; } 2>/dev/null || true; }
 gpio_uart() {
     case $(pi_model) in
         "Raspberry Pi 5"* | "Raspberry Pi Compute Module 5"*) say /dev/ttyAMA0 ;;
@@ -1124,7 +1124,6 @@ install() {
     local dry=""
     [ "$MODE" != dry ] || dry=', dry run'
     say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT, web page $WEB)${ROOT:+, root $ROOT}$dry"
-    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT)${ROOT:+, root $ROOT}$dry"
     check_64bit
     check_system
     check_source

@@ -1253,3 +1253,15 @@ def test_after_no_web_the_next_run_keeps_the_page_off_until_web(
     assert not again.has("PLAN systemctl enable --now splendor-companion-web.service")
     assert deploy(root, source, "--web").code == 0
     assert (root / WEB_UNIT.lstrip("/")).exists()
+
+
+def test_a_run_says_what_it_installs_once_and_a_machine_without_a_board_model_writes_no_error(
+    root: Path, source: Path
+) -> None:
+    """A serial port on a machine with no /proc/device-tree (a PC, a container): the
+    board's model is not there to read, which is no error to print."""
+    run = deploy(root, source, "--rfid-port", "/dev/serial0")
+    assert run.code == 0, run.err
+    assert sum(line.startswith("deploy.sh: install ") for line in run.lines) == 1
+    assert "web page" in next(line for line in run.lines if line.startswith("deploy.sh: install "))
+    assert "No such file" not in run.err, run.err
