@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from companion.i18n import _, ngettext
 
@@ -25,29 +24,48 @@ def shown(data: bytes, limit: int = 40) -> str:
     return text + ("..." if len(data) > limit else "")
 
 
+REASONS = ("checksum", "length", "not-hex", "noise", "truncated", "too-long", "typed")
+"""Why a frame or line is thrown away: a bad ``checksum``, a wrong ``length``, ``not-hex``,
+``noise`` (bytes between frames), ``truncated`` (a frame cut short by the next one),
+``too-long`` (no end of frame or line in sight), ``typed`` (a keyboard reader typed
+something that is not a tag)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Dropped:
-    """A frame or line thrown away. ``reason`` is a stable word, ``message`` says it in words.
+    """A frame or line thrown away: ``reason`` is a stable word of :data:`REASONS`, and
+    :attr:`message` says it in words.
 
-    Reasons: ``checksum``, ``length``, ``not-hex``, ``noise`` (bytes between frames),
-    ``truncated`` (a frame cut short by the next one), ``too-long`` (no end of frame or
-    line in sight), ``typed`` (a keyboard reader typed something that is not a tag).
+    The words are made when read, not when the frame is dropped: a noisy line drops
+    thousands a minute, and the reader's thread only counts them (the log shows them at
+    debug level).
+
+    >>> Dropped.of("noise", b"\\x15\\xff").message
+    '2 stray bytes between frames: \\\\x15\\\\xff'
     """
 
     reason: str
     data: bytes
-    message: str
+    details: tuple[tuple[str, str], ...] = ()
+    """What the message names besides the bytes (a checksum's ``got`` and ``expected``)."""
 
     @classmethod
-    def of(cls, reason: str, data: bytes, **params: Any) -> Dropped:
-        text = shown(data)
+    def of(cls, reason: str, data: bytes, **details: str) -> Dropped:
+        if reason not in REASONS:
+            raise ValueError(f"unknown drop reason {reason!r}")
+        return cls(reason, data, tuple(details.items()))
+
+    @property
+    def message(self) -> str:
+        """What was thrown away and why, in the language of the moment."""
+        reason, n = self.reason, len(self.data)
         if reason == "checksum":
             message = _("bad checksum: frame {data} carries {got}, its data gives {expected}")
         elif reason == "length":
             message = ngettext(
                 "wrong length: {data} has {n} character, a frame has 12",
                 "wrong length: {data} has {n} characters, a frame has 12",
-                len(data),
+                n,
             )
         elif reason == "not-hex":
             message = _("not a hex tag id: {data}")
@@ -55,7 +73,7 @@ class Dropped:
             message = ngettext(
                 "{n} stray byte between frames: {data}",
                 "{n} stray bytes between frames: {data}",
-                len(data),
+                n,
             )
         elif reason == "truncated":
             message = _("frame cut short by the next one: {data}")
@@ -63,13 +81,14 @@ class Dropped:
             message = ngettext(
                 "{n} byte without the end of a frame or line: {data}",
                 "{n} bytes without the end of a frame or line: {data}",
-                len(data),
+                n,
             )
-        elif reason == "typed":
+        else:  # "typed"
             message = _("not a tag id: {data} was typed")
-        else:
-            raise ValueError(f"unknown drop reason {reason!r}")
-        return cls(reason, data, message.format(data=text, n=len(data), **params))
+        return message.format(data=shown(self.data), n=n, **dict(self.details))
+
+    def __str__(self) -> str:
+        return self.message
 
 
 TagSink = Callable[[str], None]

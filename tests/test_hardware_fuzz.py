@@ -97,6 +97,13 @@ def test_rdm6300_reads_the_frames_in_any_noise(
     for piece in pieces(data, cuts):
         protocol.data_received(piece)
     assert calls.tags == [tag for _noise, tag in stream]
+    # However the bytes arrive (the noise is taken in runs), the same frames are dropped
+    # for the same reasons as when they come one at a time.
+    one_by_one = Calls()
+    single = RDM6300Frames(*one_by_one.args())
+    for at in range(len(data)):
+        single.data_received(data[at : at + 1])
+    assert (calls.tags, calls.dropped) == (one_by_one.tags, one_by_one.dropped)
 
 
 # -------------------------------------------------------------------------------- lines
