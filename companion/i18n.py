@@ -186,11 +186,25 @@ def catalog(language: str) -> dict[str, str]:
     return load(language).messages
 
 
+@cache
+def _header(language: str) -> str:
+    """The header entry of a language's catalog, its first: read without the thousands of
+    messages after it (the settings name every language; the table loads one catalog)."""
+    text = _LOCALE.joinpath(f"{language}.po").read_text(encoding="utf-8")
+    return read_po(text.split("\n\n", 1)[0]).header
+
+
 def language_name(code: str) -> str:
-    """A language's own name (``Italiano``), from its catalog's ``X-Language-Name``."""
+    """A language's own name (``Italiano``), from its catalog's ``X-Language-Name``.
+
+    >>> language_name("it"), language_name("en")
+    ('Italiano', 'English')
+    """
     if code == "en":
         return "English"
-    return load(code).field("X-Language-Name") or code
+    if code not in LANGUAGES:
+        return code
+    return _header_field(_header(code), "X-Language-Name") or code
 
 
 def language_code(text: str) -> str:
