@@ -11,13 +11,13 @@ import tempfile
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.logger import Logger
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import NoTransition, Screen
 
 from companion.coach.plan import Plan
 from companion.demo import demo_game
@@ -43,6 +43,7 @@ from .screens.analysis import AnalysisScreen
 from .screens.end import EndScreen
 from .screens.enroll import EnrollScreen
 from .screens.history import HistoryScreen
+from .screens.manager import Screens
 from .screens.newgame import NewGameScreen
 from .screens.review import ReviewScreen
 from .screens.setup import SetupScreen
@@ -244,30 +245,22 @@ class CompanionApp(App):
         Window.clearcolor = theme.BACKGROUND
         self.turn_window()
         self.store = self._open_store()
-        self.manager = ScreenManager(transition=NoTransition())
-        self.start_screen = StartScreen(self)
-        self.new_game_screen = NewGameScreen(self)
-        self.setup_screen = SetupScreen(self)
-        self.table_screen = TableScreen(self)
-        self.end_screen = EndScreen(self)
-        self.history_screen = HistoryScreen(self)
-        self.enroll_screen = EnrollScreen(self)
-        self.settings_screen = SettingsScreen(self)
+        # The start screen now; every other one when first shown (ui/screens/manager.py).
+        makers: dict[str, Callable[[], Screen]] = {
+            "newgame": lambda: NewGameScreen(self),
+            "setup": lambda: SetupScreen(self),
+            "table": lambda: TableScreen(self),
+            "end": lambda: EndScreen(self),
+            "history": lambda: HistoryScreen(self),
+            "enroll": lambda: EnrollScreen(self),
+            "settings": lambda: SettingsScreen(self),
+            "stats": lambda: StatsScreen(self),
+            "review": lambda: ReviewScreen(self),
+            "analysis": lambda: AnalysisScreen(self),
+        }
+        self.manager = Screens(makers, transition=NoTransition())
+        self.manager.add_widget(StartScreen(self))
         keyboard.install()  # a text field's keyboard at the kiosk, in the app's language
-        for screen in (
-            self.start_screen,
-            self.new_game_screen,
-            self.setup_screen,
-            self.table_screen,
-            self.end_screen,
-            self.history_screen,
-            self.enroll_screen,
-            self.settings_screen,
-            StatsScreen(self),
-            ReviewScreen(self),
-            AnalysisScreen(self),
-        ):
-            self.manager.add_widget(screen)
         if self.demo:
             self.resume(self._demo_game())
         self.start_hardware()
@@ -351,10 +344,45 @@ class CompanionApp(App):
         return demo_game(self.store, self.demo)
 
     def refresh_all(self) -> None:
-        for screen in self.manager.screens:
+        """Every screen made so far drawn again (a language, the hints); one not made yet
+        is made in the new words when first shown."""
+        for screen in self.manager.made():
             refresh = getattr(screen, "refresh", None)
             if refresh is not None and (screen.name != "setup" or self.setup_screen.draft):
                 refresh()
+
+    # Each screen, made when first asked for.
+    @property
+    def start_screen(self) -> StartScreen:
+        return cast(StartScreen, self.manager.get_screen("start"))
+
+    @property
+    def new_game_screen(self) -> NewGameScreen:
+        return cast(NewGameScreen, self.manager.get_screen("newgame"))
+
+    @property
+    def setup_screen(self) -> SetupScreen:
+        return cast(SetupScreen, self.manager.get_screen("setup"))
+
+    @property
+    def table_screen(self) -> TableScreen:
+        return cast(TableScreen, self.manager.get_screen("table"))
+
+    @property
+    def end_screen(self) -> EndScreen:
+        return cast(EndScreen, self.manager.get_screen("end"))
+
+    @property
+    def history_screen(self) -> HistoryScreen:
+        return cast(HistoryScreen, self.manager.get_screen("history"))
+
+    @property
+    def enroll_screen(self) -> EnrollScreen:
+        return cast(EnrollScreen, self.manager.get_screen("enroll"))
+
+    @property
+    def settings_screen(self) -> SettingsScreen:
+        return cast(SettingsScreen, self.manager.get_screen("settings"))
 
     # ------------------------------------------------------------------ navigation
 

@@ -172,6 +172,32 @@ def test_language_switches_at_run_time(driver: Driver) -> None:
     assert "New game" not in d.texts()
 
 
+def test_the_app_starts_with_its_start_screen_alone_and_makes_each_other_when_shown(
+    driver: Driver,
+) -> None:
+    """A small Pi starts on the start screen without making the ten others; a screen
+    first shown after the language changed reads in the new language, and a screen is
+    made once (what it held is still there when it comes back)."""
+    from ui.i18n import tr
+    from ui.settings_screen import Tile
+
+    d = driver
+    assert [s.name for s in d.app.manager.made()] == ["start"]
+    d.press("Settings")
+    d.tap(d.find(Tile, lambda t: t.key == "language"))
+    d.tap(d.find(Tile, lambda t: t.value == "fr"))
+    d.press(tr("Back"))
+    assert d.app.manager.current == "start"
+    d.press(tr("Past games"))
+    assert d.app.manager.current == "history"
+    assert tr("Past games") != "Past games" and tr("Back") in d.texts()
+    history = d.app.history_screen
+    d.press(tr("Back"))
+    d.press(tr("Past games"))
+    assert d.app.history_screen is history
+    assert sorted(s.name for s in d.app.manager.made()) == ["history", "settings", "start"]
+
+
 def test_settings_open_in_the_app(driver: Driver) -> None:
     d = driver
     d.press("Settings")

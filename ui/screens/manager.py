@@ -1,0 +1,40 @@
+"""The app's screens, each made the first time it is asked for.
+
+A kiosk starts on its start screen: the table, the review, the statistics and the rest
+are made when first shown (or first named by the app), not at start-up, where a small Pi
+would spend a second on screens an evening may never open. Once made, a screen stays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from kivy.uix.screenmanager import Screen, ScreenManager
+
+
+class Screens(ScreenManager):
+    """A :class:`ScreenManager` that makes each screen of ``makers`` (its name -> a
+    function making it) when it is first asked for: :meth:`get_screen`, which Kivy also
+    calls to show one (``current = name``)."""
+
+    def __init__(self, makers: Mapping[str, Callable[[], Screen]], **kw: Any) -> None:
+        super().__init__(**kw)
+        self._makers = dict(makers)
+
+    def get_screen(self, name: str) -> Any:
+        make = self._makers.pop(name, None)
+        if make is None:
+            return super().get_screen(name)
+        screen = make()
+        if screen.name != name:  # a maker filed under the wrong name: a bug, said plainly
+            raise ValueError(f"the screen made for {name!r} is named {screen.name!r}")
+        self.add_widget(screen)
+        return screen
+
+    def has_screen(self, name: str) -> bool:
+        return name in self._makers or bool(super().has_screen(name))
+
+    def made(self) -> list[Screen]:
+        """The screens made so far (a screen not made yet has nothing to redraw)."""
+        return list(self.screens)
