@@ -24,11 +24,32 @@ def shown(data: bytes, limit: int = 40) -> str:
     return text + ("..." if len(data) > limit else "")
 
 
-REASONS = ("checksum", "length", "not-hex", "noise", "truncated", "too-long", "typed")
-"""Why a frame or line is thrown away: a bad ``checksum``, a wrong ``length``, ``not-hex``,
-``noise`` (bytes between frames), ``truncated`` (a frame cut short by the next one),
-``too-long`` (no end of frame or line in sight), ``typed`` (a keyboard reader typed
-something that is not a tag)."""
+# Why a frame or line is thrown away: each reason's stable word, and its words for a
+# person given the count of bytes thrown away (made when read, in the language of then).
+_SAID: dict[str, Callable[[int], str]] = {
+    "checksum": lambda n: _("bad checksum: frame {data} carries {got}, its data gives {expected}"),
+    "length": lambda n: ngettext(
+        "wrong length: {data} has {n} character, a frame has 12",
+        "wrong length: {data} has {n} characters, a frame has 12",
+        n,
+    ),
+    "not-hex": lambda n: _("not a hex tag id: {data}"),
+    "noise": lambda n: ngettext(
+        "{n} stray byte between frames: {data}",
+        "{n} stray bytes between frames: {data}",
+        n,
+    ),
+    "truncated": lambda n: _("frame cut short by the next one: {data}"),
+    "too-long": lambda n: ngettext(
+        "{n} byte without the end of a frame or line: {data}",
+        "{n} bytes without the end of a frame or line: {data}",
+        n,
+    ),
+    "typed": lambda n: _("not a tag id: {data} was typed"),
+}
+
+REASONS = tuple(_SAID)
+"""Why a frame or line is thrown away: the stable words a :class:`Dropped` carries."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,33 +79,8 @@ class Dropped:
     @property
     def message(self) -> str:
         """What was thrown away and why, in the language of the moment."""
-        reason, n = self.reason, len(self.data)
-        if reason == "checksum":
-            message = _("bad checksum: frame {data} carries {got}, its data gives {expected}")
-        elif reason == "length":
-            message = ngettext(
-                "wrong length: {data} has {n} character, a frame has 12",
-                "wrong length: {data} has {n} characters, a frame has 12",
-                n,
-            )
-        elif reason == "not-hex":
-            message = _("not a hex tag id: {data}")
-        elif reason == "noise":
-            message = ngettext(
-                "{n} stray byte between frames: {data}",
-                "{n} stray bytes between frames: {data}",
-                n,
-            )
-        elif reason == "truncated":
-            message = _("frame cut short by the next one: {data}")
-        elif reason == "too-long":
-            message = ngettext(
-                "{n} byte without the end of a frame or line: {data}",
-                "{n} bytes without the end of a frame or line: {data}",
-                n,
-            )
-        else:  # "typed"
-            message = _("not a tag id: {data} was typed")
+        n = len(self.data)
+        message = _SAID[self.reason](n)
         return message.format(data=shown(self.data), n=n, **dict(self.details))
 
     def __str__(self) -> str:

@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -43,7 +43,7 @@ from .screens.analysis import AnalysisScreen
 from .screens.end import EndScreen
 from .screens.enroll import EnrollScreen
 from .screens.history import HistoryScreen
-from .screens.manager import Screens
+from .screens.manager import Screens, Shown
 from .screens.newgame import NewGameScreen
 from .screens.review import ReviewScreen
 from .screens.setup import SetupScreen
@@ -67,9 +67,35 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Every screen of the app by its name, each made with the app (as its ``AppContext``).
+SCREENS: dict[str, Callable[[CompanionApp], Screen]] = {
+    "start": StartScreen,
+    "newgame": NewGameScreen,
+    "setup": SetupScreen,
+    "table": TableScreen,
+    "end": EndScreen,
+    "history": HistoryScreen,
+    "enroll": EnrollScreen,
+    "settings": SettingsScreen,
+    "stats": StatsScreen,
+    "review": ReviewScreen,
+    "analysis": AnalysisScreen,
+}
+
 
 class CompanionApp(App):
     title = "Splendor Companion"
+
+    # The screens the app names, each made when first asked for (build lists the others).
+    start_screen = Shown("start", StartScreen)
+    new_game_screen = Shown("newgame", NewGameScreen)
+    setup_screen = Shown("setup", SetupScreen)
+    table_screen = Shown("table", TableScreen)
+    end_screen = Shown("end", EndScreen)
+    history_screen = Shown("history", HistoryScreen)
+    enroll_screen = Shown("enroll", EnrollScreen)
+    settings_screen = Shown("settings", SettingsScreen)
+    manager: Screens
 
     def __init__(
         self,
@@ -246,20 +272,9 @@ class CompanionApp(App):
         self.turn_window()
         self.store = self._open_store()
         # The start screen now; every other one when first shown (ui/screens/manager.py).
-        makers: dict[str, Callable[[], Screen]] = {
-            "newgame": lambda: NewGameScreen(self),
-            "setup": lambda: SetupScreen(self),
-            "table": lambda: TableScreen(self),
-            "end": lambda: EndScreen(self),
-            "history": lambda: HistoryScreen(self),
-            "enroll": lambda: EnrollScreen(self),
-            "settings": lambda: SettingsScreen(self),
-            "stats": lambda: StatsScreen(self),
-            "review": lambda: ReviewScreen(self),
-            "analysis": lambda: AnalysisScreen(self),
-        }
+        makers = {name: functools.partial(kind, self) for name, kind in SCREENS.items()}
         self.manager = Screens(makers, transition=NoTransition())
-        self.manager.add_widget(StartScreen(self))
+        self.manager.current = "start"
         keyboard.install()  # a text field's keyboard at the kiosk, in the app's language
         if self.demo:
             self.resume(self._demo_game())
@@ -350,39 +365,6 @@ class CompanionApp(App):
             refresh = getattr(screen, "refresh", None)
             if refresh is not None and (screen.name != "setup" or self.setup_screen.draft):
                 refresh()
-
-    # Each screen, made when first asked for.
-    @property
-    def start_screen(self) -> StartScreen:
-        return cast(StartScreen, self.manager.get_screen("start"))
-
-    @property
-    def new_game_screen(self) -> NewGameScreen:
-        return cast(NewGameScreen, self.manager.get_screen("newgame"))
-
-    @property
-    def setup_screen(self) -> SetupScreen:
-        return cast(SetupScreen, self.manager.get_screen("setup"))
-
-    @property
-    def table_screen(self) -> TableScreen:
-        return cast(TableScreen, self.manager.get_screen("table"))
-
-    @property
-    def end_screen(self) -> EndScreen:
-        return cast(EndScreen, self.manager.get_screen("end"))
-
-    @property
-    def history_screen(self) -> HistoryScreen:
-        return cast(HistoryScreen, self.manager.get_screen("history"))
-
-    @property
-    def enroll_screen(self) -> EnrollScreen:
-        return cast(EnrollScreen, self.manager.get_screen("enroll"))
-
-    @property
-    def settings_screen(self) -> SettingsScreen:
-        return cast(SettingsScreen, self.manager.get_screen("settings"))
 
     # ------------------------------------------------------------------ navigation
 

@@ -8,9 +8,11 @@ would spend a second on screens an evening may never open. Once made, a screen s
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from kivy.uix.screenmanager import Screen, ScreenManager
+
+S = TypeVar("S", bound=Screen)
 
 
 class Screens(ScreenManager):
@@ -38,3 +40,19 @@ class Screens(ScreenManager):
     def made(self) -> list[Screen]:
         """The screens made so far (a screen not made yet has nothing to redraw)."""
         return list(self.screens)
+
+
+class _Managed(Protocol):
+    manager: Screens
+
+
+class Shown(Generic[S]):
+    """An app's screen by its name, made when first asked for: ``table_screen =
+    Shown("table", TableScreen)`` on the app reads ``self.manager.get_screen("table")``,
+    typed."""
+
+    def __init__(self, name: str, kind: type[S]) -> None:
+        self.name, self.kind = name, kind
+
+    def __get__(self, app: _Managed, owner: object = None) -> S:
+        return cast(S, app.manager.get_screen(self.name))
