@@ -86,7 +86,7 @@ SCREENS: dict[str, Callable[[CompanionApp], Screen]] = {
 class CompanionApp(App):
     title = "Splendor Companion"
 
-    # The screens the app names, each made when first asked for (build lists the others).
+    # The screens the app names (SCREENS lists them all), each made when first asked for.
     start_screen = Shown("start", StartScreen)
     new_game_screen = Shown("newgame", NewGameScreen)
     setup_screen = Shown("setup", SetupScreen)

@@ -2,7 +2,8 @@
 
 A kiosk starts on its start screen: the table, the review, the statistics and the rest
 are made when first shown (or first named by the app), not at start-up, where a small Pi
-would spend a second on screens an evening may never open. Once made, a screen stays.
+would spend its time on screens an evening may never open (docs/speed.md has the start's
+figures). Once made, a screen stays.
 """
 
 from __future__ import annotations
