@@ -199,6 +199,9 @@ def measure(
                 faults.append(f"{w.text!r} cut or spilling out of its box {tuple(w.size)}")
             if RECORD_ID.search(w.text):
                 faults.append(f"a record id in {w.text!r}")
+        if isinstance(w, ScrollView) and not -0.01 <= w.scroll_y <= 1.01:
+            # Nothing in view, or a list flying back into it: no finger is on the glass.
+            faults.append(f"{_name(w)} scrolled past its end (scroll_y {w.scroll_y:.2f})")
         redraw = getattr(w, "redraw", None)
         if redraw is not None:
             with rendered() as seen:

@@ -88,6 +88,12 @@ class MoveLog(Dialog):
         # A steady bar (no fade): it says there is more below, and pictures are repeatable.
         steady = (0.7, 0.7, 0.7, 0.9)
         self.scroll = ScrollView(do_scroll_x=False, bar_color=steady, bar_inactive_color=steady)
+        # One list for the dialog's life, its lines made again at each layout: Kivy's
+        # ScrollView keeps following a list it no longer shows until that list is
+        # collected, and scrolled far past its end after a rotation when it was replaced.
+        self.lines = BoxLayout(orientation="vertical", size_hint_y=None, padding=[0, 2])
+        self.lines.bind(minimum_height=self.lines.setter("height"))
+        self.scroll.add_widget(self.lines)
         self.body.add_widget(self.scroll)
         self.button(tr("Close"), self.dismiss)
         self.fill()
@@ -100,16 +106,12 @@ class MoveLog(Dialog):
         """A line a move: in landscape its round, picture, words and times side by side;
         in portrait the round and times above the picture and the words."""
         self.scroll.bar_width = gap(8)
-        self.scroll.clear_widgets()
-        self.lines = BoxLayout(
-            orientation="vertical", spacing=gap(4), size_hint_y=None, padding=[0, 2]
-        )
-        self.lines.bind(minimum_height=self.lines.setter("height"))
+        self.lines.spacing = gap(4)
+        self.lines.clear_widgets()
         if not self.entries:
             self.lines.add_widget(grow_label(tr("No move yet."), font=20, halign="center"))
         for entry in self.entries:
             self.lines.add_widget(self._line(entry, self.moves[entry.number - 1]))
-        self.scroll.add_widget(self.lines)
 
     def _line(self, entry: LogEntry, move: Any) -> BoxLayout:
         when = tr("Round {n}").format(n=entry.round)
