@@ -112,16 +112,9 @@ def deploy(root: Path, source: Path, *args: str) -> Run:
     return Run(result.returncode, result.stdout, result.stderr)
 
 
-def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
-    return {
-        str(p.relative_to(root)): (p.read_bytes() if p.is_file() else b"", p.stat().st_mode)
-        for p in sorted(root.rglob("*"))
-    }
-
-
-def tree(root: Path) -> dict[str, object]:
-    """snapshot() for a root that may hold links (install_everything's, which lead out of
-    it): a link is its target, not what it leads to."""
+def snapshot(root: Path) -> dict[str, object]:
+    """Every file and folder under ``root``: its bytes and mode; a link (install_everything
+    makes some that lead out of the root) by its target, not what it leads to."""
     state: dict[str, object] = {}
     for path in sorted(root.rglob("*")):
         name = str(path.relative_to(root))
@@ -178,7 +171,7 @@ def install_everything(root: Path, packages: list[str]) -> None:
 class Deployed:
     root: Path
     source: Path
-    before: dict[str, object]  # tree(root) before the run
+    before: dict[str, object]  # snapshot(root) before the run
     run: Run
 
 
@@ -192,12 +185,12 @@ def deployed_once(
     root = make_root(base / "root")
     if prepare is not None:
         prepare(root)
-    before = tree(root)
+    before = snapshot(root)
     run = deploy(root, source, *args)
     assert run.code == 0, run.err
-    after = tree(root)
+    after = snapshot(root)
     yield Deployed(root, source, before, run)
-    assert tree(root) == after, "a test changed a shared root: work on copy_root() of it"
+    assert snapshot(root) == after, "a test changed a shared root: work on copy_root() of it"
 
 
 def copy_root(deployed: Deployed, tmp_path: Path) -> Path:
@@ -240,7 +233,7 @@ def on_installed_system(
 
 def test_dry_run_plans_the_whole_install_and_changes_nothing(dry_run: Deployed) -> None:
     run, source = dry_run.run, dry_run.source
-    assert tree(dry_run.root) == dry_run.before
+    assert snapshot(dry_run.root) == dry_run.before
     assert not [line for line in run.lines if line.startswith("DO ")]
 
     assert run.has("PLAN apt-get update")
