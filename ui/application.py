@@ -361,7 +361,7 @@ class CompanionApp(App):
     def refresh_all(self) -> None:
         """Every screen made so far drawn again (a language, the hints); one not made yet
         is made in the new words when first shown."""
-        for screen in self.manager.made():
+        for screen in self.manager.screens:
             refresh = getattr(screen, "refresh", None)
             if refresh is not None and (screen.name != "setup" or self.setup_screen.draft):
                 refresh()

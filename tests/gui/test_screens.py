@@ -182,7 +182,7 @@ def test_the_app_starts_with_its_start_screen_alone_and_makes_each_other_when_sh
     from ui.settings_screen import Tile
 
     d = driver
-    assert [s.name for s in d.app.manager.made()] == ["start"]
+    assert [s.name for s in d.app.manager.screens] == ["start"]
     d.press("Settings")
     d.tap(d.find(Tile, lambda t: t.key == "language"))
     d.tap(d.find(Tile, lambda t: t.value == "fr"))
@@ -195,7 +195,7 @@ def test_the_app_starts_with_its_start_screen_alone_and_makes_each_other_when_sh
     d.press(tr("Back"))
     d.press(tr("Past games"))
     assert d.app.history_screen is history
-    assert sorted(s.name for s in d.app.manager.made()) == ["history", "settings", "start"]
+    assert sorted(s.name for s in d.app.manager.screens) == ["history", "settings", "start"]
 
 
 def test_settings_open_in_the_app(driver: Driver) -> None:

@@ -19,7 +19,7 @@ S = TypeVar("S", bound=Screen)
 class Screens(ScreenManager):
     """A :class:`ScreenManager` that makes each screen of ``makers`` (its name -> a
     function making it) when it is first asked for: :meth:`get_screen`, which Kivy also
-    calls to show one (``current = name``)."""
+    calls to show one (``current = name``). Its ``screens`` are the ones made so far."""
 
     def __init__(self, makers: Mapping[str, Callable[[], Screen]], **kw: Any) -> None:
         super().__init__(**kw)
@@ -37,10 +37,6 @@ class Screens(ScreenManager):
 
     def has_screen(self, name: str) -> bool:
         return name in self._makers or bool(super().has_screen(name))
-
-    def made(self) -> list[Screen]:
-        """The screens made so far (a screen not made yet has nothing to redraw)."""
-        return list(self.screens)
 
 
 class _Managed(Protocol):
