@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from companion.coach.ladder import ANCHOR, bootstrap, fit, interval, round_robin
+from companion.coach.tables import TableGame, hero_scores, lineup, pairwise
 
 
 def games(won: float, n: int) -> list[float]:
@@ -78,3 +79,41 @@ def test_the_benchmark_refuses_a_match_it_cannot_play() -> None:
     )
     assert done.returncode == 2
     assert "like expert,hard; not expert,champion" in done.stderr and done.stdout == ""
+
+
+def test_a_larger_table_rotates_the_heros_seat_over_each_deal() -> None:
+    """Three games of a three-player deal: the hero sits once in each seat, the field in the
+    others, and each seat's place is kept."""
+    played = lineup("easy", "greedy", 3, 3, 6, 1)
+    assert [g.players for g in played] == [
+        ("easy", "greedy", "greedy"),
+        ("greedy", "easy", "greedy"),
+        ("greedy", "greedy", "easy"),
+    ]
+    for g in played:
+        assert sorted(g.ranks)[0] == 1 and all(1 <= r <= 4 for r in g.ranks)
+    # The hero's score is its seat's: a win, a share of one, or nothing.
+    for g, score in zip(played, hero_scores(played, "easy"), strict=True):
+        seat = g.players.index("easy")
+        winners = g.ranks.count(1)
+        assert score == (1 / winners if g.ranks[seat] == 1 else 0.0)
+
+
+def test_a_table_of_four_counts_every_two_seats_of_different_players() -> None:
+    game = TableGame(("expert", "hard", "hard", "hard"), (1, 3, 1, 4))
+    assert game.score(0) == 0.5 and game.score(2) == 0.5 and game.score(1) == 0.0
+    assert pairwise([game]) == {("expert", "hard"): [1.0, 0.5, 1.0]}
+
+
+def test_the_benchmark_plays_a_three_player_table_beside_its_fair_share() -> None:
+    command = [sys.executable, "-m", "companion.coach.bench", "--players", "3", "--games", "3"]
+    command += ["--think", "0.01", "--workers", "1", "--match", "easy,greedy"]
+    done = subprocess.run(
+        command, capture_output=True, text=True, env={**os.environ, "SPLENDOR_LANG": "en"}
+    )
+    assert done.returncode == 0, done.stderr
+    assert "3 three-player games per match" in done.stdout
+    line = next(
+        x for x in done.stdout.splitlines() if x.startswith("easy vs greedy in the other 2 seats")
+    )
+    assert "over 3 games; fair share 33%" in line

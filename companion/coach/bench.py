@@ -32,6 +32,7 @@ from ..journal.seats import level_word
 from .ladder import ANCHOR, bootstrap, fit, interval, round_robin
 from .ladder import match as duels
 from .play import play
+from .tables import hero_scores, lineup, pairwise
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,9 @@ def match(rival: str, games: int, rollouts: int, workers: int) -> list[Outcome]:
 
 PLAYERS = (*LEVELS, "greedy")  # every level and the benchmark's baseline
 GOALS = {("hard", "easy"): 0.8, ("hard", "greedy"): 0.7, ("expert", "hard"): 0.65}
+# At a larger table: (hero, field, players) -> the hero's goal; its fair share is 1 / players.
+TABLE_GOALS = {("expert", "hard", 3): 0.6, ("expert", "hard", 4): 0.5}
+TABLE_LINEUPS = (("expert", "hard"), ("hard", "medium"))  # what --players 3 or 4 plays
 
 
 def two_players(text: str) -> tuple[str, str]:
@@ -106,7 +110,11 @@ def print_match(a: str, b: str, games: int, rollouts: int, workers: int) -> None
 
 def print_ladder(games: int, rollouts: int, workers: int) -> None:
     """The round robin of :data:`PLAYERS` and their ratings, strongest first."""
-    results = round_robin(PLAYERS, games, rollouts, workers)
+    _print_ratings(round_robin(PLAYERS, games, rollouts, workers))
+
+
+def _print_ratings(results: dict[tuple[str, str], list[float]]) -> None:
+    """Elo ratings fitted to ``results`` (each pair's scores), strongest first."""
     ratings = fit(results, "greedy")
     spans = bootstrap(results, "greedy", random.Random(0))
     print(
@@ -139,6 +147,61 @@ def print_ladder(games: int, rollouts: int, workers: int) -> None:
                 a=_rival(a), b=_rival(b), score=percent(sum(r) / len(r))
             )
         )
+
+
+def print_table(hero: str, field: str, size: int, games: int, rollouts: int, workers: int) -> None:
+    """``hero`` against ``size - 1`` seats of ``field``: its win share with a 95% interval,
+    beside the fair share and the goal if it has one."""
+    start = time.perf_counter()
+    rate, low, high = interval(
+        hero_scores(lineup(hero, field, size, games, rollouts, workers), hero)
+    )
+    line = ngettext(
+        "{hero} vs {field} in the other {n} seats: wins {rate} (95% interval {low} to "
+        "{high}) over {games} game",
+        "{hero} vs {field} in the other {n} seats: wins {rate} (95% interval {low} to "
+        "{high}) over {games} games",
+        games,
+    ).format(
+        hero=_rival(hero),
+        n=number(size - 1),
+        field=_rival(field),
+        rate=percent(rate),
+        low=percent(low),
+        high=percent(high),
+        games=number(games),
+    )
+    line += "; " + _("fair share {share}").format(share=percent(1 / size))
+    goal = TABLE_GOALS.get((hero, field, size))
+    if goal is not None:
+        line += "; " + _("goal {goal}").format(goal=percent(goal))
+    print(line + "; " + _("{seconds} s").format(seconds=number(time.perf_counter() - start)))
+
+
+def print_table_ladder(size: int, games: int, rollouts: int, workers: int) -> None:
+    """Every pair of :data:`PLAYERS` at a table of ``size``: one of each against the other's
+    field, then Elo ratings fitted to every two seats' places (:func:`.tables.pairwise`)."""
+    results: dict[tuple[str, str], list[float]] = {}
+    for i, hero in enumerate(PLAYERS):
+        for field in PLAYERS[i + 1 :]:
+            for key, scores in pairwise(
+                lineup(hero, field, size, games, rollouts, workers)
+            ).items():
+                results.setdefault(key, []).extend(scores)
+    _print_ratings(results)
+
+
+def _games_per_match(players: int, games: int) -> str:
+    """How many games of how many players each match plays, in words."""
+    if players == 3:
+        text = ngettext(
+            "{n} three-player game per match", "{n} three-player games per match", games
+        )
+    elif players == 4:
+        text = ngettext("{n} four-player game per match", "{n} four-player games per match", games)
+    else:
+        text = ngettext("{n} two-player game per match", "{n} two-player games per match", games)
+    return text.format(n=number(games))
 
 
 def _rival(name: str) -> str:
@@ -180,6 +243,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             ),
         )
         parser.add_argument(
+            "--players",
+            type=int,
+            choices=(2, 3, 4),
+            default=2,
+            help=_(
+                "players at the table: at 3 or 4, the expert against hards and hard against "
+                "mediums (or --match A,B: A against B's), every seat order rotated"
+            ),
+        )
+        parser.add_argument(
             "--timing-games",
             type=int,
             default=10,
@@ -204,12 +277,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             rate=number(PI_ROLLOUTS_PER_SECOND),
         )
         + "; "
-        + ngettext(
-            "{n} two-player game per match", "{n} two-player games per match", args.games
-        ).format(n=number(args.games))
+        + _games_per_match(args.players, args.games)
         + ", "
         + ngettext("{n} process", "{n} processes", args.workers).format(n=number(args.workers))
     )
+    if args.players > 2:
+        if args.ladder:
+            print_table_ladder(args.players, args.games, rollouts, args.workers)
+            return 0
+        lineups = [args.match] if args.match is not None else TABLE_LINEUPS
+        for hero, field in lineups:
+            print_table(hero, field, args.players, args.games, rollouts, args.workers)
+        return 0
     if args.ladder:
         print_ladder(args.games, rollouts, args.workers)
         return 0
