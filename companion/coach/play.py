@@ -33,6 +33,17 @@ def play(
         raise ValueError(f"a game has {rules.players[0]} to {rules.players[-1]} players")
     rng = random.Random(seed)
     game = Game(random_setup(rng, names or DEFAULT_NAMES[: len(players)], rules))
+    return play_on(game, players, rng, timings)
+
+
+def play_on(
+    game: Game,
+    players: Sequence[Player],
+    rng: random.Random,
+    timings: list[float] | None = None,
+) -> Game:
+    """``game`` played on to its end (or the move limit), seat ``i`` by ``players[i]``, the
+    cards turned face up dealt by ``rng`` from the unseen ones."""
     dealer = Dealer(game, rng)
     while not game.over and not game.stalled and len(game.moves) < MAX_MOVES:
         start = time.perf_counter()

@@ -238,10 +238,33 @@ def judge(
     else:
         moves.append(played)
         mine = len(moves) - 1
-    plies = ROUNDS * len(game.seats)
+    means, everyone = _means(view, seat, moves, mine, playouts, rng, stop)
+    best = max(range(len(moves)), key=lambda i: (means[i], i == mine))
+    return Judged(
+        number=number,
+        seat=seat,
+        before=_round(means[best]),
+        after=_round(means[mine]),
+        preferred=None if best == mine else moves[best],
+        chances=tuple(_round(c) for c in shares(everyone)),
+    )
+
+
+def _means(
+    view: Game,
+    seat: int,
+    moves: Sequence[Move],
+    mine: int,
+    playouts: int,
+    rng: random.Random,
+    stop: Callable[[], bool] | None = None,
+) -> tuple[list[float], list[float]]:
+    """The mover's mean outlook after each of ``moves`` over the same playouts, and every
+    seat's mean outlook after ``moves[mine]`` (the move played)."""
+    plies = ROUNDS * len(view.seats)
     rounds = max(1, playouts // len(moves))
     totals = [0.0] * len(moves)
-    everyone = [0.0] * len(game.seats)
+    everyone = [0.0] * len(view.seats)
     for _deal in range(rounds):
         if stop is not None and stop():
             raise Stopped
@@ -255,16 +278,18 @@ def judge(
             totals[i] += scores[seat] if i == mine else scores[0]
             if i == mine:
                 everyone = [a + b for a, b in zip(everyone, scores, strict=True)]
-    means = [t / rounds for t in totals]
-    best = max(range(len(moves)), key=lambda i: (means[i], i == mine))
-    return Judged(
-        number=number,
-        seat=seat,
-        before=_round(means[best]),
-        after=_round(means[mine]),
-        preferred=None if best == mine else moves[best],
-        chances=tuple(_round(c) for c in shares([e / rounds for e in everyone])),
-    )
+    return [t / rounds for t in totals], [e / rounds for e in everyone]
+
+
+def compare(game: Game, moves: Sequence[Move], playouts: int, seed: int) -> list[float]:
+    """The mover's chance after each of ``moves`` (each a move of the seat to act in
+    ``game``), judged as :func:`judge` judges, over the same playouts for all, with its own
+    random stream: how a deeper search checks a review's verdict. ``game`` is left as it was."""
+    seat = game.to_act
+    view = public_view(game, seat)
+    rng = random.Random(f"check:{seed}:{len(game.moves) + 1}")
+    means, _everyone = _means(view, seat, [as_chosen(m) for m in moves], 0, playouts, rng)
+    return means
 
 
 def review(

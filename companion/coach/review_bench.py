@@ -18,14 +18,28 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 
 from ..ai.players import Hard, make
 from ..ai.search import PI_ROLLOUTS_PER_SECOND, rollouts_for
 from ..arguments import command_line
-from ..i18n import _, number
+from ..i18n import _, ngettext, number, percent
 from ..records.record import Record, replay
+from .ladder import interval
 from .play import play
 from .review import default_playouts, review
+from .verify import (
+    BINS,
+    DEEPER,
+    EVERY,
+    Checked,
+    Said,
+    brier,
+    calibration,
+    check_advice,
+    play_out,
+    table_game,
+)
 
 MOVES = 60
 
@@ -74,9 +88,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument(
             "--playouts", type=int, default=default_playouts(), help=_("playouts a move")
         )
+        parser.add_argument(
+            "--verify",
+            action="store_true",
+            help=_(
+                "check the review instead: its costly moves judged again by a deeper search, "
+                "and its chances set beside games played on by experts (--games games of 2, 3 "
+                "and 4 players)"
+            ),
+        )
+        parser.add_argument(
+            "--deeper",
+            type=int,
+            default=DEEPER,
+            help=_("with --verify: the deeper search's budget, in times the review's"),
+        )
+        parser.add_argument(
+            "--play-playouts",
+            type=int,
+            default=rollouts_for(0.1),
+            help=_("with --verify: the experts' playouts a decision when a game is played on"),
+        )
+        parser.add_argument(
+            "--every",
+            type=int,
+            default=EVERY,
+            help=_("with --verify: one position in this many is played on"),
+        )
+        parser.add_argument("--workers", type=int, default=2, help=_("processes"))
         args = parser.parse_args(argv)
         if args.games < 1 or args.playouts < 1:
             parser.error(_("--games and --playouts must be 1 or more"))
+        if min(args.deeper, args.play_playouts, args.every, args.workers) < 1:
+            parser.error(_("--deeper, --play-playouts, --every and --workers must be 1 or more"))
+    if args.verify:
+        verify(args.games, args.playouts, args.deeper, args.play_playouts, args.every, args.workers)
+        return 0
     times: list[float] = []
     pi: list[float] = []
     for n in range(args.games):
@@ -121,6 +168,110 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     )
     return 0
+
+
+def verified(job: tuple[int, int, int, int, int]) -> tuple[list[Checked], list[Said]]:
+    """Game ``n`` reviewed, its advice checked and its chances played out."""
+    n, playouts, deeper, play_playouts, every = job
+    record = table_game(n)
+    done = review(record, playouts, seed=n)
+    return (
+        check_advice(record, done, playouts * deeper, seed=n),
+        play_out(record, done, play_playouts, seed=n, every=every),
+    )
+
+
+def verify(
+    games: int, playouts: int, deeper: int, play_playouts: int, every: int, workers: int
+) -> None:
+    """Print how often a deeper search confirms the review's advice, and how its chances
+    compare with what was won, at each table size."""
+    start = time.perf_counter()
+    jobs = [(n, playouts, deeper, play_playouts, every) for n in range(games)]
+    if workers == 1:
+        results = [verified(j) for j in jobs]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(verified, jobs))
+    checked = [c for r in results for c in r[0]]
+    said = [s for r in results for s in r[1]]
+    print(
+        ngettext(
+            "{n} game reviewed at {playouts} playouts a move (tables of 2, 3 and 4 "
+            "players, alternating); {seconds} s",
+            "{n} games reviewed at {playouts} playouts a move (tables of 2, 3 and 4 "
+            "players, alternating); {seconds} s",
+            games,
+        ).format(
+            n=number(games),
+            playouts=number(playouts),
+            seconds=number(time.perf_counter() - start),
+        )
+    )
+    print(
+        _("Advice judged again with {times} times the budget ({playouts} playouts a move):").format(
+            times=number(deeper), playouts=number(playouts * deeper)
+        )
+    )
+    for size in (None, 2, 3, 4):
+        rows = [c for c in checked if size is None or c.players == size]
+        where = _("all tables") if size is None else _players(size)
+        if not rows:
+            print("  " + _("{where}: no costly move").format(where=where))
+            continue
+        rate, low, high = interval([1.0 if c.confirmed else 0.0 for c in rows])
+        print(
+            "  "
+            + ngettext(
+                "{where}: the preferred move confirmed better in {rate} (95% interval {low} to "
+                "{high}) of {n} costly move; goal 85%",
+                "{where}: the preferred move confirmed better in {rate} (95% interval {low} to "
+                "{high}) of {n} costly moves; goal 85%",
+                len(rows),
+            ).format(
+                where=where,
+                rate=percent(rate),
+                low=percent(low),
+                high=percent(high),
+                n=number(len(rows)),
+            )
+        )
+    print(
+        _(
+            "Chances against play: from one position in {every}, the game played on by "
+            "experts ({playouts} playouts a decision)"
+        ).format(every=number(every), playouts=number(play_playouts))
+    )
+    for size in (2, 3, 4):
+        positions = [s for s in said if s.players == size]
+        if not positions:
+            continue
+        print(
+            "  "
+            + _("{where}: Brier score {brier} over {n} chances said").format(
+                where=_players(size), brier=number(brier(positions), 3), n=number(len(positions))
+            )
+        )
+        for tenth, (n, mean, won) in enumerate(calibration(positions)):
+            if n:
+                print(
+                    "    "
+                    + ngettext(
+                        "said {low} to {high}: {n} chance, {mean} on average, won {won}",
+                        "said {low} to {high}: {n} chances, {mean} on average, won {won}",
+                        n,
+                    ).format(
+                        low=percent(tenth / BINS),
+                        high=percent((tenth + 1) / BINS),
+                        n=number(n),
+                        mean=percent(mean),
+                        won=percent(won),
+                    )
+                )
+
+
+def _players(size: int) -> str:
+    return ngettext("{n} player", "{n} players", size).format(n=number(size))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,55 @@
+"""The review checked (companion/coach/verify.py, ``review_bench --verify``): a deeper search
+confirms a blunder it names, games are played on to their end from reviewed positions, and the
+calibration table and Brier score are made from what was said and won. Small budgets: the
+figures are printed by the benchmark, never asserted."""
+
+from __future__ import annotations
+
+import pytest
+from plays import blunder
+
+from companion.coach import review_bench
+from companion.coach.review import review
+from companion.coach.verify import Said, brier, calibration, check_advice, play_out, table_game
+
+
+def test_a_deeper_search_confirms_a_winning_buy_passed_up() -> None:
+    record, number, _card = blunder()
+    done = review(record, 12)
+    checked = {c.number: c for c in check_advice(record, done, 48, seed=3)}
+    assert number in checked
+    assert checked[number].confirmed and checked[number].margin > 0.2
+    assert checked[number].players == 2
+
+
+def test_reviewed_positions_are_played_on_to_the_end_for_every_seat() -> None:
+    record = table_game(1)  # three players
+    assert len(record.players) == 3
+    cut = type(record)(record.setup, record.moves[:24])
+    done = review(cut, 6)
+    said = play_out(cut, done, 6, seed=1, every=12)
+    # Moves 12 and 24: three seats each, their chances said adding up to one, and one
+    # winner's worth of wins among them (a shared victory shared).
+    assert len(said) == 6 and {s.players for s in said} == {3}
+    for start in (0, 3):
+        group = said[start : start + 3]
+        assert sum(s.chance for s in group) == pytest.approx(1.0, abs=1e-3)
+        assert sum(s.won for s in group) == pytest.approx(1.0)
+
+
+def test_the_calibration_table_sets_what_was_said_beside_what_was_won() -> None:
+    said = [Said(2, 0.72, 1.0), Said(2, 0.78, 0.0), Said(2, 0.28, 0.0), Said(2, 0.22, 1.0)]
+    rows = calibration(said)
+    assert rows[7] == (2, 0.75, 0.5) and rows[2] == (2, 0.25, 0.5)
+    assert sum(n for n, _m, _w in rows) == 4
+    assert brier(said) == pytest.approx((0.28**2 + 0.78**2 + 0.28**2 + 0.78**2) / 4)
+
+
+def test_the_benchmark_verifies_in_the_readers_words(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--verify", "--games", "1", "--playouts", "6", "--deeper", "2"]
+    args += ["--play-playouts", "6", "--every", "30", "--workers", "1"]
+    assert review_bench.main(args) == 0
+    out = capsys.readouterr().out
+    assert "1 game reviewed at 6 playouts a move" in out
+    assert "Advice judged again with 2 times the budget (12 playouts a move):" in out
+    assert "2 players: Brier score" in out
