@@ -222,12 +222,19 @@ def test_the_review_benchmark_reports_in_the_environments_language(
     from companion.records.record import Record
 
     # A short game and a set speed: the words are tested, not the machine.
-    monkeypatch.setattr(review_bench, "game", lambda n: Record.of(simulate(seed=n, max_moves=4)))
+    monkeypatch.setattr(
+        review_bench,
+        "game",
+        lambda n, players: Record.of(simulate(players=players, seed=n, max_moves=4)),
+    )
     monkeypatch.setattr(review_bench, "playout_rate", lambda record: 1600.0)
     assert review_bench.main(["--games", "1", "--playouts", "6"]) == 0
     out = capsys.readouterr().out
     assert "4 coups analysés en" in out and "1\u202f600 simulations/s" in out
     assert "sur un Raspberry Pi 4" in out and "objectif\u00a0: moins de 30 s" in out
+    # At a table of four, the goal is the four-player game's.
+    assert review_bench.main(["--games", "1", "--playouts", "6", "--players", "4"]) == 0
+    assert "objectif\u00a0: moins de 60 s" in capsys.readouterr().out
 
 
 def _in_git() -> bool:
