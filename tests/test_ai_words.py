@@ -112,3 +112,47 @@ def test_a_nobles_visit_is_announced_by_what_the_noble_asks_for_never_its_id() -
     assert "the noble asking for " + localise(Tokens(white=4, blue=4)) + " visits" in text
     assert "N1" not in text
     assert "a noble's visit, 3 points" in reason(game, move)  # type: ignore[arg-type]
+
+
+def test_at_a_larger_table_a_reason_names_the_rival_that_matters_most() -> None:
+    """Three players: Ben and Cleo could both buy 2W6 (or nearly); the reason of reserving
+    or buying it names Cleo, who leads, not the first seat that could."""
+    set_language("en")
+    game = position(
+        Hand(tokens="WWWWWW", points=4),
+        Hand(tokens="WWWWW", points=5),
+        Hand(tokens="WWWWWW", points=9),
+        market=MARKET,
+        nobles="N3 N4 N5 N6",
+    )
+    card = card_words(CARDS["2W6"])
+    reserve = Reserve(player=0, card="2W6")
+    assert reason(game, reserve) == f"keeps {card} away from Cleo, and a gold token"  # type: ignore[arg-type]
+    buy = next(m for m in game.legal_moves() if isinstance(m, Buy) and m.card == "2W6")  # type: ignore[attr-defined]
+    said = reason(game, buy)  # type: ignore[arg-type]
+    assert said == "3 points, one bonus closer to a noble, and keeps it from Cleo"
+    # Nobody near it: no rival named.
+    far = position(
+        Hand(tokens="WWWWWW", points=4),
+        Hand(tokens="RR", points=5),
+        Hand(tokens="GG", points=9),
+        market=MARKET,
+        nobles="N3 N4 N5 N6",
+    )
+    assert reason(far, buy) == "3 points, and one bonus closer to a noble"  # type: ignore[arg-type]
+
+
+def test_a_noble_a_rival_was_one_bonus_from_is_said_so() -> None:
+    set_language("en")
+    # N3 wants 4 blue and 4 green bonuses. Ada has 4 and 3 and buys a green card; Ben has
+    # 4 and 3 too: her noble is the one he was one bonus from.
+    game = position(
+        Hand(tokens="WWRRKK", cards="1U1 1U2 1U3 1U4 1G1 1G2 1G3"),
+        Hand(cards="1U5 1U6 1U7 1U8 1G5 1G6 1G7"),
+        Hand(),
+        market=("1G4 1W1 1W2 1R1", "2W6 2U1 2G1 2R1", "3W1 3U1 3G1 3R1"),
+        nobles="N3 N5 N6 N7",
+    )
+    buy = next(m for m in game.legal_moves() if isinstance(m, Buy) and m.card == "1G4")  # type: ignore[attr-defined]
+    said = reason(game, buy)  # type: ignore[arg-type]
+    assert said.endswith("the noble Ben was one bonus from, 3 points"), said

@@ -8,7 +8,7 @@ worded as the move log words it (``movelog.card_words``): one wording of a card 
 from __future__ import annotations
 
 from ..engine.cards import Card
-from ..engine.game import Game
+from ..engine.game import Game, Seat
 from ..engine.moves import Buy, Move, Pass, Reserve, Take
 from ..engine.naming import card_words
 from ..engine.tokens import Tokens
@@ -94,16 +94,15 @@ def reason(game: Game, move: Move) -> str:
                     colour=localise(card.bonus)
                 )
             )
+        rival = _wanting(game, card) if card.points else None
+        if rival is not None:
+            parts.append(_("keeps it from {name}").format(name=rival))
     elif isinstance(move, Reserve):
         kept = game.rules.cards[move.card] if move.card is not None and move.deck is None else None
-        rivals = [
-            s.name
-            for s in game.seats
-            if kept is not None and s.seat != seat.seat and game.can_afford(s.seat, kept)
-        ]
-        if kept is not None and rivals and kept.points:
+        rival = _wanting(game, kept) if kept is not None and kept.points else None
+        if kept is not None and rival is not None:
             parts.append(
-                _("keeps {card} away from {name}").format(card=card_words(kept), name=rivals[0])
+                _("keeps {card} away from {name}").format(card=card_words(kept), name=rival)
             )
         else:
             parts.append(_("a card to buy later"))
@@ -119,15 +118,56 @@ def reason(game: Game, move: Move) -> str:
         parts.append(_("nothing else is possible"))
     if noble is not None:
         points = game.rules.nobles[noble].points
-        parts.append(
-            ngettext("a noble's visit, {n} point", "a noble's visit, {n} points", points).format(
-                n=points
+        close = _close_to(game, noble)
+        if close is None:
+            parts.append(
+                ngettext(
+                    "a noble's visit, {n} point", "a noble's visit, {n} points", points
+                ).format(n=points)
             )
-        )
+        else:
+            parts.append(
+                ngettext(
+                    "the noble {name} was one bonus from, {n} point",
+                    "the noble {name} was one bonus from, {n} points",
+                    points,
+                ).format(name=close, n=points)
+            )
     line = parts[-1]
-    for part in reversed(parts[:-1]):
-        line = _("{this}, and {that}").format(this=part, that=line)
+    for i, part in enumerate(reversed(parts[:-1])):
+        # "A, B, and C": the last two joined by "and", the others by a comma.
+        join = _("{this}, and {that}") if i == 0 else _("{this}, {that}")
+        line = join.format(this=part, that=line)
     return line
+
+
+def _rivals(game: Game) -> list[Seat]:
+    """The other seats, the most dangerous first: most points, then the next to play.
+
+    At a table of three or four, a reason names the rival that matters most."""
+    me = game.to_act
+    n = len(game.seats)
+    others = [s for s in game.seats if s.seat != me]
+    return sorted(others, key=lambda s: (-s.points, (s.seat - me) % n))
+
+
+def _wanting(game: Game, card: Card) -> str | None:
+    """The rival that could buy ``card`` now, or with one token more, the most dangerous
+    first; ``None`` when no rival is that close."""
+    for rival in _rivals(game):
+        if shortfall(rival, card) <= 1:
+            return rival.name
+    return None
+
+
+def _close_to(game: Game, noble: str) -> str | None:
+    """The rival one bonus (or none) away from ``noble``, the most dangerous first."""
+    wants = game.rules.nobles[noble].requires
+    for rival in _rivals(game):
+        missing = sum(max(0, w - b) for w, b in zip(wants, rival.bonuses, strict=False))
+        if missing <= 1:
+            return rival.name
+    return None
 
 
 def _target(game: Game, move: Take) -> Card | None:
