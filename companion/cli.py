@@ -25,6 +25,7 @@ from .engine.simulate import simulate
 from .errors import CompanionError, FileUnread, RecordError
 from .files import OUT_ELSEWHERE, write_atomic
 from .i18n import _, ngettext, number, os_reason, percent
+from .interrupt import stopped
 from .journal.seats import seat_titles
 from .journal.store import GameInfo, GameState, Store, StoreError, resolve
 from .paths import database_path
@@ -768,6 +769,15 @@ def _output_failed(err: OSError) -> int:
 
 
 def main(argv: Sequence[str] | None = None, extensions: Sequence[Extension] = ()) -> int:
+    try:
+        return _main(argv, extensions)
+    except KeyboardInterrupt:
+        # Ctrl-C, wherever it came: files are written whole or not at all (write_atomic),
+        # games stored in one transaction; one line, never a traceback.
+        return stopped()
+
+
+def _main(argv: Sequence[str] | None, extensions: Sequence[Extension]) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # The language first: the parser's help texts are written in it.
     language = language_in(words)
