@@ -534,6 +534,21 @@ def cmd_review(args: argparse.Namespace) -> int:
         record, stored = _review_record(args)
     except RecordError as err:
         return _fail(not_a_record(args.record, err))
+    # Judged first, as replay and import do: a record with an illegal move is refused, not
+    # reviewed up to it ("0 moves reviewed" read as a clean game).
+    # Exit 1, as replay and import say an illegal move (2 is a file that is no record).
+    judged = replay(record)
+    if judged.error is not None:
+        print(
+            _("{file} cannot be reviewed: move {n} is illegal: {reason} [{code}]").format(
+                file=args.record,
+                n=judged.error_move,
+                reason=judged.error.message,
+                code=judged.error.code.value,
+            ),
+            file=sys.stderr,
+        )
+        return EXIT_ILLEGAL
     done = None
     if stored is not None and args.playouts is None and args.seed == 0:
         with contextlib.suppress(ValueError):  # kept by an older companion: computed again
