@@ -9,7 +9,8 @@ benchmark that inherited them would add its games to that journal and change its
 then fail on a table it did not set up. So such a run points every folder a program may
 write to (``HOME``, the XDG folders, ``KIVY_HOME``) into its own scratch folder, forgets the
 kiosk's settings (``SPLENDOR_DATA_DIR`` among them: the data folder falls back to the
-scratch ``XDG_DATA_HOME``, and an app given its own folder keeps it) and works from there.
+scratch ``XDG_DATA_HOME``, and an app given its own folder keeps it) and, a tool, works from
+there.
 ``SPLENDOR_LANG`` stays: it says which language the reader of a benchmark's figures wants.
 """
 
@@ -61,16 +62,17 @@ def environment(folder: Path, base: Mapping[str, str]) -> dict[str, str]:
     return env
 
 
-def enter(prefix: str = "splendor-scratch-") -> Path:
+def enter(prefix: str = "splendor-scratch-", chdir: bool = True) -> Path:
     """Move this process into a fresh scratch home: the environment as :func:`environment`
-    says, the working folder there, all of it removed when the process ends. Call it before
-    anything imports Kivy (which reads ``KIVY_HOME`` once) or asks where the games are."""
+    says, the working folder there (unless not ``chdir``), all of it removed when the
+    process ends. Call it before anything imports Kivy (which reads ``KIVY_HOME`` once) or
+    asks where the games are."""
     folder = Path(tempfile.mkdtemp(prefix=prefix))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     env = environment(folder, os.environ)
     for name in KIOSK:
         os.environ.pop(name, None)
     os.environ.update(env)
-    # Hypothesis keeps its examples under the working folder: never a person's.
-    os.chdir(folder)
+    if chdir:  # a tool's own files, if it writes any beside it, land there
+        os.chdir(folder)
     return folder
