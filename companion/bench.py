@@ -40,7 +40,6 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -50,6 +49,7 @@ from .engine.simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, choose, random_se
 from .errors import CompanionError, ErrorCode
 from .figures import percentile
 from .i18n import N_, ngettext, number, translate
+from .interrupt import worker_pool
 from .journal.session import Session
 from .journal.store import Store
 from .records.record import Record, read, replay, write
@@ -242,7 +242,7 @@ def kind_first_games(n: int, workers: int) -> float:
         _games(range(n))
     else:
         chunks = [range(i, n, workers) for i in range(workers)]
-        with ProcessPoolExecutor(workers) as pool:
+        with worker_pool(workers) as pool:
             list(pool.map(_warm, range(workers)))
             start = time.perf_counter()
             sum(pool.map(_games, chunks))

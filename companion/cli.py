@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import json
 import os
 import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from . import i18n
 from .arguments import (
@@ -25,9 +27,10 @@ from .engine.simulate import simulate
 from .errors import CompanionError, FileUnread, RecordError
 from .files import OUT_ELSEWHERE, write_atomic
 from .i18n import _, ngettext, number, os_reason, percent
+from .interrupt import stopped
 from .journal.seats import seat_titles
 from .journal.store import GameInfo, GameState, Store, StoreError, resolve
-from .paths import database_path
+from .paths import DATA_DIR_VARIABLE, DATABASE_NAME, database_path
 from .records.playtime import local_time
 from .records.record import Record, Replay, load, malformed_summary, replay, summary, write
 from .reports.export import (
@@ -171,8 +174,43 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def data_folder(args: argparse.Namespace, writes: bool) -> None:
+    """Check the folder ``--data-dir`` names before the journal is opened there: a typo
+    must not become a new, empty store ("No games yet."). A folder that does not exist is
+    made only for a command that stores something, which says so; otherwise refused with
+    the hint. A file is refused as such (the journal's own file: its folder is meant)."""
+    if not args.data_dir:
+        return  # the environment's or the default folder: made when first needed, as ever
+    folder = Path(os.environ.get(DATA_DIR_VARIABLE) or args.data_dir)
+    if folder.is_dir():
+        return
+    if os.path.lexists(folder):
+        hint = (
+            _("give the folder that holds it: --data-dir {folder}").format(folder=folder.parent)
+            if folder.name == DATABASE_NAME
+            else _("give the folder that holds the games (games.sqlite3)")
+        )
+        raise StoreError(
+            "--data-dir {folder} is a file, not a folder: {hint}", folder=str(folder), hint=hint
+        )
+    if not writes:
+        raise StoreError(
+            "there is no folder {folder}: check --data-dir for a typo (a command that stores "
+            "a game or a name, like import, makes a new one)",
+            folder=str(folder),
+        )
+    try:
+        folder.mkdir(parents=True)
+    except (OSError, ValueError) as err:
+        raise StoreError(
+            "cannot create the folder {folder}: {reason}", folder=str(folder), reason=os_reason(err)
+        ) from None
+    print(_("Made the data folder {folder}.").format(folder=folder), file=sys.stderr)
+
+
 def _open_store(args: argparse.Namespace, reader: bool = False) -> Store:
     """The journal; a ``reader`` reads it even while the app has it (changing nothing)."""
+    data_folder(args, writes=not reader)
     store = Store(database_path(args.data_dir), reader=reader)
     for notice in store.notices:
         print(notice, file=sys.stderr)
@@ -238,6 +276,11 @@ def _export_refusal(args: argparse.Namespace) -> str | None:
         return _("export --all needs --to FOLDER (a USB stick, say)")
     if not args.all and args.game is None:
         return _("name the game to export (see 'splendor-companion games'), or --all")
+    if args.out and Path(args.out).is_dir() and not Path(args.out).is_symlink():
+        return _(
+            "--out takes a file, and {path} is a folder: give --to {path} to write the "
+            "game into it (one file per format)"
+        ).format(path=printable(args.out))
     if args.to and _file_name(Path(args.to)):
         return _(
             "--to takes a folder, and {path} is a file: give --out {path} to write one file"
@@ -473,25 +516,43 @@ def fastest_text(game: PlayedGame) -> str:
     )
 
 
+def never_played(name: str, played: set[str]) -> str:
+    """A name no stored game has: a typo, most likely; the nearest name that played."""
+    near = difflib.get_close_matches(name, sorted(played), n=1, cutoff=0.6)
+    if near:
+        return _("{name} never played a stored game: did you mean {near}?").format(
+            name=printable(name), near=printable(near[0])
+        )
+    return _("{name} never played a stored game: nothing to merge").format(name=printable(name))
+
+
 def cmd_names(args: argparse.Namespace) -> int:
     if args.merge and args.unmerge:
         return _fail(_("give --merge or --unmerge, not both: one change at a time"))
-    with _open_store(args) as store:
+    with _open_store(args, reader=not (args.merge or args.unmerge)) as store:
         # Typed names, compared with the stored ones: in the form names are stored in.
         if args.merge:
             name, person = (normal_name(n) for n in args.merge)
+            played = {p for info in store.games() for p in info.players}
+            for typed in (name, person):
+                if typed not in played and typed not in store.aliases().values():
+                    return _fail(never_played(typed, played))
             store.merge_name(name, person)
             print(_("{name} now counts as {person}.").format(name=name, person=person))
         elif args.unmerge:
             name = normal_name(args.unmerge)
-            if name not in store.aliases():
+            aliases = store.aliases()
+            # As `names` shows a merge, "ada counts as Ada": either name undoes it.
+            spellings = [name] if name in aliases else [a for a, p in aliases.items() if p == name]
+            if not spellings:
                 return _fail(
                     _("{name} is not merged with another name: nothing to undo").format(
                         name=printable(name)
                     )
                 )
-            store.unmerge_name(name)
-            print(_("{name} counts as itself again.").format(name=name))
+            for spelling in spellings:
+                store.unmerge_name(spelling)
+                print(_("{name} counts as itself again.").format(name=spelling))
         aliases = store.aliases()
     if not aliases:
         print(_("No names are merged."))
@@ -533,6 +594,21 @@ def cmd_review(args: argparse.Namespace) -> int:
         record, stored = _review_record(args)
     except RecordError as err:
         return _fail(not_a_record(args.record, err))
+    # Judged first, as replay and import do: a record with an illegal move is refused, not
+    # reviewed up to it ("0 moves reviewed" read as a clean game).
+    # Exit 1, as replay and import say an illegal move (2 is a file that is no record).
+    judged = replay(record)
+    if judged.error is not None:
+        print(
+            _("{file} cannot be reviewed: move {n} is illegal: {reason} [{code}]").format(
+                file=args.record,
+                n=judged.error_move,
+                reason=judged.error.message,
+                code=judged.error.code.value,
+            ),
+            file=sys.stderr,
+        )
+        return EXIT_ILLEGAL
     done = None
     if stored is not None and args.playouts is None and args.seed == 0:
         with contextlib.suppress(ValueError):  # kept by an older companion: computed again
@@ -586,10 +662,37 @@ Extension = Callable[
 ]
 
 
+def no_such_command(name: str, commands: Sequence[str]) -> str:
+    """An unknown command named, with the nearest one ("did you mean games?") when a typo
+    explains it, else the list of commands."""
+    near = difflib.get_close_matches(name, commands, n=1, cutoff=0.6)
+    if near:
+        return _("there is no command {name}: did you mean {command}?").format(
+            name=printable(name), command=near[0]
+        )
+    return _("there is no command {name}; the commands: {commands}").format(
+        name=printable(name), commands=", ".join(commands)
+    )
+
+
+class Program(argparse.ArgumentParser):
+    """The program's parser: a mistyped command gets the nearest one, not argparse's list
+    of every choice."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if (
+            isinstance(action, argparse._SubParsersAction)
+            and isinstance(value, str)
+            and value not in action.choices
+        ):
+            raise argparse.ArgumentError(None, no_such_command(value, list(action.choices)))
+        super()._check_value(action, value)
+
+
 def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParser:
     """The command line, in the current language: the core's commands, then each
     extension's. With no command and no extension that takes it, the help."""
-    parser = argparse.ArgumentParser(
+    parser = Program(
         prog="splendor-companion",
         description=_("A companion for a physical game of Splendor. With no command: the app."),
         formatter_class=Formatter,
@@ -602,7 +705,12 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
         help=_("show the program's version and exit"),
     )
     parser.set_defaults(func=lambda args: _usage(parser))
-    sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), title=_("commands"))
+    sub = parser.add_subparsers(
+        dest="command",
+        metavar=_("COMMAND"),
+        title=_("commands"),
+        parser_class=argparse.ArgumentParser,
+    )
 
     p = command(sub, "replay", _("check a game record and show its result"))
     p.add_argument("file", metavar=_("FILE"), help=_("a game record (JSON)"))
@@ -719,11 +827,7 @@ def _help(
         parser.print_help()
         return EXIT_OK
     if topic not in sub.choices:
-        return _fail(
-            _("there is no command {name}; the commands: {commands}").format(
-                name=printable(topic), commands=", ".join(sub.choices)
-            )
-        )
+        return _fail(no_such_command(topic, list(sub.choices)))
     sub.choices[topic].print_help()
     return EXIT_OK
 
@@ -768,6 +872,15 @@ def _output_failed(err: OSError) -> int:
 
 
 def main(argv: Sequence[str] | None = None, extensions: Sequence[Extension] = ()) -> int:
+    try:
+        return _main(argv, extensions)
+    except KeyboardInterrupt:
+        # Ctrl-C, wherever it came: files are written whole or not at all (write_atomic),
+        # games stored in one transaction; one line, never a traceback.
+        return stopped()
+
+
+def _main(argv: Sequence[str] | None, extensions: Sequence[Extension]) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # The language first: the parser's help texts are written in it.
     language = language_in(words)

@@ -9,7 +9,9 @@ command (the core never imports the hardware).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import platform
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -73,8 +75,31 @@ def usable(path: Path) -> bool:
     return os.access(path, os.R_OK | os.W_OK)
 
 
-def display(dev: Path, environ: Mapping[str, str], settings: Mapping[str, str]) -> Finding:
-    """A KMS/DRM device this user may open, and SDL told to use it where no desktop runs."""
+def machine(model: str, os_release: Path = Path("/etc/os-release")) -> Finding:
+    """Which machine this is, first: the advice below is a Pi's only on a Pi (``model``:
+    the device tree's, ``""`` off a Pi)."""
+    if model:
+        return Finding(True, _("machine: {model}").format(model=model))
+    system = platform.machine() or "?"
+    with contextlib.suppress(OSError):
+        for raw in os_release.read_text(errors="replace").splitlines():
+            key, _sep, value = raw.partition("=")
+            if key == "PRETTY_NAME":
+                system = f"{value.strip().strip(chr(34))}, {system}"
+    return Finding(
+        True,
+        _(
+            "machine: not a Raspberry Pi ({system}): the app runs in a desktop's window; the "
+            "GPIO buttons and lights are the Pi's"
+        ).format(system=system),
+    )
+
+
+def display(
+    dev: Path, environ: Mapping[str, str], settings: Mapping[str, str], pi: bool = True
+) -> Finding:
+    """A KMS/DRM device this user may open, and SDL told to use it where no desktop runs
+    (off a Pi with no desktop: where the app can be seen, never the Pi's boot file)."""
     if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
         return Finding(
             True,
@@ -83,6 +108,15 @@ def display(dev: Path, environ: Mapping[str, str], settings: Mapping[str, str]) 
             ),
         )
     cards = sorted((dev / "dri").glob("card*"))
+    if not cards and not pi:
+        return Finding(
+            False,
+            _(
+                "display: no desktop and no KMS/DRM device in {folder}: run the app in a "
+                "desktop session (or see it headless: SDL_VIDEODRIVER=offscreen and "
+                "tools/screenshots.py)"
+            ).format(folder=dev / "dri"),
+        )
     if not cards:
         return Finding(
             False,
@@ -117,9 +151,11 @@ def display(dev: Path, environ: Mapping[str, str], settings: Mapping[str, str]) 
     )
 
 
-def gpio(dev: Path) -> Finding:
-    """A GPIO chip this user may open (the buttons and lights)."""
+def gpio(dev: Path, pi: bool = True) -> Finding:
+    """A GPIO chip this user may open (the buttons and lights); off a Pi, none is due."""
     chips = sorted(dev.glob("gpiochip*"))
+    if not chips and not pi:
+        return Finding(True, _("GPIO: none on this machine: the buttons and lights are the Pi's"))
     if not chips:
         return Finding(
             False,
@@ -195,11 +231,17 @@ def journal(database: Path) -> Finding:
     )
 
 
-def web(state: str | None) -> Finding | None:
+def web(state: str | None) -> Finding:
     """The web page's service, from ``systemctl is-active`` (``None``: no systemd, or the
-    service is not installed: no line)."""
+    service is not installed: said, with how to run the page by hand)."""
     if state is None:
-        return None
+        return Finding(
+            True,
+            _(
+                "web page: no splendor-companion-web service here (deploy.sh installs it "
+                "unless --no-web); splendor-companion serve runs the page by hand"
+            ),
+        )
     if state == "active":
         return Finding(True, _("web page: splendor-companion-web is running"))
     return Finding(

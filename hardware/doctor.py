@@ -1,4 +1,5 @@
-"""``splendor-companion doctor``: the Pi's devices checked, each a line, ok or what to do.
+"""``splendor-companion doctor``: the machine named, then its devices checked, each a line, ok
+or what to do (a Pi's advice only on a Pi).
 
 The touchscreen and the reader's port are probed here (python-evdev when it is installed,
 else the kernel's own description in ``/sys/class/input``); the display, the GPIO chip and
@@ -23,7 +24,7 @@ from companion import doctor as core
 from companion.i18n import _
 from companion.paths import database_path
 
-from .ports import console_on, gpio_uart, input_path
+from .ports import console_on, gpio_uart, input_path, pi_model
 
 # Linux's input-event-codes.h: the absolute axes of a touchscreen.
 ABS_X, ABS_Y, ABS_MT_POSITION_X = 0x00, 0x01, 0x35
@@ -86,8 +87,12 @@ def touch_screens(sys_input: Path, dev_input: Path) -> list[Touch]:
     return found
 
 
-def touch(sys_input: Path, dev_input: Path) -> core.Finding:
+def touch(sys_input: Path, dev_input: Path, pi: bool = True) -> core.Finding:
     screens = touch_screens(sys_input, dev_input)
+    if not screens and not pi:
+        return core.Finding(
+            True, _("touch: no touchscreen: the mouse plays the app on this machine")
+        )
     if not screens:
         return core.Finding(
             False,
@@ -207,15 +212,17 @@ def findings(
     """Every check, on the system under ``root`` (``/``; a test's folder in tests)."""
     settings = core.kiosk_settings(root / "etc/default/splendor-companion")
     port = core.setting("SPLENDOR_RFID_PORT", environ, settings)
-    found = [
-        core.display(root / "dev", environ, settings),
-        touch(root / "sys/class/input", root / "dev/input"),
-        reader(port, root / "proc/cmdline", root / "dev"),
-        core.gpio(root / "dev"),
+    model = pi_model(root / "proc/device-tree/model")
+    pi = model.startswith("Raspberry Pi")
+    return [
+        core.machine(model if pi else "", root / "etc/os-release"),
+        core.display(root / "dev", environ, settings, pi),
+        touch(root / "sys/class/input", root / "dev/input", pi),
+        reader(port, root / "proc/cmdline", root / "dev", model),
+        core.gpio(root / "dev", pi),
         core.journal(database),
+        core.web(web()),
     ]
-    page = core.web(web())
-    return found + ([page] if page else [])
 
 
 def register(sub: Any, command: Callable[[Any, str, str], argparse.ArgumentParser]) -> None:
@@ -223,7 +230,7 @@ def register(sub: Any, command: Callable[[Any, str, str], argparse.ArgumentParse
     p = command(
         sub,
         "doctor",
-        _("check the display, touchscreen, reader, GPIO, journal and web page of this Pi"),
+        _("check the display, touchscreen, reader, GPIO, journal and web page of this machine"),
     )
     p.set_defaults(func=run)
 

@@ -13,11 +13,24 @@ from pathlib import Path
 import pytest
 
 
-def test_the_terminal_says_where_the_log_is_and_ctrl_c_stops_cleanly(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("options", "stopped"),
+    [
+        ([], "Stopped. Every move was saved as it was played."),
+        # The demo plays in a temporary journal: nothing of it is saved, and it says so.
+        pytest.param(["--demo"], "Stopped. The demo's game is not kept.", marks=pytest.mark.long),
+    ],
+)
+def test_the_terminal_says_where_the_log_is_and_ctrl_c_stops_cleanly(
+    tmp_path: Path, options: list[str], stopped: str
+) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.pop("KIVY_NO_FILELOG", None)
     env.update(KIVY_HOME=str(tmp_path / "kivy"), SDL_VIDEODRIVER="offscreen", LANGUAGE="en")
-    command = [sys.executable, "-m", "splendor_companion", "--data-dir", str(tmp_path / "data")]
+    command = [
+        *(sys.executable, "-m", "splendor_companion", "--data-dir", str(tmp_path / "data")),
+        *options,
+    ]
     app = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     assert app.stderr is not None
     said = app.stderr.readline()
@@ -34,7 +47,7 @@ def test_the_terminal_says_where_the_log_is_and_ctrl_c_stops_cleanly(tmp_path: P
     app.send_signal(signal.SIGINT)
     rest = app.stderr.read()
     assert app.wait(timeout=60) == 130
-    assert "Stopped. Every move was saved as it was played." in rest
+    assert stopped in rest and "Every move was saved" not in rest.replace(stopped, "")
     assert "Traceback" not in rest
     assert "Traceback" not in "".join(p.read_text() for p in logs.glob("*.txt"))
 

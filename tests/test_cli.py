@@ -13,6 +13,7 @@ import pytest
 from helpers import help_text
 
 from companion.cli import main
+from companion.engine.naming import noble_words
 from companion.engine.simulate import simulate
 from companion.journal.store import GameState, Store
 from companion.records.record import Record, read, replay, write
@@ -172,8 +173,13 @@ def test_text_export_is_the_full_log_with_a_nobles_points_on_its_line(
     assert buy.endswith(f"{visit.player} has {before} points.") or buy.endswith(
         f"{visit.player} has {before} point."
     )
-    assert f"{visit.noble.id} visits {visit.player}." in noble  # type: ignore[union-attr]
+    # Nobles and cards in words, as people tell them apart; never their record ids.
+    assert visit.noble is not None
+    assert f"The noble {noble_words(visit.noble)} visits {visit.player}." in noble
     assert noble.endswith(f"{visit.player} has {visit.points_after} points.")
+    ids = re.compile(r"\b([123][A-Z]\d+|N\d+)\b")  # 2W3, N5: the record's
+    assert not ids.search(text), ids.search(text)
+    assert " reserves a " in text and "Revealed: a " in text and " buys a " in text
     # Every move is told, takes included.
     assert sum(1 for line in lines if re.match(r"Round \d+, move \d+:", line)) == len(steps) + sum(
         1 for s in steps if s.noble

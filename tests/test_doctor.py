@@ -40,7 +40,8 @@ def a_pi(root: Path) -> Path:
     (root / "dev/gpiochip0").write_text("")
     input_device(root, "event0", "gpio_keys", "0")
     input_device(root, "event1", "10-0038 generic ft5x06 (79)", MULTITOUCH_AXES)
-    (root / "proc").mkdir()
+    (root / "proc/device-tree").mkdir(parents=True)
+    (root / "proc/device-tree/model").write_text("Raspberry Pi 4 Model B Rev 1.4\x00")
     (root / "proc/cmdline").write_text("console=tty1 root=PARTUUID=1-02 rootwait\n")
     return root
 
@@ -63,8 +64,10 @@ def english() -> None:
 def test_a_pi_with_everything_in_place_is_all_ok(tmp_path: Path) -> None:
     root = a_pi(tmp_path / "root")
     found = doctor.findings({}, tmp_path / "data/games.sqlite3", root, web=lambda: None)
-    assert [f.ok for f in found] == [True] * 5, [f.text for f in found]
+    assert [f.ok for f in found] == [True] * 7, [f.text for f in found]
     by = texts(found)
+    assert by["machine"].text == "machine: Raspberry Pi 4 Model B Rev 1.4"
+    assert "deploy.sh installs it" in by["web page"].text  # said, though not installed
     assert str(root / "dev/dri/card1") in by["display"].text and "kmsdrm" in by["display"].text
     assert "ft5x06" in by["touch"].text and "multitouch" in by["touch"].text
     assert "no games yet" in by["journal"].text
@@ -158,8 +161,25 @@ def test_a_real_journal_is_counted_and_a_damaged_one_is_told(tmp_path: Path) -> 
     assert not damaged.ok and "fails SQLite's check" in damaged.text
 
 
+def test_a_pc_is_named_and_given_no_raspberry_pi_advice(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "dev").mkdir(parents=True)
+    (root / "etc").mkdir()
+    (root / "etc/os-release").write_text('NAME="Debian"\nPRETTY_NAME="Debian GNU/Linux 12"\n')
+    found = doctor.findings({}, tmp_path / "data/games.sqlite3", root, web=lambda: None)
+    said = "\n".join(f.text for f in found)
+    by = texts(found)
+    assert by["machine"].ok and "not a Raspberry Pi (Debian GNU/Linux 12, " in by["machine"].text
+    for pi_only in ("config.txt", "dtoverlay", "raspi-config", "ribbon cable", "usermod"):
+        assert pi_only not in said, said
+    assert not by["display"].ok and "desktop session" in by["display"].text
+    assert by["GPIO"].ok and by["touch"].ok  # none is due off a Pi
+    assert "splendor-companion serve" in by["web page"].text
+
+
 def test_the_web_pages_service_is_said_when_installed() -> None:
-    assert core.web(None) is None
+    missing = core.web(None)
+    assert missing.ok and "no splendor-companion-web service" in missing.text
     assert core.web("active") == core.Finding(True, "web page: splendor-companion-web is running")
     failed = core.web("failed")
     assert failed is not None and not failed.ok and "systemctl restart" in failed.text
@@ -188,7 +208,8 @@ def test_the_command_prints_a_line_each_in_the_language_and_exits_1_when_one_is_
     )
     lines = result.stdout.splitlines()
     checks = [line for line in lines if line.startswith(("ok   ", "FIX  "))]
-    assert len(checks) >= 5, result.stdout + result.stderr
+    assert len(checks) == 7, result.stdout + result.stderr
+    assert checks[0].startswith("ok   machine : ") or checks[0].startswith("ok   machine:")
     assert any("1 partie" in line and line.startswith("ok   ") for line in checks), checks
     to_fix = [line for line in checks if line.startswith("FIX  ")]
     assert result.returncode == (1 if to_fix else 0)

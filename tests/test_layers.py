@@ -93,6 +93,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "companion.arguments",
         "companion.version",
         "companion.figures",
+        "companion.interrupt",
+        "companion.scratch",
     ),
     ("companion.engine",),
     ("companion.ai", "companion.records"),

@@ -185,7 +185,7 @@ def test_the_command_refuses_what_is_not_a_record(
     assert "not a number of playouts" in capsys.readouterr().err
 
 
-def test_a_record_with_an_illegal_move_is_reviewed_up_to_it(
+def test_a_record_with_an_illegal_move_is_refused_as_replay_refuses_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = played(["easy", "easy"], seed=5, moves=6)
@@ -195,8 +195,14 @@ def test_a_record_with_an_illegal_move_is_reviewed_up_to_it(
     )  # not its turn
     path = tmp_path / "game.json"
     path.write_text(write(record), encoding="utf-8")
-    assert main(["review", str(path), "--json", "--playouts", "6"]) == 0
-    assert len(json.loads(capsys.readouterr().out)["moves"]) == 6
+    assert main(["replay", str(path)]) == 1
+    why = capsys.readouterr().out.splitlines()[1]  # "Move 7 is illegal: ... [not-your-turn]"
+    for json_too in ([], ["--json"]):
+        assert main(["review", str(path), "--playouts", "6", *json_too]) == 1
+        out, err = capsys.readouterr()
+        assert out == ""  # no review, not "0 moves reviewed"
+        assert err.startswith(f"{path} cannot be reviewed: move 7 is illegal: ")
+        assert err.rstrip().endswith(why.split(": ", 1)[1])
 
 
 def test_a_review_a_record_carries_from_elsewhere_is_read_with_care() -> None:

@@ -43,12 +43,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion import scratch  # noqa: E402
 from companion.engine.simulate import simulate  # noqa: E402
 from companion.journal.store import GameState, Store  # noqa: E402
 from companion.records.record import Record, move_document  # noqa: E402
 
 TRACEBACK = "Traceback (most recent call last)"
-ENV = {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LANG": "en"}
+
+
+def child_env() -> dict[str, str]:
+    """The players' environment: this process's (its scratch home, once :func:`main` moved
+    there), the clone on the path, English."""
+    return {**os.environ, "PYTHONPATH": str(ROOT), "SPLENDOR_LANG": "en"}
+
 
 # A table playing through the Session: each move printed once the journal has it (only
 # then would the app show it as done). It resumes the unfinished game, or starts one.
@@ -120,7 +127,7 @@ def cli(data: Path, *args: str, limit: int | None = None) -> subprocess.Complete
         [sys.executable, "-m", "companion", "--data-dir", str(data), *args],
         capture_output=True,
         text=True,
-        env=ENV,
+        env=child_env(),
         preexec_fn=limited if limit is not None else None,
         check=False,
         timeout=300,
@@ -222,7 +229,7 @@ def kills(work: Path, n: int, rng: random.Random) -> Result:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            env=ENV,
+            env=child_env(),
         )
         assert child.stdout is not None and child.stderr is not None
         stop_after = rng.randrange(0, 40)
@@ -264,7 +271,7 @@ def _play_until_full(path: Path, disk: Path | None, leave: int) -> tuple[Result,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=ENV,
+        env=child_env(),
     )
     assert child.stdin is not None and child.stdout is not None
     ready = child.stdout.readline().split()
@@ -469,6 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026, help="the same seed, the same run")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
+    scratch.enter("splendor-faults-")  # never a kiosk's games, whatever the environment says
     results = run(3 if args.quick else args.kills, args.seed)
     if args.json:
         print(json.dumps([{**asdict(r), "ok": r.ok} for r in results], ensure_ascii=False))

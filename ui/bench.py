@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from companion import scratch
 from companion.arguments import command_line
 from companion.i18n import _, ngettext, number
 
@@ -115,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         ),
     ) as parser:
         parser.parse_args(argv)
+    # The app it starts reads Kivy's files and its data folder from the environment: a
+    # kiosk's SPLENDOR_DATA_DIR would have it play in the family's journal.
+    scratch.enter("splendor-ui-bench-")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         prepare_data(folder)

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator
 from typing import Any
 
+from companion import scratch
 from companion.arguments import command_line, whole_number
 from companion.i18n import _
 from ui.launch import prepare_kivy
@@ -65,6 +67,10 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
+    # The folder it was given, not SPLENDOR_DATA_DIR's (which the app would put first),
+    # and Kivy's files in a scratch home.
+    args.data_dir = os.path.abspath(args.data_dir)
+    scratch.enter("splendor-frames-")
     prepare_kivy(SIZE, fullscreen=False)
     from kivy.base import EventLoop
     from kivy.clock import Clock

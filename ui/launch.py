@@ -133,8 +133,14 @@ def run(args: argparse.Namespace) -> int:
         app = CompanionApp(data_dir=args.data_dir, language=args.lang, demo=args.demo or 0)
         app.run()
     except KeyboardInterrupt:  # Ctrl-C in the terminal: every move is already journaled
-        print(translate("Stopped. Every move was saved as it was played."), file=terminal)
-        return 130
+        said = (
+            # The demo plays in a temporary journal, dropped when it ends.
+            translate("Stopped. The demo's game is not kept.")
+            if args.demo
+            else translate("Stopped. Every move was saved as it was played.")
+        )
+        print(said, file=terminal)
+        return 130  # 128 + SIGINT, as every command (companion.interrupt)
     return 0
 
 

@@ -36,6 +36,7 @@ from typing import Any
 
 import aiohttp
 
+from companion import scratch
 from companion.arguments import command_line, whole_number
 from companion.figures import percentile
 from companion.i18n import N_, _, ngettext, number, percent
@@ -412,6 +413,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
+    scratch.enter("splendor-web-bench-")  # the app's Kivy files and games: never a kiosk's
     print(
         _("machine: {machine}; load average {load} (1, 5, 15 min)").format(
             machine=machine(), load=load()

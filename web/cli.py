@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import errno
+import socket
 import sys
 from collections.abc import Callable
 from typing import Any
 
+from companion.cli import data_folder
 from companion.i18n import _, os_reason
 
 EXIT_OK, EXIT_ERROR = 0, 2
@@ -54,6 +56,23 @@ def register(sub: Any, command: Command) -> None:
     p.set_defaults(func=run)
 
 
+def serve_reason(err: OSError) -> str:
+    """Why the page cannot be served, in the reader's words: asyncio's own text ("error
+    while attempting to bind on address...") is English, and says nothing of what to do."""
+    if isinstance(err, socket.gaierror):
+        return _("no such address or name on this machine: give one of its own with --host")
+    if err.errno == errno.EADDRINUSE:
+        return _("the port is in use by another program: choose another with --port")
+    if err.errno == errno.EADDRNOTAVAIL:
+        return _(
+            "it is not an address of this machine: give one of its own with --host "
+            "(0.0.0.0 for all of them)"
+        )
+    if err.errno == errno.EACCES:
+        return _("permission denied: ports below 1024 need root; choose another with --port")
+    return os_reason(err)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         from .server import data_files, serve
@@ -66,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_ERROR
+    # Read only: a --data-dir that does not exist is a typo, not a new store to show.
+    data_folder(args, writes=False)
     journal, settings = data_files(getattr(args, "data_dir", None))
 
     def ready() -> None:
@@ -86,10 +107,7 @@ def run(args: argparse.Namespace) -> int:
             ready=ready,
         )
     except OSError as err:
-        if err.errno == errno.EADDRINUSE:
-            reason = _("the port is in use by another program: choose another with --port")
-        else:
-            reason = os_reason(err)
+        reason = serve_reason(err)
         print(
             _("Cannot serve on {host}:{port}: {reason}").format(
                 host=args.host, port=args.port, reason=reason

@@ -15,6 +15,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from companion import scratch
+
 from .browser import chromium, missing
 from .running import ServerThread
 from .sample import sample_folder
@@ -37,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=OUT, help="the folder to write into")
     parser.add_argument("--full", action="store_true", help="also the whole page, scrolled")
     args = parser.parse_args(argv)
+    args.out = args.out.resolve()  # before the working folder moves to the scratch home
+    # Chromium writes its profile and caches under HOME: a scratch one, never a person's.
+    scratch.enter("splendor-web-shots-")
     why = missing()
     if why:
         print(f"no screenshots: {why}", file=sys.stderr)

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from .. import scratch
 from ..ai.players import DEFAULT_THINK, LEVELS, make
 from ..ai.search import PI_ROLLOUTS_PER_SECOND, rollouts_for
 from ..arguments import command_line, think_seconds
@@ -266,6 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "--think above 0"
                 )
             )
+    scratch.enter("splendor-coach-bench-")  # its worker processes too: no person's folders
     rollouts = rollouts_for(args.think)
     print(
         _(

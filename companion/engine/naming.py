@@ -1,4 +1,5 @@
-"""Cards as players name them, in the current language: ``a blue level-1 card (1 point)``.
+"""Cards as players name them, in the current language: ``a blue level-1 card (1 point)``;
+nobles by the bonuses they ask: ``white 4 + blue 4``.
 
 Below the search and the records, which both say them (the companion's reasons, the move
 log, the review).
@@ -8,9 +9,9 @@ from __future__ import annotations
 
 from ..i18n import ngettext
 from ..i18n import translate as _
-from .cards import Card
+from .cards import Card, Noble
 from .position import Hidden
-from .tokens import Colour
+from .tokens import GEMS, Colour
 
 
 def card_words(card: Card | Hidden) -> str:
@@ -30,3 +31,12 @@ def card_words(card: Card | Hidden) -> str:
     if card.points:
         text += " " + ngettext("({n} point)", "({n} points)", card.points).format(n=card.points)
     return text
+
+
+def noble_words(noble: Noble) -> str:
+    """``white 4 + blue 4``: a noble as players tell the tiles apart, by the bonuses it asks
+    (each colour's name, then its count, so that no language has to make it agree); the
+    tile's id (``N5``) is for the record, not for people."""
+    return " + ".join(
+        f"{_(colour.key)} {n}" for colour, n in zip(GEMS, noble.requires, strict=True) if n
+    )

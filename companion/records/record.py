@@ -342,6 +342,12 @@ CSV_HEADER = "move,round,player,"
 """How the CSV export starts (after its byte-order mark): such a file is named as what
 it is when given where a record is wanted."""
 
+TEXT_EXPORT = "Splendor"
+"""How the text export starts, in every language (its title: "Splendor: Ada, Ben")."""
+
+BGSTATS_SOURCE = "Splendor Companion"
+"""The ``sourceName`` of the BG Stats export: such a JSON file is named as what it is."""
+
 BOM = "\ufeff"
 """The byte-order mark the CSV export writes first (for spreadsheets); a record that
 starts with one is read all the same."""
@@ -365,6 +371,12 @@ def read(text: str) -> Record:
                 "it is the CSV export of a game (a table for spreadsheets): import and replay "
                 "take the game record, the export's .json file",
             ) from None
+        if text.startswith(TEXT_EXPORT):
+            raise _fail(
+                "",
+                "it is the text export of a game (for people to read): import and replay "
+                "take the game record, the export's .json file",
+            ) from None
         raise _fail(
             "",
             "not JSON: {reason} at line {line}, column {col}",
@@ -377,6 +389,12 @@ def read(text: str) -> Record:
     except ValueError:
         # Python refuses integers of more than 4,300 digits (a guard against slow parsing).
         raise _fail("", "it holds a number of more than 4,300 digits") from None
+    if isinstance(doc, dict) and doc.get("sourceName") == BGSTATS_SOURCE:
+        raise _fail(
+            "",
+            "it is the BG Stats export of a game (a play for the BG Stats app): import and "
+            "replay take the game record, the export's .json file without .bgstats",
+        )
     try:
         record = read_document(doc)
     except RecursionError:

@@ -35,10 +35,10 @@ from ..errors import ErrorCode, TextError
 from ..journal.seats import companion_levels, companion_title
 from ..journal.store import Store
 from ..records.playtime import played_minutes
-from ..records.record import Record, moment, replay
+from ..records.record import BGSTATS_SOURCE, Record, moment, replay
 from .stats import persons, spelling
 
-SOURCE_NAME = "Splendor Companion"
+SOURCE_NAME = BGSTATS_SOURCE  # what replay and import recognise as this export
 BGG_ID = 148228  # Splendor on BoardGameGeek: how BG Stats knows the game without asking
 GAME_NAME = "Splendor"
 SOURCE_GAME_ID = "splendor"

@@ -22,8 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..coach.review import review_of, text_lines
+from ..engine.cards import CARDS, NOBLES
 from ..engine.game import Game
 from ..engine.moves import Buy, Reserve, Take
+from ..engine.naming import card_words, noble_words
 from ..engine.tokens import Colour, Tokens
 from ..errors import ExportError as ExportError  # where callers have always found it
 from ..errors import ExportRefused, StoreError
@@ -135,7 +137,7 @@ def verdict(game: Game) -> list[str]:
     lines = []
     standings = game.standings()
     for s in standings:
-        nobles = ", ".join(s.nobles) or "-"
+        nobles = "; ".join(noble_words(NOBLES[n]) for n in s.nobles) or "-"
         lines.append(
             _("{rank}. {player}: {points}, {cards}, nobles {nobles}").format(
                 rank=s.rank,
@@ -193,7 +195,9 @@ def _sentences(step: Step) -> list[str]:
         said.append(_("{player} takes {tokens}.").format(player=player, tokens=localise(move.gems)))
     elif isinstance(move, Reserve):
         if step.card is not None and move.deck is None:
-            said.append(_("{player} reserves {card}.").format(player=player, card=step.card.id))
+            said.append(
+                _("{player} reserves {card}.").format(player=player, card=card_words(step.card))
+            )
         else:
             said.append(
                 _("{player} reserves a card from the level {level} deck.").format(
@@ -204,7 +208,9 @@ def _sentences(step: Step) -> list[str]:
             said.append(_("{player} receives a gold token.").format(player=player))
     elif isinstance(move, Buy):
         paid = Tokens._make(s - r for s, r in zip(step.spent, returned, strict=True))
-        said.append(_("{player} buys {card}.").format(player=player, card=move.card))
+        said.append(
+            _("{player} buys {card}.").format(player=player, card=card_words(CARDS[move.card]))
+        )
         if any(paid):
             said.append(_("{player} pays {tokens}.").format(player=player, tokens=localise(paid)))
     else:
@@ -214,7 +220,7 @@ def _sentences(step: Step) -> list[str]:
             _("{player} gives back {tokens}.").format(player=player, tokens=localise(returned))
         )
     if step.revealed:
-        said.append(_("{card} is revealed.").format(card=step.revealed))
+        said.append(_("Revealed: {card}.").format(card=card_words(CARDS[step.revealed])))
     return said
 
 
@@ -267,7 +273,9 @@ def to_text(record: Record) -> str:
         clock = f"[{clock_text(time.elapsed)}] " if time else ""
         lines.append(f"  {clock}{where} {' '.join(said)}")
         if step.noble:
-            visit = _("{noble} visits {player}.").format(noble=step.noble.id, player=step.player)
+            visit = _("The noble {bonuses} visits {player}.").format(
+                bonuses=noble_words(step.noble), player=step.player
+            )
             lines.append(f"  {where} {visit} {_points(step.player, step.points_after)}")
     # The companion's review, when one was made for these very moves (the journal's).
     done = review_of(record.extra, record)
