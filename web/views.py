@@ -253,7 +253,12 @@ def chart(record: Record) -> View:
 def chart_svg(data: View, width: int = 360, height: int = 220) -> View:
     """The chart's geometry: one polyline per seat, numbered at its end, in SVG units."""
     rounds: list[list[int]] = data["rounds"]
-    left, right, top_pad, bottom = 34, 44, 12, 30
+    left, right, top_pad, bottom = (
+        34,
+        44,
+        12,
+        34,
+    )  # the round numbers and "rounds" under them, 13 units each
     span_x = max(1, len(rounds) - 1)
     plot_w, plot_h = width - left - right, height - top_pad - bottom
     top: int = data["top"]
