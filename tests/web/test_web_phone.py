@@ -85,7 +85,7 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Site]]:
     playing = Store(folder / "playing" / "games.sqlite3")
     over = finished(playing, 4, 11)
     finished(playing, 2, 3, {"app": Plan.new([None, "hard"]).app()})
-    unfinished(playing, 4, 11, left=6)
+    unfinished(playing, 4, 11, left=3)  # its final round: three reserved, nobles won
     (folder / "stopped").mkdir()
     with Store(folder / "stopped" / "games.sqlite3") as stopped:
         finished(stopped, 2, 5)
