@@ -1,5 +1,7 @@
-"""Screenshots of the web page, for the docs: the live table and a game's page at
-390x844 (a phone) and 1280x800 (a laptop), in English and French.
+"""Screenshots of the web page, for the docs, in English and French: every page (the
+live table, past games, a game, statistics) on a small phone (360x640) in the dark and
+the light scheme, and the live table and a game's page on a larger phone (390x844) and a
+laptop (1280x800), dark. A light picture's name ends in ``-light``.
 
     python -m web.screenshots [--out docs/screenshots/web]
 
@@ -21,8 +23,13 @@ from .browser import chromium, missing
 from .running import ServerThread
 from .sample import sample_folder
 
-SIZES = ((390, 844), (1280, 800))
 LANGUAGES = ("en", "fr")
+# (width, height, colour schemes, pages): a small phone sees every page in both schemes.
+SHOTS = (
+    (360, 640, ("dark", "light"), ("live", "games", "game", "stats")),
+    (390, 844, ("dark",), ("live", "game")),
+    (1280, 800, ("dark",), ("live", "game")),
+)
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "web"
 
 
@@ -50,20 +57,31 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         store, over, _live = sample_folder(Path(tmp))
         with store, ServerThread(store.path) as server:
-            for width, height in SIZES:
+            paths = {
+                "live": "/",
+                "games": "/games",
+                "game": f"/games/{over}",
+                "stats": "/stats?a=Ada&b=Ben",
+            }
+            for width, height, schemes, pages in SHOTS:
                 for lang in LANGUAGES:
                     driver = chromium(width, height, lang)
                     try:
-                        for name, path in (
-                            ("live", f"/?lang={lang}"),
-                            ("game", f"/games/{over}?lang={lang}"),
-                        ):
-                            driver.get(server.url + path)
-                            stem = f"{name}-{width}x{height}-{lang}"
-                            driver.save_screenshot(str(args.out / f"{stem}.png"))
-                            if args.full:
-                                full_page(driver, args.out / f"{stem}-full.png")
-                            print(args.out / f"{stem}.png")
+                        for scheme in schemes:
+                            driver.execute_cdp_cmd(
+                                "Emulation.setEmulatedMedia",
+                                {"features": [{"name": "prefers-color-scheme", "value": scheme}]},
+                            )
+                            for name in pages:
+                                path = paths[name]
+                                joiner = "&" if "?" in path else "?"
+                                driver.get(f"{server.url}{path}{joiner}lang={lang}")
+                                light = "-light" if scheme == "light" else ""
+                                stem = f"{name}-{width}x{height}-{lang}{light}"
+                                driver.save_screenshot(str(args.out / f"{stem}.png"))
+                                if args.full:
+                                    full_page(driver, args.out / f"{stem}-full.png")
+                                print(args.out / f"{stem}.png")
                     finally:
                         driver.quit()
     return 0

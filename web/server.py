@@ -247,6 +247,7 @@ class Site:
             isolate=isolate,
         )
         self.templates.filters["isolate"] = isolate
+        self.templates.filters["when"] = views.when  # the kiosk's local time, the page's way
         self._cache: OrderedDict[tuple[object, ...], views.View] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
 

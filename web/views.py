@@ -25,7 +25,7 @@ from companion.journal.seats import companion_levels, level_word
 from companion.journal.store import GameInfo
 from companion.records.movelog import move_log
 from companion.records.playtime import clock_text, move_times
-from companion.records.record import Record
+from companion.records.record import Record, moment
 from companion.records.timeline import points_by_round
 from companion.reports.export import verdict
 from companion.reports.stats import CompanionLevel, HeadToHead, PlayedGame, PlayerStats, level_words
@@ -197,6 +197,33 @@ def table(record: Record, game_id: int, upto: int | None = None) -> View:
     }
 
 
+def when(value: str | None) -> str:
+    """A journal time (UTC) as the kiosk's local date and time, written the page's
+    language's way by Babel: "Nov 21, 2026, 9:15 PM", "21 nov. 2026, 21:15". The server
+    runs on the kiosk, so its local time is the table's. Text that is not a time is shown
+    as it is (an older journal's), and no time is an empty string.
+
+    >>> with language("fr"):
+    ...     when("2026-11-21T12:00:00Z").startswith("21 nov. 2026")  # any zone but the far ones
+    True
+    """
+    at = moment(value)
+    if at is None:
+        return value or ""
+    from babel import Locale  # late: only the pages that show a time need it
+    from babel.dates import format_date, format_time
+
+    try:
+        local = at.astimezone()
+    except (OverflowError, OSError, ValueError):  # a clock that cannot turn it local
+        return value or ""
+    code = i18n.language()
+    pattern = Locale.parse(code).datetime_formats["medium"].replace("'", "")
+    day = format_date(local, "medium", locale=code)
+    hour = format_time(local, "short", locale=code)
+    return str(pattern).replace("{1}", day).replace("{0}", hour)
+
+
 def game_line(info: GameInfo) -> View:
     """A line of the games list."""
     return {
@@ -226,7 +253,12 @@ def chart(record: Record) -> View:
 def chart_svg(data: View, width: int = 360, height: int = 220) -> View:
     """The chart's geometry: one polyline per seat, numbered at its end, in SVG units."""
     rounds: list[list[int]] = data["rounds"]
-    left, right, top_pad, bottom = 34, 44, 12, 30
+    left, right, top_pad, bottom = (
+        34,
+        44,
+        12,
+        34,
+    )  # the round numbers and "rounds" under them, 13 units each
     span_x = max(1, len(rounds) - 1)
     plot_w, plot_h = width - left - right, height - top_pad - bottom
     top: int = data["top"]

@@ -1,5 +1,5 @@
 """The web page's tests: the journal fixture (see webtools)."""
 
-from webtools import journal
+from webtools import browser, journal
 
-__all__ = ["journal"]
+__all__ = ["browser", "journal"]

@@ -4,31 +4,21 @@ play. Skipped, saying why, where Chromium or its driver is not installed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from webtools import play
+from webtools import SETTLE, play
 
 from companion.journal.store import Store
 from companion.reports import bgstats
-from web.browser import chromium, missing
+from web.browser import missing
 from web.running import ServerThread
 
 reason = missing()
 pytestmark = pytest.mark.skipif(reason is not None, reason=reason or "")
 
 FOLLOWS = 1.0  # seconds: the page shows a journaled move within this (the issue's goal)
-SETTLE = 10.0  # seconds a page may take to load on a busy machine (a failure, not a measure)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    driver = chromium(390, 844)
-    driver.set_page_load_timeout(SETTLE)
-    yield driver
-    driver.quit()
 
 
 def wait(driver: Any, seconds: float, condition: Any) -> Any:

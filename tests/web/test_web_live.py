@@ -98,6 +98,24 @@ def test_the_page_says_the_game_is_paused_when_the_app_is_not_running(tmp_path: 
     assert api["running"] is False and api["table"]["move"] == 5
 
 
+def test_with_no_game_the_page_says_so_and_not_that_a_game_is_paused(tmp_path: Path) -> None:
+    """The app stopped after the last game ended: nothing is paused, and the page says
+    what is true (no game in play, the app not running), not in an alarm's colours."""
+    path = tmp_path / "games.sqlite3"
+    with Store(path) as store:
+        play(store)  # a whole game: over
+
+    async def check(client: TestClient[Any, Any]) -> tuple[str, Any]:
+        page = await (await client.get("/?lang=en")).text()
+        return page, await (await client.get("/api/v1/table")).json()
+
+    page, api = serve(path, check)
+    assert api["running"] is False and api["table"] is None
+    assert "paused" not in page and 'class="banner paused' not in page
+    assert "No game is being played at the kiosk." in page
+    assert "The kiosk&#39;s app is not running." in page
+
+
 def files_of(folder: Path) -> dict[str, tuple[int, bytes]]:
     return {
         p.name: (p.stat().st_mtime_ns, hashlib.sha256(p.read_bytes()).digest())

@@ -365,6 +365,42 @@ def test_the_statistics_are_the_kiosks(journal: Store) -> None:
     per_player = page.split("Head to head")[0]
     ada_wins = sum("Ada" in w for w in wins)
     # The game against the companion is not among Ada's: it is counted under its level.
-    assert f"Ada 2 {ada_wins} ({ada_wins * 50}%)" in per_player
+    # (Each figure follows its label, which a phone shows and a wide screen leaves to the
+    # table's head.)
+    assert f"Ada Games 2 Wins {ada_wins} ({ada_wins * 50}%)" in per_player
     assert "Companion (hard): 1 game, won by the people:" in page
     assert "Ada against Ben: 2 games together" in head
+
+
+def test_times_are_the_kiosks_local_time_written_the_languages_way(
+    journal: Store, monkeypatch: Any
+) -> None:
+    """The journal keeps UTC; a page shows the kiosk's own time (the server runs on the
+    kiosk), written as each language writes a date (Babel)."""
+    import time
+    from datetime import UTC, datetime
+
+    journal.clock = lambda: datetime(2026, 11, 21, 20, 15, tzinfo=UTC)
+    session = play(journal, moves=4)
+    monkeypatch.setenv("TZ", "Europe/Paris")  # UTC+1 in November
+    time.tzset()
+    try:
+
+        async def check(client: TestClient[Any, Any]) -> list[str]:
+            return [
+                await (await client.get(path)).text()
+                for path in (
+                    "/games?lang=en",
+                    f"/games/{session.game_id}?lang=fr",
+                    "/games?lang=sv",
+                )
+            ]
+
+        games_en, game_fr, games_sv = serve(journal.path, check)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert "Nov 21, 2026, 9:15\u202fPM" in games_en  # CLDR writes a narrow space before PM
+    assert "21 nov. 2026, 21:15" in game_fr and "UTC" not in game_fr
+    assert "21 nov. 2026 21:15" in games_sv
+    assert 'datetime="2026-11-21T20:15:00Z"' in games_en  # the moment itself, for a machine

@@ -22,6 +22,37 @@ from web.server import Site
 T = TypeVar("T")
 
 
+SETTLE = 10.0  # seconds a page may take to load on a busy machine (a failure, not a measure)
+PHONE = (390, 844)  # the browser's screen between tests
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for every browser test of a run (of an xdist worker): its
+    start is the costly part. A test that changes its screen or colour scheme puts them
+    back (:func:`as_phone`)."""
+    from web.browser import chromium, missing
+
+    why = missing()
+    if why is not None:
+        pytest.skip(why)
+    driver = chromium(*PHONE)
+    driver.set_page_load_timeout(SETTLE)
+    yield driver
+    driver.quit()
+
+
+def as_phone(driver: Any, width: int, height: int, scheme: str | None = None) -> None:
+    """The browser as a phone of ``width`` x ``height`` CSS pixels preferring ``scheme``
+    (``light``, ``dark``; ``None``: the browser's own), through Chrome's emulation."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+    )
+    features = [{"name": "prefers-color-scheme", "value": scheme}] if scheme else []
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
+
+
 @pytest.fixture
 def journal(tmp_path: Path) -> Iterator[Store]:
     """The app's journal, open as the app keeps it (the writer's lock held)."""
