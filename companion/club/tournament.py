@@ -249,7 +249,7 @@ def standings(conn: Any) -> list[Entry]:
 
 def _standings(conn: Any, tournament: int) -> list[Entry]:
     rows = conn.execute(
-        "SELECT round, table_no, players, kiosk, g.players, g.ranks, g.points "
+        "SELECT t.round, t.table_no, t.players, t.kiosk, g.players, g.ranks, g.points "
         "FROM tournament_tables t JOIN games g ON g.fingerprint = t.game "
         "WHERE t.tournament = %s",
         (tournament,),
