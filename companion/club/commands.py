@@ -101,7 +101,8 @@ def cmd_join(args: argparse.Namespace) -> int:
     club = Club(conninfo, kiosk)
     path = link.save(club, args.data_dir)
     journal = database_path(args.data_dir)
-    Store(journal).close()  # made, or brought to the current schema (the outbox)
+    # Made, or brought to the current schema (the outbox); read only while the app has it.
+    Store(journal, reader=True).close()
     with Outbox(journal) as outbox:
         outbox.queue_finished()
     print(

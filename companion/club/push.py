@@ -142,11 +142,16 @@ def _rate(conn: Any) -> None:
         log.info("ratings not updated: %s", reason_of(err))
 
 
-def backoff(tries: int, rng: random.Random | None = None) -> float:
+def backoff(
+    tries: int,
+    rng: random.Random | None = None,
+    first: float = FIRST_WAIT,
+    longest: float = LONGEST_WAIT,
+) -> float:
     """The wait before try number ``tries + 1`` after ``tries`` failures in a row: doubling
-    from :data:`FIRST_WAIT` to :data:`LONGEST_WAIT`, shortened at random by up to a quarter
-    so that a club's kiosks back from one outage do not all knock at once."""
-    wait: float = min(LONGEST_WAIT, FIRST_WAIT * 2 ** max(0, tries - 1))
+    from ``first`` to ``longest``, shortened at random by up to a quarter so that a club's
+    kiosks back from one outage do not all knock at once."""
+    wait: float = min(longest, first * 2 ** max(0, tries - 1))
     return wait * (1 - 0.25 * (rng or random).random())
 
 
@@ -154,10 +159,17 @@ class Pusher:
     """Pushes the outbox of ``journal`` to the club joined in ``folder``, in a thread.
     The club is read again before each push: a kiosk that joins or leaves needs no restart."""
 
-    def __init__(self, journal: Path, folder: Path | None = None, every: float = 30.0) -> None:
+    def __init__(
+        self,
+        journal: Path,
+        folder: Path | None = None,
+        every: float = 30.0,
+        first_wait: float = FIRST_WAIT,
+    ) -> None:
         self.journal = journal
         self.folder = folder
         self.every = every
+        self.first_wait = first_wait
         self.tries = 0
         """Failed pushes in a row (0: the last one worked)."""
         self.last: Pushed | None = None
@@ -199,7 +211,7 @@ class Pusher:
             return self.every
         self.tries += 1
         log.info("club push: %s", self.error.message)
-        return backoff(self.tries)
+        return backoff(self.tries, first=self.first_wait)
 
     def _run(self) -> None:
         wait = 0.0

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from clubdb import ClubDb
 
 from companion.club import ratings, tournament
 from companion.club.link import Club, keep_password
@@ -14,7 +15,6 @@ from companion.club.pairing import met_pairs, repeats, seat, table_sizes
 from companion.club.push import push_waiting
 from companion.records.record import Record, replay
 
-from .conftest import ClubDb
 from .kiosks import cli, club_rows, named_game, store
 
 

@@ -12,14 +12,15 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
+from clubdb import ClubDb
 
 from companion.club.link import Club, ClubError, joined
 from companion.club.push import LONGEST_WAIT, backoff, push_waiting
 
-from .conftest import ClubDb
 from .kiosks import cli, club_rows, named_game, store, waiting
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -217,6 +218,33 @@ def test_two_kiosks_pushing_the_same_and_other_games_at_once(club: ClubDb, tmp_p
     counts = dict(rows)
     assert counts["one"] + counts["two"] == 14 and counts["one"] >= 4 and counts["two"] >= 4
     assert waiting(one) == [] and waiting(two) == []
+
+
+def test_the_app_s_push_thread_catches_up_once_the_club_is_back(club: ClubDb, data: Path) -> None:
+    from companion.club.link import keep_password, save
+    from companion.club.push import Pusher
+
+    ids = store(data, named_game(80, ["Ada", "Ben"]), named_game(81, ["Ben", "Cleo"]))
+    save(Club(keep_password(club.url()), "Table 1"))
+    club.server.halt()
+    pusher = Pusher(data / "games.sqlite3", every=0.1, first_wait=0.1).start()
+    try:
+        deadline = time.monotonic() + 30
+        while pusher.tries < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pusher.tries >= 2 and pusher.error is not None
+        assert pusher.error.code == "club-unreachable"
+        assert waiting(data) == ids
+    finally:
+        club.server.restart()
+    try:
+        while waiting(data) and time.monotonic() < deadline:
+            pusher.wake()
+            time.sleep(0.05)
+    finally:
+        pusher.stop()
+    assert waiting(data) == [] and pusher.tries == 0
+    assert club_rows(club.owner(), "SELECT count(*) FROM games") == [(2,)]
 
 
 def test_the_retries_wait_longer_each_time_up_to_half_an_hour() -> None:

@@ -1,9 +1,10 @@
-"""A real PostgreSQL for the club's tests: one cluster a test session (a worker's, under
-xdist), made by initdb in a temporary folder as a non-root user, listening on a socket in
-that folder and on 127.0.0.1 only (companion/club/local.py, which the benchmark uses too);
-stopped and removed at the end. Each test gets a club database of its own, copied from a
-template that holds the schema. Skipped only where no PostgreSQL server is installed
-(setup.sh --dev installs Debian's)."""
+"""A real PostgreSQL for the club's tests (the fixtures ``postgres`` and ``club`` of
+tests/conftest.py, for tests/club/ and the app's Club view in tests/gui/): one cluster a
+test session (a worker's, under xdist), made by initdb in a temporary folder as a non-root
+user, listening on a socket in that folder and on 127.0.0.1 only (companion/club/local.py,
+which the benchmark uses too); stopped and removed at the end. Each test gets a club
+database of its own, copied from a template that holds the schema. Skipped only where no
+PostgreSQL server is installed (setup.sh --dev installs Debian's)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,7 @@ KIOSKS = {"table1": "pw-one", "table2": "pw-two"}
 _numbers = itertools.count(1)
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[LocalServer]:
+def postgres_server() -> Iterator[LocalServer]:
     if server_binaries() is None:
         pytest.skip("no PostgreSQL server is installed (initdb, pg_ctl): ./setup.sh --dev")
     pytest.importorskip("psycopg", reason="psycopg is not installed: ./setup.sh --dev")
@@ -50,8 +50,7 @@ class ClubDb:
         return self.server.owner_url(self.name)
 
 
-@pytest.fixture
-def club(postgres: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ClubDb:
+def club_db(postgres: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ClubDb:
     """A fresh club (its schema, no games), and libpq's files in the test's folder: the
     suite never reads nor writes a person's ~/.pgpass or service file."""
     name = f"club_{os.getpid()}_{next(_numbers)}"
