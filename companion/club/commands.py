@@ -317,7 +317,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             if not args.names:
                 raise ClubError("name the players to add: club tournament add Ada Ben Cleo")
             present = tournament.register(conn, args.names)
-            print(printable(_("Players: {names}").format(names=", ".join(present))))
+            print(printable(_("Players: {players}").format(players=", ".join(present))))
         elif action == "drop":
             for name in args.names:
                 if not tournament.drop(conn, name):
