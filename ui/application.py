@@ -288,7 +288,17 @@ class CompanionApp(App):
             )
             self._stick_check = Clock.schedule_interval(self.stick_watcher.check, 1)
         self.club_push = self._start_club_push()
+        if self.club_push is None and not self.demo:
+            # A kiosk that joins a club while the app runs ('club join'): its push starts
+            # within half a minute. One file looked at, nothing imported, until then.
+            self._club_check = Clock.schedule_interval(self._check_club, 30)
         return self.manager
+
+    def _check_club(self, *_: Any) -> None:
+        if self.club_push is None:
+            self.club_push = self._start_club_push()
+        if self.club_push is not None:
+            self._club_check.cancel()
 
     def _start_club_push(self) -> Any:
         """The club's push in a thread of its own (docs/club.md), only where this kiosk
@@ -301,8 +311,8 @@ class CompanionApp(App):
         try:
             if joined(self.data_folder()) is None:
                 return None
-        except ClubError as err:
-            self.say(err.message, error=True)
+        except ClubError as err:  # its settings unreadable: the Club view says so and how
+            Logger.warning("club: %s", err.message)
             return None
         from companion.club.push import Pusher
 
@@ -590,6 +600,8 @@ class CompanionApp(App):
             self._stick_check.cancel()
         if self.hardware is not None:
             self.hardware.close()
+        if hasattr(self, "_club_check"):
+            self._club_check.cancel()
         if getattr(self, "club_push", None) is not None:
             self.club_push.stop(timeout=2)
         self.store.close()

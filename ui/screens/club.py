@@ -52,6 +52,8 @@ class Seen:
     league: ratings.League | None = None
     table: tournament.Table | None = None
     problem: str = ""
+    tables: tuple[tournament.Table, ...] = ()  # tonight's round, when a tournament is open
+    standings: tuple[tournament.Entry, ...] = ()
 
 
 def look(app: AppContext, folder: Any) -> Seen:
@@ -73,10 +75,13 @@ def look(app: AppContext, folder: Any) -> Seen:
             with contextlib.suppress(ClubError):  # without openskill: the ratings as they are
                 ratings.update(conn)
             league = ratings.league(conn)
-            table = tournament.my_table(conn, club.kiosk) if tournament.current(conn) else None
+            table, tables, standings = None, [], []
+            if tournament.current(conn):
+                table = tournament.my_table(conn, club.kiosk)
+                tables, standings = tournament.tables(conn), tournament.standings(conn)
     except CompanionError as err:
         return Seen(club, waiting, problem=err.message)
-    return Seen(club, waiting, league, table)
+    return Seen(club, waiting, league, table, "", tuple(tables), tuple(standings))
 
 
 class ClubScreen(Shaped):
@@ -132,6 +137,14 @@ class ClubScreen(Shaped):
             )
         if seen is not None and seen.table is not None:
             lines.append(cell(_table_words(seen.table), 1, bold=True, color=theme.ACCENT))
+        if seen is not None and seen.tables:
+            lines.append(cell(tr("Tonight's tournament"), 1, bold=True))
+            for t in seen.tables:
+                # Said as the games list says a finished game (the kiosk's font has no ✓).
+                done = f" ({tr('over')})" if t.done else ""
+                lines.append(cell(_table_words(t) + done, 1))
+            for place, e in enumerate(seen.standings, start=1):
+                lines.append(_entry_row(place, e))
         if seen is not None and seen.league is not None:
             league = seen.league
             lines.append(
@@ -172,6 +185,21 @@ def _table_words(t: tournament.Table) -> str:
     return tr("Round {round}, table {table}: {players}").format(
         round=t.round, table=t.number, players=", ".join(t.players)
     )
+
+
+def _entry_row(place: int, e: tournament.Entry) -> BoxLayout:
+    """A line of the tournament's standings: its score, prestige points and games."""
+    row = BoxLayout(size_hint_y=None, height=line_height(), spacing=gap(6))
+    row.add_widget(cell(f"{place}.", 0.1))
+    row.add_widget(cell(e.person, 0.4))
+    row.add_widget(cell(number(e.score, 2), 0.15))
+    row.add_widget(
+        cell(ngettext("{n} point", "{n} points", e.points).format(n=number(e.points)), 0.15)
+    )
+    row.add_widget(
+        cell(ngettext("{n} game", "{n} games", e.played).format(n=number(e.played)), 0.2)
+    )
+    return row
 
 
 def _rating_row(place: int, who: str, r: ratings.Rating) -> BoxLayout:
