@@ -120,7 +120,10 @@ def kiosk_side(conninfo: str, games: int) -> float:
     with Store(folder / "games.sqlite3") as store:
         for n in range(games):
             game = simulate(players=2 + n % 3, seed=90_000 + n)
-            store.import_record(Record.of(game), GameState.of(game))
+            # Ended after the club's other games: rated in order, as a kiosk's new games are.
+            at = f"2027-02-01T{n // 60 % 24:02}:{n % 60:02}:00Z"
+            record = Record.of(game, started_at=at, ended_at=at)
+            store.import_record(record, GameState.of(game))
     began = time.perf_counter()
     done = push_waiting(folder / "games.sqlite3", Club(conninfo, "bench kiosk"))
     took = time.perf_counter() - began
@@ -154,13 +157,19 @@ def measure(
         )
     per_game = kiosk_side(kiosk_conninfo, journal)
     lines.append(
-        f"a kiosk's own push (journal read, replay, insert): {1000 * per_game:.1f} ms per game"
+        f"a kiosk's own push (journal read, replay, insert, ratings): {1000 * per_game:.1f} ms "
+        "per game"
     )
+    with pg.connect(kiosk_conninfo) as conn:
+        for said, at in (("in order", "2027-03-01T20:00:00Z"), ("late", "2026-06-15T20:00:00Z")):
+            base = pool[len(said) % len(pool)]
+            names = [f"{said}-{i}" for i in range(len(base[1].players))]
+            insert(conn, "bench kiosk", 0, _seated(base, names, at))
+            began = time.perf_counter()
+            update(conn)
+            took = time.perf_counter() - began
+            lines.append(f"ratings: one game arriving {said}: {1000 * took:.0f} ms")
     with pg.connect(owner) as conn:
-        began = time.perf_counter()
-        update(conn)  # the kiosk's games just arrived, at the end
-        took = time.perf_counter() - began
-        lines.append(f"ratings: {journal} games arriving after the others: {took:.2f} s")
         times = []
         for _ in range(5):
             began = time.perf_counter()

@@ -86,6 +86,15 @@ def test_a_club_of_a_newer_schema_is_refused_in_one_line(club: ClubDb, data: Pat
         "(git pull && ./setup.sh --club)"
     ]
     assert not (data / "club.json").exists()
+    # A kiosk that joined before the club was updated: its push is refused the same way,
+    # and its games keep waiting.
+    club.server.owner_sql("DELETE FROM club_schema WHERE version = 2", club.name)
+    assert cli("club", "join", club.url())[0] == 0
+    (later,) = store(data, named_game(6, ["Ada", "Ben"]))
+    club.server.owner_sql("INSERT INTO club_schema (version) VALUES (2)", club.name)
+    code, _, err = cli("club", "push")
+    assert code == 2 and err.startswith("the club's database has schema 2")
+    assert waiting(data) == [later]
     # And the shipped script refuses to touch it.
     with pytest.raises(RuntimeError, match="has schema 2, newer than this script's 1"):
         club.server.owner_sql(
