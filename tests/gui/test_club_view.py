@@ -8,6 +8,7 @@ import os
 import time
 from pathlib import Path
 
+import pytest
 from club.kiosks import cli, named_game, store
 from clubdb import ClubDb
 
@@ -67,5 +68,20 @@ def test_the_club_view_shows_the_league_and_this_kiosk_s_table(
         assert d.app.manager.current == "setup"
         draft = d.app.setup_screen.draft
         assert sorted(draft.players) == ["Ada", "Ben", "Cleo", "Dan"]
+    finally:
+        d.close()
+
+
+def test_a_kiosk_without_a_club_shows_no_club_and_starts_no_push(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    store(data, named_game(3, ["Ada", "Ben"]))
+    d = Driver(data)
+    try:
+        assert d.app.club_push is None
+        d.app.history_screen.show_stats()
+        d.frames(2)
+        with pytest.raises(LookupError):
+            d.button("Club", exact=True)
+        assert d.button("Merged names")  # the bar as it always was
     finally:
         d.close()
