@@ -217,6 +217,10 @@ def connect(club: Club | str, *, check: bool = True) -> psycopg.Connection[Any]:
             conninfo,
             connect_timeout=CONNECT_TIMEOUT,
             application_name="splendor-companion",
+            # Each ``conn.transaction()`` is then a transaction of its own, committed at
+            # its end (never a savepoint of one left open by a read before it): the
+            # outbox forgets a game only once the club has committed it.
+            autocommit=True,
         )
     except pg.Error as err:
         raise ClubError(

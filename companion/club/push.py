@@ -56,6 +56,9 @@ class Pushed:
 def insert(conn: Any, kiosk: str, game_id: int, game: ClubGame) -> bool:
     """One game into the club, committed; ``True`` when it was not there yet."""
     jsonb = need("psycopg.types.json").Jsonb
+    if conn.info.transaction_status != need("psycopg.pq").TransactionStatus.IDLE:
+        # Inside a transaction the block below would be a savepoint, its end no commit.
+        raise RuntimeError("a game is pushed in a transaction of its own: no transaction open")
     with conn.transaction():
         cursor = conn.execute(
             INSERT,
