@@ -47,6 +47,7 @@ NOT_THE_TERM = {
             "No table is waiting for this kiosk in this round.",
             "a round needs at least two players: register them with 'club tournament add'",
             "round {round} is still being played at table {table}: its game ends first",
+            "Seat the next round",
         )
     },
     (

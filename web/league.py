@@ -9,7 +9,6 @@ A kiosk that joined no club says so; a club that cannot be reached says why (doc
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,8 +37,7 @@ def read(folder: Path) -> dict[str, Any]:
     if found is not None and time.monotonic() - found[0] < KEPT_SECONDS:
         return found[1]
     with link.connect(club) as conn:
-        with contextlib.suppress(CompanionError):  # without openskill: as they are
-            ratings.update(conn)
+        # Read only, as every phone page: the kiosks keep the ratings up to date.
         league = ratings.league(conn)
         tables = tournament.tables(conn) if tournament.current(conn) else []
     values = {

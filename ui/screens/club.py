@@ -54,10 +54,17 @@ class Seen:
     problem: str = ""
     tables: tuple[tournament.Table, ...] = ()  # tonight's round, when a tournament is open
     standings: tuple[tournament.Entry, ...] = ()
+    tournament_open: bool = False
+
+    @property
+    def round_over(self) -> bool:
+        """A tournament is open and its round (if any) has every result: the next can be seated."""
+        return self.tournament_open and all(t.done for t in self.tables)
 
 
-def look(app: AppContext, folder: Any) -> Seen:
-    """The club as this kiosk sees it (in a thread: it may wait on the network)."""
+def look(app: AppContext, folder: Any, seat_round: bool = False) -> Seen:
+    """The club as this kiosk sees it (in a thread: it may wait on the network);
+    ``seat_round``: the tournament's next round seated first (any kiosk may do it)."""
     try:
         club = link.joined(folder)
     except ClubError as err:
@@ -72,16 +79,23 @@ def look(app: AppContext, folder: Any) -> Seen:
         return Seen(None, waiting)
     try:
         with link.connect(club) as conn:
+            problem = ""
+            if seat_round:
+                try:
+                    tournament.pair(conn)
+                except ClubError as err:  # a round still played, too few players
+                    problem = err.message
             with contextlib.suppress(ClubError):  # without openskill: the ratings as they are
                 ratings.update(conn)
             league = ratings.league(conn)
             table, tables, standings = None, [], []
-            if tournament.current(conn):
+            is_open = tournament.current(conn) is not None
+            if is_open:
                 table = tournament.my_table(conn, club.kiosk)
                 tables, standings = tournament.tables(conn), tournament.standings(conn)
     except CompanionError as err:
         return Seen(club, waiting, problem=err.message)
-    return Seen(club, waiting, league, table, "", tuple(tables), tuple(standings))
+    return Seen(club, waiting, league, table, problem, tuple(tables), tuple(standings), is_open)
 
 
 class ClubScreen(Shaped):
@@ -98,14 +112,14 @@ class ClubScreen(Shaped):
         self.refresh()
         self.ask()
 
-    def ask(self) -> None:
+    def ask(self, seat_round: bool = False) -> None:
         if self.asking:
             return
         self.asking = True
         folder = self.app.store.path.parent
 
         def run() -> None:
-            seen = look(self.app, folder)
+            seen = look(self.app, folder, seat_round)
             Clock.schedule_once(lambda dt: self.answered(seen))
 
         threading.Thread(target=run, name="club-look", daemon=True).start()
@@ -170,12 +184,18 @@ class ClubScreen(Shaped):
         bar.add_widget(button(tr("Ask the club again"), self.ask))
         if seen is not None and seen.table is not None and not seen.table.done:
             bar.add_widget(button(tr("Start this table's game"), self.start_table))
+        elif seen is not None and seen.round_over:
+            bar.add_widget(button(tr("Seat the next round"), self.seat_round))
         box.add_widget(bar)
 
     def start_table(self) -> None:
         """One tap: the new game set up with the table's players, in their seats."""
         assert self.seen is not None and self.seen.table is not None
         self.app.show_setup(NewGame(self.seen.table.players))
+
+    def seat_round(self) -> None:
+        """The tournament's next round seated (docs/club.md), then the club asked again."""
+        self.ask(seat_round=True)
 
     def back(self) -> None:
         self.manager.current = "stats"
