@@ -3,6 +3,7 @@
 # with Python >= 3.11; 32-bit ARM is refused). Idempotent: run it again after a `git pull`.
 #   ./setup.sh          the app
 #   ./setup.sh --dev    the app and the tools that run the test suite (and tools/pi-check)
+#   ./setup.sh --club   the app and what a club's kiosk needs (docs/club.md: psycopg, openskill)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -12,12 +13,15 @@ usage() {
     printf 'usage: ./setup.sh [--dev]\n'
     printf '  (nothing)  set up the app in ./.venv\n'
     printf '  --dev      the app and the tools that run the test suite\n'
+    printf '  --club     the app and what a kiosk of a club needs (docs/club.md)\n'
 }
 
 dev=""
+club=""
 case "${1:-}" in
     "") ;;
     --dev) dev=1 ;;
+    --club) club=1 ;;
     -h | --help) usage; exit 0 ;;
     *) printf 'setup: unknown option %s\n' "$1" >&2; usage >&2; exit 2 ;;
 esac
@@ -43,6 +47,7 @@ case "$machine/$arch" in
         ;;
 esac
 [ -n "$dev" ] && extras="[dev,native]"
+[ -n "$club" ] && extras="[club,native]"
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -104,6 +109,9 @@ if [ -n "$dev" ]; then
     apt_install shellcheck systemd || say "shellcheck or systemd-analyze missing: their checks will be skipped"
     # The web page's browser tests drive Debian's Chromium through its chromedriver.
     apt_install chromium chromium-driver || say "chromium or chromium-driver missing: the browser tests will be skipped"
+    # The club's tests start a real PostgreSQL of their own (initdb and pg_ctl in a
+    # temporary folder, tests/club/conftest.py): Debian's server, never started as a service.
+    apt_install postgresql || say "postgresql missing: the club's tests will be skipped"
     # tools/pi-check: an arm64 Debian in emulation (on an x86-64 Debian or Ubuntu only).
     if [ "$machine" = x86_64 ] && [ "$(uname -s)" = Linux ]; then
         apt_install debootstrap qemu-user-static binfmt-support || say "debootstrap or qemu-user-static missing: tools/pi-check installs them itself"

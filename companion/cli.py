@@ -807,6 +807,10 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
     )
     p.set_defaults(func=cmd_bench)
 
+    from .club.commands import add_commands
+
+    add_commands(sub, command)
+
     for extend in extensions:
         extend(parser, sub)
 

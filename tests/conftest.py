@@ -10,10 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from clubdb import ClubDb, club_db, postgres_server
 from devices import PN532Module, Pty
 from hypothesis import settings
 
 from companion import i18n
+from companion.club.local import LocalServer
 from hardware.rfid import RfidReader
 
 settings.register_profile("long", max_examples=2000, deadline=None)
@@ -64,3 +66,16 @@ def readers() -> Iterator[list[RfidReader]]:
         reader.stop()
     left = [t.name for t in threading.enumerate() if t.name.startswith("rfid-")]
     assert not left, f"threads left running: {left}"
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[LocalServer]:
+    """The session's PostgreSQL (a worker's, under xdist): started when a test first needs
+    it, stopped and removed at the end (tests/clubdb.py)."""
+    yield from postgres_server()
+
+
+@pytest.fixture
+def club(postgres: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ClubDb:
+    """A fresh club of the session's server, libpq's files in the test's folder."""
+    return club_db(postgres, tmp_path, monkeypatch)

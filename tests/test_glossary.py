@@ -36,6 +36,20 @@ NOT_THE_TERM = {
     ("record", "ask for each card in turn and record the tag scanned for it"): "the verb",
     ("turn", "ask for each card in turn and record the tag scanned for it"): "in turn: one by one",
     ("player", "Highlight the cards the player to act can afford"): "said as 'whose turn it is'",
+    # A tournament's round (docs/club.md): every table plays a game, not the game's round.
+    **{
+        ("round", message): "a tournament's round (French: ronde), not a round of the game"
+        for message in (
+            "a tournament night: players, rounds, tables, standings",
+            "start [NAME], add NAME..., drop NAME, pair (the next round), tables, table "
+            "(this kiosk's), standings, end",
+            "Round {round}, table {table}: {players}",
+            "No table is waiting for this kiosk in this round.",
+            "a round needs at least two players: register them with 'club tournament add'",
+            "round {round} is still being played at table {table}: its game ends first",
+            "Seat the next round",
+        )
+    },
     (
         "turn",
         "a console holds this port ({port} is console={console} in cmdline.txt): turn it "

@@ -23,6 +23,9 @@ ABOVE = (
     *("ui", "hardware", "web", "splendor_companion"),
     *("kivy", "serial", "gpiozero", "evdev", "aiohttp", "jinja2"),
 )
+# A kiosk without a club never imports the club's client libraries (companion/club/link.py
+# imports them when a club is used).
+CLUB_PARTS = ("psycopg", "openskill")
 
 SHOW = """
 import json, sys
@@ -35,7 +38,7 @@ print(json.dumps({"code": code, "above": above}), file=sys.stderr)
 
 def imported_above(*args: str) -> dict[str, object]:
     result = subprocess.run(
-        [sys.executable, "-c", SHOW % json.dumps(ABOVE), *args],
+        [sys.executable, "-c", SHOW % json.dumps(ABOVE + CLUB_PARTS), *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -101,6 +104,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("companion.journal",),
     ("companion.coach",),
     ("companion.reports",),
+    ("companion.club",),
     (
         "companion",  # the package itself: its public API, gathered from below
         "companion.__main__",

@@ -31,7 +31,7 @@ Message = str | tuple[str, str]
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "companion", ROOT / "ui", ROOT / "hardware", ROOT / "web"]
 LOCALE = ROOT / "companion" / "locale"
-CALLS_FIRST = {"_", "N_", "tr", "translate", "StoreError", "_transaction"}
+CALLS_FIRST = {"_", "N_", "tr", "translate", "StoreError", "ClubError", "_transaction"}
 CALLS_SECOND = {
     *("IllegalMove", "_illegal", "RecordError", "FileUnread", "_fail", "Refused", "TextError"),
     *("HardwareError", "SerialPortError", "PinError", "TagMapError", "TagConflict"),

@@ -40,6 +40,7 @@ from .display import decide, native_size
 from .i18n import set_language, tr
 from .media import removable_media
 from .screens.analysis import AnalysisScreen
+from .screens.club import ClubScreen
 from .screens.end import EndScreen
 from .screens.enroll import EnrollScreen
 from .screens.history import HistoryScreen
@@ -78,6 +79,7 @@ SCREENS: dict[str, Callable[[CompanionApp], Screen]] = {
     "enroll": EnrollScreen,
     "settings": SettingsScreen,
     "stats": StatsScreen,
+    "club": ClubScreen,
     "review": ReviewScreen,
     "analysis": AnalysisScreen,
 }
@@ -285,7 +287,36 @@ class CompanionApp(App):
                 self.data_folder(), self.stick_said, self._finished_games
             )
             self._stick_check = Clock.schedule_interval(self.stick_watcher.check, 1)
+        self.club_push = self._start_club_push()
+        if self.club_push is None and not self.demo:
+            # A kiosk that joins a club while the app runs ('club join'): its push starts
+            # within half a minute. One file looked at, nothing imported, until then.
+            self._club_check = Clock.schedule_interval(self._check_club, 30)
         return self.manager
+
+    def _check_club(self, *_: Any) -> None:
+        if self.club_push is None:
+            self.club_push = self._start_club_push()
+        if self.club_push is not None:
+            self._club_check.cancel()
+
+    def _start_club_push(self) -> Any:
+        """The club's push in a thread of its own (docs/club.md), only where this kiosk
+        joined a club: the table never waits on the club, and a kiosk without one starts
+        nothing (nor imports a PostgreSQL client)."""
+        from companion.club.link import ClubError, joined
+
+        if self.demo or not self.store.saved or self.store.read_only:
+            return None
+        try:
+            if joined(self.data_folder()) is None:
+                return None
+        except ClubError as err:  # its settings unreadable: the Club view says so and how
+            Logger.warning("club: %s", err.message)
+            return None
+        from companion.club.push import Pusher
+
+        return Pusher(self.store.path, self.data_folder()).start()
 
     def _finished_games(self) -> int:
         return sum(1 for info in self.store.games() if info.finished)
@@ -569,6 +600,10 @@ class CompanionApp(App):
             self._stick_check.cancel()
         if self.hardware is not None:
             self.hardware.close()
+        if hasattr(self, "_club_check"):
+            self._club_check.cancel()
+        if getattr(self, "club_push", None) is not None:
+            self.club_push.stop(timeout=2)
         self.store.close()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import configparser
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -36,7 +37,7 @@ from companion.reports.export import FORMAT, export_text, file_stem
 from companion.reports.stats import head_to_head, people_and_levels, played_games
 from companion.text import normal_name
 
-from . import views
+from . import league, views
 from .journal import Journal
 from .style import colours_css
 
@@ -267,6 +268,7 @@ class Site:
         get(r"/games/{id:\d{1,19}}", self.game)
         get(r"/games/{id:\d{1,19}}/export/{fmt:[a-z]{1,10}}", self.download)
         get("/stats", self.stats)
+        get("/league", functools.partial(league.page, self))  # the club's (web/league.py)
         get("/api/v1/table", self.api_table)
         get("/api/v1/games", self.api_games)
         get(r"/api/v1/games/{id:\d{1,19}}", self.api_game)

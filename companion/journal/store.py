@@ -68,7 +68,7 @@ from ..version import __version__
 from .seats import companion_levels
 
 APPLICATION_ID = 0x53504C44  # "SPLD": marks a file as ours, so a foreign one is recognised
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # Each entry takes the schema from the version before it to its own number (index + 1).
 MIGRATIONS: tuple[str, ...] = (
@@ -124,6 +124,17 @@ MIGRATIONS: tuple[str, ...] = (
         at TEXT NOT NULL,
         review TEXT NOT NULL,
         PRIMARY KEY (game_id, version)
+    );
+    """,
+    # The club's outbox (docs/club.md): each finished game waits here until the club has
+    # it; queued in the transaction that finishes the game, removed once the club has
+    # committed it. A kiosk without a club keeps a row a finished game, never read.
+    """
+    CREATE TABLE outbox (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        queued_at TEXT NOT NULL,
+        tries INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT
     );
     """,
 )
@@ -846,6 +857,11 @@ class Store:
                 game_id,
             ),
         )
+        if state.state != "playing":
+            # Finished: it waits for the club (an undo then a new end keeps its one row).
+            db.execute(
+                "INSERT OR IGNORE INTO outbox (game_id, queued_at) VALUES (?, ?)", (game_id, at)
+            )
 
     @staticmethod
     def _out_of_step(game_id: int, expected: int, found: int) -> StoreError:

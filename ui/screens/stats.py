@@ -36,6 +36,7 @@ from .. import theme
 from ..i18n import tr
 from ..layout import Shaped, button, fit_row, gap, refit
 from ..scale import SCALE
+from .club import club_joined
 from .listing import (
     Layout,
     Panel,
@@ -205,6 +206,10 @@ class StatsScreen(Shaped):
         self.names_button = button(tr("Merged names"), self.show_names)
         for choice in (self.versus_button, self.merge_button, self.names_button):
             bar.add_widget(choice)
+        if club_joined(
+            self.app.store.path.parent
+        ):  # a club's kiosk: its league (ui/screens/club.py)
+            bar.add_widget(button(tr("Club"), self.show_club))
         box.add_widget(bar)
         self._mark()
         self.say(message, error=not ok)
@@ -344,6 +349,10 @@ class StatsScreen(Shaped):
 
     def back(self) -> None:
         self.manager.current = "history"
+
+    def show_club(self) -> None:
+        self.manager.get_screen("club").show()
+        self.manager.current = "club"
 
     # ------------------------------------------------------------------ panels
 
