@@ -10,10 +10,25 @@ cd "$(dirname "$0")"
 say() { printf 'setup: %s\n' "$*"; }
 
 usage() {
-    printf 'usage: ./setup.sh [--dev]\n'
-    printf '  (nothing)  set up the app in ./.venv\n'
-    printf '  --dev      the app and the tools that run the test suite\n'
-    printf '  --club     the app and what a kiosk of a club needs (docs/club.md)\n'
+    cat <<'EOF'
+usage: ./setup.sh [--dev | --club]
+  (nothing)  set up the app in ./.venv
+  --dev      the app and the tools that run the test suite
+  --club     the app and what a kiosk of a club needs (docs/club.md)
+
+On Debian 12 or 64-bit Raspberry Pi OS (Bookworm): installs what is missing with apt
+(Python 3.11 or newer, the libraries Kivy's window needs; with --dev the test tools,
+Chromium and its driver too), makes .venv, installs the project into it from PyPI and
+compiles the rules engine with mypyc (where it cannot, the same engine runs from its
+source). It needs the network, and sudo when apt has something to install. Run it again
+after `git pull`: it installs only what is missing.
+
+Then run the programs from .venv/bin/ (or `. .venv/bin/activate` once per shell):
+  .venv/bin/splendor-companion              the app
+  .venv/bin/splendor-companion --demo 4     a 4-player game ten rounds in
+  .venv/bin/splendor-companion doctor       is this machine ready for the app?
+  .venv/bin/python -m pytest                the tests (after ./setup.sh --dev)
+EOF
 }
 
 dev=""

@@ -19,8 +19,14 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_help_says_what_it_takes_and_installs_nothing() -> None:
     result = run("--help")
     assert result.returncode == 0
-    assert "usage: ./setup.sh [--dev]" in result.stdout
+    assert "usage: ./setup.sh [--dev | --club]" in result.stdout
     assert "installing" not in result.stdout + result.stderr
+    # What the README says of it: the network, sudo, where the programs are, doctor.
+    for said in ("the network", "sudo", ".venv/bin/splendor-companion", "activate", "doctor"):
+        assert said in result.stdout, said
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for said in ("the network", "`sudo`", "`.venv/bin/splendor-companion ...`", "activate"):
+        assert said in readme, said
 
 
 def test_an_unknown_option_is_refused_before_anything_is_installed() -> None:
