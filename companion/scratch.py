@@ -52,6 +52,9 @@ KIOSK = (
 )
 
 
+_entered: Path | None = None  # this process's scratch home, once entered
+
+
 def environment(folder: Path, base: Mapping[str, str]) -> dict[str, str]:
     """``base`` with every home in ``folder`` (made) and the kiosk's settings left out."""
     env = {name: value for name, value in base.items() if name not in KIOSK}
@@ -67,7 +70,12 @@ def enter(prefix: str = "splendor-scratch-", chdir: bool = True) -> Path:
     says, the working folder there (unless not ``chdir``), all of it removed when the
     process ends. Call it before anything imports Kivy (which reads ``KIVY_HOME`` once) or
     asks where the games are."""
+    global _entered
+    if _entered is not None and os.environ.get("HOME") == str(_entered / HOMES["HOME"]):
+        # Already in one (a test calling a tool's main): stay, with the test's own settings.
+        return _entered
     folder = Path(tempfile.mkdtemp(prefix=prefix))
+    _entered = folder
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     env = environment(folder, os.environ)
     for name in KIOSK:

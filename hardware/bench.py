@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from companion import scratch
 from companion.arguments import command_line
 from companion.engine.cards import LEVELS
 from companion.engine.moves import Reserve
@@ -188,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         frames = 20 if args.quick else args.frames
         if frames < 1:
             parser.error(_("--frames must be 1 or more"))
+    scratch.enter("splendor-hardware-bench-")  # never a kiosk's folders, whatever is set
     to_reader, to_store = measure(frames)
     print(report(frames, to_reader, to_store))
     return 0

@@ -305,6 +305,12 @@ def test_every_way_into_a_game_normalises_names() -> None:
 def test_names_typed_on_the_command_line_are_normalised(
     data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # Zoé and Zoe each played a game (a merge takes only names that played).
+    text = write(Record.of(simulate(players=2, seed=1)))
+    with Store(data / "games.sqlite3") as store:
+        for names in (f'["{ZOE}", "Ben"]', '["Zoe", "Cleo"]'):
+            record = read(text.replace('["Ada", "Ben"]', names))
+            store.import_record(record, GameState.of(replay(record).game))
     assert main(["names", "--merge", ZOE_DECOMPOSED, "Zoe"]) == 0
     with Store(data / "games.sqlite3") as store:
         assert store.aliases() == {ZOE: "Zoe"}

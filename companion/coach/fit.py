@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from .. import scratch
 from ..ai.fitted import FEATURES, features
 from ..ai.search import policy
 from ..ai.value import market, outlook
@@ -151,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         parser.add_argument("--workers", type=whole_number(1, 64), default=2, help=_("processes"))
         args = parser.parse_args(argv)
+    scratch.enter("splendor-fit-")  # never a kiosk's folders, whatever is set
     start = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         games = pool.map(samples, range(args.games), chunksize=20)

@@ -20,6 +20,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
+from .. import scratch
 from ..ai.players import Hard, make
 from ..ai.search import PI_ROLLOUTS_PER_SECOND, rollouts_for
 from ..arguments import command_line
@@ -133,6 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(_("--games and --playouts must be 1 or more"))
         if min(args.deeper, args.play_playouts, args.every, args.workers) < 1:
             parser.error(_("--deeper, --play-playouts, --every and --workers must be 1 or more"))
+    scratch.enter("splendor-review-bench-")  # never a kiosk's folders, whatever is set
     if args.verify:
         verify(args.games, args.playouts, args.deeper, args.play_playouts, args.every, args.workers)
         return 0
