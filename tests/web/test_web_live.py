@@ -216,6 +216,7 @@ def test_killing_the_server_leaves_the_game_intact(tmp_path: Path) -> None:
 
 
 def test_a_port_in_use_is_said_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()  # a --data-dir that does not exist is refused before the port
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -235,7 +236,7 @@ def test_a_port_in_use_is_said_in_one_line(tmp_path: Path) -> None:
         f"Cannot serve on 127.0.0.1:{port}: the port is in use by another program: "
         "choose another with --port\n"
     )
-    assert not (tmp_path / "data").exists()  # nothing made
+    assert list((tmp_path / "data").iterdir()) == []  # nothing made
 
 
 def test_an_undo_and_another_move_in_the_same_second_show_the_new_move(journal: Store) -> None:
