@@ -28,6 +28,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from companion.cli import data_folder
 from companion.engine.cards import CARDS
 from companion.engine.tokens import Tokens
 from companion.i18n import _, localise, ngettext, number, translate
@@ -117,6 +118,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    # A --data-dir that does not exist: made by enroll (it writes the tags file there, and
+    # says so), a typo for monitor (its cards' tags would all read as unknown).
+    data_folder(args, writes=args.rfid_command == "enroll")
     try:
         tags = TagMap.load(default_path(getattr(args, "data_dir", None)))
         port = args.port or default_port(args.reader)
