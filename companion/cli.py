@@ -80,6 +80,9 @@ def replay_text(result: Replay) -> str:
                     "The {n} move before it is legal.", "The {n} moves before it are legal.", n
                 ).format(n=number(n))
             )
+    elif n == 0:
+        # "All 0 moves are legal" (French "0 coup valide") reads as a failure: say there is none.
+        lines.append(_("No move yet."))
     else:
         lines.append(
             ngettext("The {n} move is legal.", "All {n} moves are legal.", n).format(n=number(n))

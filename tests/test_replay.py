@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -262,6 +263,23 @@ def test_replay_text_summary_in_another_language(
     assert code == 1
     assert "take-invalid" in out
     assert out != english
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "pt", "sv"])
+def test_a_record_without_moves_says_so_not_all_0_moves(
+    lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record with no move says so: "All 0 moves are legal" ("0 coup valide") reads as a
+    failure."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record()), encoding="utf-8")
+    code = main(["--lang", lang, "replay", str(path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    verdict = out.splitlines()[1]  # after the players' line
+    assert not re.search(r"\d", verdict), out
+    if lang == "en":
+        assert verdict == "No move yet."
 
 
 def test_record_keeps_writer_extras_and_round_trips() -> None:

@@ -117,7 +117,7 @@ class MoveLog(Dialog):
         when = tr("Round {n}").format(n=entry.round)
         clock = ""
         if entry.time is not None:
-            clock = tr("{turn} turn\nat {time}").format(
+            clock = tr("{turn} turn\nafter {time} of play").format(
                 turn=clock_text(entry.time.turn), time=clock_text(entry.time.elapsed)
             )
         picture = _picture(entry, move, max(44.0, SCALE.px(58)))
