@@ -97,7 +97,7 @@ def test_the_web_benchmark_reports_in_the_environments_language(french: None) ->
     """Its report on figures given here: the words, the plural forms and French's numbers
     (a thousands space from 1,000 ms, a decimal comma, the percent sign spaced)."""
     text = web_bench.report([(_web_run(2, 60), _web_run(1, 1))], clients=20)
-    assert text.startswith("20 clients en direct, 2 coups journalisés par l'application\n")
+    assert text.startswith("20 clients en direct, 2 coups inscrits au journal par l'application\n")
     assert "médiane 112 ms, p99 112 ms (2 événements)" in text
     assert "table récupérée à nouveau\u00a0: médiane 873 ms, p99 1\u202f515 ms" in text
     assert "au repos\u00a0: 51 Mo\u00a0; avec les clients\u00a0: 58 Mo" in text

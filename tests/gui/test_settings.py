@@ -214,7 +214,7 @@ def test_a_new_language_applies_at_once_and_the_game_goes_on(tmp_path: Path) -> 
         assert d.app.manager.current == "table"
         assert d.app.table_screen.session is session  # the same game, not reloaded
         assert len(session.game.moves) == moves and session.game_id == game_id
-        assert d.app.table_screen.buttons.undo_button.text == "Défaire"
+        assert d.app.table_screen.buttons.undo_button.text == "Annuler le coup"
     finally:
         d.close()
 
