@@ -213,4 +213,6 @@ def test_the_command_prints_a_line_each_in_the_language_and_exits_1_when_one_is_
     assert any("1 partie" in line and line.startswith("ok   ") for line in checks), checks
     to_fix = [line for line in checks if line.startswith("FIX  ")]
     assert result.returncode == (1 if to_fix else 0)
-    assert lines[-1] == ("tout ce dont l'application a besoin est en place" if not to_fix else lines[-1])
+    assert lines[-1] == (
+        "tout ce dont l'application a besoin est en place" if not to_fix else lines[-1]
+    )

@@ -162,3 +162,193 @@ def test_the_check_reads_inflected_forms_and_leaves_code_alone() -> None:
     assert glossary()["bonus"]["sv"].forbidden is not None
     assert not glossary()["bonus"]["sv"].forbidden.search("favoritbonus, bonuspoäng")
     assert glossary()["bonus"]["sv"].forbidden.search("en bonus")
+
+
+# ---------------------------------------------------------------------------------------
+# Style: one register, the companion's name, forbidden words, elapsed times (issue 35).
+# One row a language in STYLE, so a language's row can be added without touching the
+# others' (Portuguese and Swedish rows go below the Italian one). docs/languages.md says
+# why each word was chosen.
+# ---------------------------------------------------------------------------------------
+
+# Names that keep their English spelling in every language: the product, its commands
+# and its Python modules ("python -m companion.engine.build").
+NAMES = re.compile(r"Splendor Companion|splendor-companion[\w-]*|\bcompanion(?:\.\w+)+")
+
+# A clause's start: where an imperative stands ("...: usate nomi diversi").
+CLAUSE = r"(?:^|[:;.!?(]\s*|,\s+|\b(?:e|o|poi|oppure)\s+)"
+
+
+@dataclass(frozen=True)
+class Style:
+    """What one language's catalog must never say, and the words it has chosen.
+
+    ``slips``: forms of the register the language does not use (French says vous, so
+    "tu" is a slip). ``forbidden``: words that are wrong wherever they appear, with why.
+    ``companion``: the word a message about the companion (the player the app plays,
+    its review, its levels) must say. ``decided``: messages whose translation is a
+    decision (Undo, Redo...), word for word.
+    """
+
+    slips: re.Pattern[str]
+    forbidden: dict[str, str]
+    companion: re.Pattern[str]
+    decided: dict[str, str]
+
+
+STYLE: dict[str, Style] = {
+    "fr": Style(
+        slips=re.compile(
+            r"\b(?:tu|toi|ton|ta|tes|te)\b|\bt'|"
+            # Only the tu imperatives that are not also "il" forms: a command's help says
+            # "vérifie l'enregistrement" (it checks), which is "vérifie" to a tu reader too.
+            r"(?:^|[:;.!?]\s*)(?:choisis|prends|écris|saisis|fais|mets|remets|reviens|"
+            r"attends|rends|lis)\b",
+            re.IGNORECASE,
+        ),
+        forbidden={
+            r"\bkiosques?\b": "the kiosk is 'la borne', one word for one thing",
+            r"\bappli\b": "'l'application', as every other message says",
+            r"\bd[ée]f(?:ai|ass)\w*": "Undo is 'Annuler' (a player's word), not 'Défaire'",
+            r"\bjournalis\w*": "a move is 'inscrit au journal'",
+            r"\blancez-la\b": "name what to run: 'lancez l'application'",
+            r"\bcompanion\b": "English left in the text",
+            r"\bthe\b": "English left in the text",
+        },
+        companion=re.compile(r"\bcompagnons?\b", re.IGNORECASE),
+        decided={
+            "Undo": "Annuler le coup",
+            "Redo": "Rétablir",
+            "Cancel": "Annuler",
+            "On": "Oui",
+            "Off": "Non",
+            "Undone: {move}": "Coup annulé\u00a0: {move}",
+            "Redone: {move}": "Coup rétabli\u00a0: {move}",
+        },
+    ),
+    "it": Style(
+        slips=re.compile(
+            r"\b(?:voi|vostr[oaie])\b|"
+            + CLAUSE
+            + r"(?:scrivete|usate|toccate|scegliete|premete|provate|riprovate|controllate|"
+            r"aggiungete|inserite|rimuovete|cancellate|spostate|aprite|chiudete|avviate|"
+            r"scansionate|prendete|tenete|mettete|ricaricate|ricominciate|riavviate|"
+            r"indicate|collegate|esportate|impostate|conservate|guardate)\b",
+            re.IGNORECASE,
+        ),
+        forbidden={
+            r"\bcompagn[oi]\b": "'compagno' reads as a comrade: the companion is 'l'automa'",
+            r"\bcompanion\b": "English left in the text: the companion is 'l'automa'",
+            r"\bthe\b": "English left in the text",
+        },
+        companion=re.compile(r"\bautom[ai]\b", re.IGNORECASE),
+        decided={
+            "Undo": "Annulla mossa",
+            "Redo": "Ripristina",
+            "Cancel": "Annulla",
+            "Chance": "Probabilità",
+            "Companion": "Automa",
+            "The companion": "L'automa",
+        },
+    ),
+}
+
+# Messages whose English "companion" is the app, not the player it plays: the companion's
+# word is not asked for (the forbidden words still are).
+THE_APP = {
+    "A companion for a physical game of Splendor. With no command: the app.",
+    "the games journal {path} has schema {found}, this companion reads {known}: open it with "
+    "the app once (it updates the journal), then try again",
+}
+
+# A {time} is always an elapsed time (a clock time is {at}): never after a word that
+# reads it as the time of day ("at 50:19", "alle 50:19"). English is checked in the msgids.
+CLOCK_TIME = {
+    "en": re.compile(r"\bat\s+\{time\}", re.IGNORECASE),
+    "fr": re.compile(r"\bà\s+\{time\}|\bvers\s+\{time\}", re.IGNORECASE),
+    "it": re.compile(r"\b(?:alle|all'|ore|verso\s+le)\s*\{time\}", re.IGNORECASE),
+    "pt": re.compile(r"(?:\bàs|\baos|\bà)\s+\{time\}", re.IGNORECASE),
+    "sv": re.compile(r"\bkl\.?\s*\{time\}|\bklockan\s+\{time\}", re.IGNORECASE),
+}
+
+ENGLISH_COMPANION = re.compile(r"\bcompanions?\b", re.IGNORECASE)
+
+
+def style_prose(text: str) -> str:
+    """The words a person reads: names and code left out (see NAMES and CODE)."""
+    return prose(NAMES.sub(" ", text))
+
+
+@pytest.mark.parametrize("language", sorted(STYLE))
+def test_one_register_throughout(language: str) -> None:
+    slips = [
+        f"{hit.group(0).strip()!r} in {text!r}"
+        for _msgid, text in said(language)
+        if (hit := STYLE[language].slips.search(style_prose(text)))
+    ]
+    assert not slips, "\n".join(slips)
+
+
+@pytest.mark.parametrize("language", sorted(STYLE))
+def test_no_forbidden_word(language: str) -> None:
+    found = [
+        f"{hit.group(0)!r} ({why}) in {text!r}"
+        for _msgid, text in said(language)
+        for pattern, why in STYLE[language].forbidden.items()
+        if (hit := re.search(pattern, style_prose(text), re.IGNORECASE))
+    ]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("language", sorted(STYLE))
+def test_the_companion_has_one_name(language: str) -> None:
+    missing = [
+        f"{msgid!r} -> {text!r}"
+        for msgid, text in said(language)
+        if ENGLISH_COMPANION.search(style_prose(msgid))
+        and msgid.split(" / ")[0] not in THE_APP
+        and not STYLE[language].companion.search(style_prose(text))
+    ]
+    assert not missing, "\n".join(missing)
+
+
+@pytest.mark.parametrize("language", sorted(STYLE))
+def test_the_decided_words_are_said(language: str) -> None:
+    catalog = dict(said(language))
+    wrong = {
+        msgid: catalog.get(msgid)
+        for msgid, word in STYLE[language].decided.items()
+        if catalog.get(msgid) != word
+    }
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("language", sorted(CLOCK_TIME))
+def test_an_elapsed_time_is_never_said_as_a_clock_time(language: str) -> None:
+    pairs = said(LANGUAGES[0]) if language == "en" else said(language)
+    texts = [msgid for msgid, _ in pairs] if language == "en" else [t for _, t in pairs]
+    found = [text for text in texts if CLOCK_TIME[language].search(text)]
+    assert not found, "\n".join(found)
+
+
+def test_the_style_checks_catch_the_mistakes_they_name() -> None:
+    """Each check fails on the mistake that made it (the catalogs' old words)."""
+    fr, it = STYLE["fr"], STYLE["it"]
+    assert fr.slips.search(style_prose("Choisis une carte pour la voir."))
+    assert not fr.slips.search(style_prose("Touchez une carte ; la touche Entrée passe."))
+    assert it.slips.search(style_prose("due giocatori hanno lo stesso nome: usate nomi diversi"))
+    assert it.slips.search(style_prose("scrivete due giocatori diversi"))
+    assert not it.slips.search(style_prose("Partite giocate: 3 carte usate"))
+    assert any(re.search(p, "Bouton Défaire", re.I) for p in fr.forbidden)
+    kiosk = "lancez-la en tant qu'utilisateur du kiosque"
+    assert sum(bool(re.search(p, kiosk, re.I)) for p in fr.forbidden) == 2
+    assert any(re.search(p, style_prose("questo companion legge"), re.I) for p in it.forbidden)
+    assert not any(
+        re.search(p, style_prose("Splendor Companion e splendor-companion games"), re.I)
+        for p in it.forbidden
+    )
+    assert any(re.search(p, "Contro il compagno", re.I) for p in it.forbidden)
+    assert CLOCK_TIME["it"].search("turno: {turn}\nalle {time}")
+    assert CLOCK_TIME["sv"].search("tur: {turn}\nkl. {time}")
+    assert CLOCK_TIME["fr"].search("tour : {turn}\nà {time}")
+    assert not CLOCK_TIME["fr"].search("après {time} de jeu")
