@@ -17,8 +17,8 @@ from ui.screens.table.movelog import MoveLog
 from .driver import FIXED_TIME, Driver
 
 WORDS = {
-    "en": ("Moves", "Round 1", "takes", "0:40 turn", "Close"),
-    "fr": ("Coups", "Tour de table 1", "prend", "tour\u00a0: 0:40", "Fermer"),
+    "en": ("Moves", "Round 1", "takes", "0:40 turn", "4:40 into the game", "Close"),
+    "fr": ("Coups", "Tour de table 1", "prend", "tour de 0:40", "4:40 de jeu", "Fermer"),
 }
 
 
@@ -46,7 +46,7 @@ def test_the_log_tells_each_move_newest_first_with_its_turn_time(
             session.play(move)
         d.app.table_screen.refresh()
         d.frames(2)
-        button, first_round, takes, turn, close = WORDS[language]
+        button, first_round, takes, turn, elapsed, close = WORDS[language]
         d.press(button, exact=True)  # on the table, beside Undo and Redo
         log = d.top()
         assert isinstance(log, MoveLog)
@@ -54,6 +54,8 @@ def test_the_log_tells_each_move_newest_first_with_its_turn_time(
         assert len(lines) == 7
         text = d.texts()
         assert first_round in text and takes in text and turn in text
+        # The game's clock is a duration since the first move, never a time of day.
+        assert elapsed in text and not re.search(r"\b(?:at|à) 4:40", text)
         # Newest first: the top line is the last move, by its player.
         top = lines[-1]
         last_player = game.setup.players[game.moves[-1].player]

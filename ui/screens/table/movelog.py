@@ -117,7 +117,7 @@ class MoveLog(Dialog):
         when = tr("Round {n}").format(n=entry.round)
         clock = ""
         if entry.time is not None:
-            clock = tr("{turn} turn\nafter {time} of play").format(
+            clock = tr("{turn} turn\n{time} into the game").format(
                 turn=clock_text(entry.time.turn), time=clock_text(entry.time.elapsed)
             )
         picture = _picture(entry, move, max(44.0, SCALE.px(58)))
@@ -131,7 +131,7 @@ class MoveLog(Dialog):
             round_label = grow_label(when, font=16, color=theme.TEXT_DIM)
             head.add_widget(round_label)
             times = grow_label(
-                clock.replace("\n", " "), font=16, halign="right", color=theme.TEXT_DIM
+                clock.replace("\n", " · "), font=16, halign="right", color=theme.TEXT_DIM
             )
             head.add_widget(times)
             fit_row(head, round_label, times)
