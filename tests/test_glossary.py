@@ -194,6 +194,8 @@ class Style:
     forbidden: dict[str, str]
     companion: re.Pattern[str]
     decided: dict[str, str]
+    # The journal's word, which the app's own log (its files of messages) must not use.
+    journal: re.Pattern[str] | None = None
 
 
 STYLE: dict[str, Style] = {
@@ -225,6 +227,7 @@ STYLE: dict[str, Style] = {
             "Undone: {move}": "Coup annulé\u00a0: {move}",
             "Redone: {move}": "Coup rétabli\u00a0: {move}",
         },
+        journal=re.compile(r"\bjournal\b", re.IGNORECASE),
     ),
     "it": Style(
         slips=re.compile(
@@ -250,6 +253,7 @@ STYLE: dict[str, Style] = {
             "Companion": "Automa",
             "The companion": "L'automa",
         },
+        journal=re.compile(r"\bregistr[oi]\b", re.IGNORECASE),
     ),
 }
 
@@ -321,6 +325,16 @@ def test_the_decided_words_are_said(language: str) -> None:
         if catalog.get(msgid) != word
     }
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize("language", sorted(STYLE))
+def test_the_apps_log_is_not_the_games_journal(language: str) -> None:
+    journal = STYLE[language].journal
+    if journal is None:
+        pytest.skip(f"{language} names no word for the journal here")
+    logs = [(m, t) for m, t in said(language) if re.search(r"\bits log\b", m)]
+    assert logs  # the check reads something
+    assert not [t for _m, t in logs if journal.search(t)]
 
 
 @pytest.mark.parametrize("language", sorted(CLOCK_TIME))
