@@ -145,7 +145,9 @@ def test_a_message_with_a_game_term_says_the_rulebook_word(language: str) -> Non
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_message_says_a_forbidden_variant(language: str) -> None:
     found = []
-    for term, entry, _english, text in asking(language):
+    for term, entry, english, text in asking(language):
+        if (term, english.split(" / ")[0]) in NOT_THE_TERM:
+            continue  # the English word is not the term: its variants are not asked about
         hit = entry.forbidden.search(prose(text)) if entry.forbidden is not None else None
         if hit:
             found.append(f"{term}: {hit.group(0)!r} in {text!r}")
@@ -236,7 +238,7 @@ STYLE: dict[str, Style] = {
             + r"(?:scrivete|usate|toccate|scegliete|premete|provate|riprovate|controllate|"
             r"aggiungete|inserite|rimuovete|cancellate|spostate|aprite|chiudete|avviate|"
             r"scansionate|prendete|tenete|mettete|ricaricate|ricominciate|riavviate|"
-            r"indicate|collegate|esportate|impostate|conservate|guardate)\b",
+            r"guardate)\b",
             re.IGNORECASE,
         ),
         forbidden={
@@ -261,6 +263,10 @@ STYLE: dict[str, Style] = {
 # word is not asked for (the forbidden words still are).
 THE_APP = {
     "A companion for a physical game of Splendor. With no command: the app.",
+    "the club's database has schema {found}, and this companion knows {known}: update this "
+    "kiosk (git pull && ./setup.sh --club)",
+    "{url} has no club's tables: its owner runs the companion's schema.sql on it first "
+    "(docs/club.md)",
     "the games journal {path} has schema {found}, this companion reads {known}: open it with "
     "the app once (it updates the journal), then try again",
 }
