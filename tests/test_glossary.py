@@ -166,6 +166,21 @@ def test_the_check_reads_inflected_forms_and_leaves_code_alone() -> None:
     assert glossary()["bonus"]["sv"].forbidden.search("en bonus")
 
 
+def test_italian_says_giro_for_a_round_and_turno_for_a_players_turn() -> None:
+    # The rulebook's "turno" is one player's turn; a round of every player is a "giro",
+    # one word on every screen (the chart's axis, the log, the final-round banner...).
+    # The word itself, not a placeholder such as {rounds} whose value is said elsewhere.
+    rounds = [
+        (m, t) for m, t in said("it") if re.search(r"\bround", re.sub(r"\{[^}]*\}", "", m), re.I)
+    ]
+    assert rounds  # the app does speak of rounds
+    # A tournament's round is a "turno", as an Italian Swiss tournament says.
+    rounds = [(m, t) for m, t in rounds if ("round", m.split(" / ")[0]) not in NOT_THE_TERM]
+    for msgid, text in rounds:
+        assert re.search(r"\bgir[oi]\b", text, re.I), msgid
+        assert not re.search(r"\bturn[oi]\b", text, re.I), msgid
+
+
 # ---------------------------------------------------------------------------------------
 # Style: one register, the companion's name, forbidden words, elapsed times (issue 35).
 # One row a language in STYLE, so a language's row can be added without touching the

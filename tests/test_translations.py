@@ -10,7 +10,6 @@ import pytest
 from companion import i18n
 from companion.engine.tokens import Colour
 from companion.errors import ErrorCode, IllegalMove
-from tests.test_glossary import NOT_THE_TERM
 
 ROOT = Path(__file__).resolve().parent.parent
 # A placeholder's name; a translation may add a form (``{colour:many}``).
@@ -66,19 +65,3 @@ def test_an_error_is_shown_in_the_language_chosen_after_it_was_raised() -> None:
 def test_unknown_language_is_refused() -> None:
     with pytest.raises(ValueError, match="choose one of"):
         i18n.set_language("de")
-
-
-def test_italian_says_giro_for_a_round_and_turno_for_a_players_turn() -> None:
-    # The rulebook's "turno" is one player's turn; a round of every player is a "giro",
-    # one word on every screen (the chart's axis, the log, the final-round banner...).
-    catalog = i18n.load("it")
-    said = [*catalog.messages.items()]
-    said += [(msgid, form) for msgid, (_, forms) in catalog.plurals.items() for form in forms]
-    # The word itself, not a placeholder such as {rounds} whose value is said elsewhere.
-    rounds = [(m, t) for m, t in said if re.search(r"\bround", PLACEHOLDER.sub("", m), re.I)]
-    assert rounds  # the app does speak of rounds
-    # A tournament's round is a "turno", as an Italian Swiss tournament says.
-    rounds = [(m, t) for m, t in rounds if ("round", m) not in NOT_THE_TERM]
-    for msgid, text in rounds:
-        assert re.search(r"\bgir[oi]\b", text, re.I), msgid
-        assert not re.search(r"\bturn[oi]\b", text, re.I), msgid
