@@ -147,7 +147,9 @@ def test_help_headings_follow_the_languages_typography() -> None:
             "nu finns det 3",
             "där finns",
         ),
-        ("sv", "Redo", {}, "Upprepa", " "),  # one word: the button never wraps
+        # "Gör om", as Swedish programs say it ("Upprepa" is Repeat), held together by a
+        # no-break space: the button never wraps.
+        ("sv", "Redo", {}, "Gör\u00a0om", " "),
         (
             "sv",
             "Noble {n} of {total}: which noble lies on the table?",

@@ -4,6 +4,7 @@ is laid out, labels that follow their box, and names shortened between their wor
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -62,8 +63,10 @@ def wrapped_lines(text: str, size: float, width: float, bold: bool = False) -> l
 
 def widest_word(text: str, size: float, bold: bool = True) -> float:
     """The width of ``text``'s widest word at ``size``: the least width that wraps it
-    between words only (Kivy breaks a word that does not fit: "Rétabli/r")."""
-    return max((text_width(word, size, bold) for word in text.split()), default=0.0)
+    between words only (Kivy breaks a word that does not fit: "Rétabli/r"). Kivy never
+    breaks at a no-break space, so words joined by one count as one: Swedish "Gör om"."""
+    words = re.split(r"[^\S\u00a0]+", text)
+    return max((text_width(word, size, bold) for word in words if word), default=0.0)
 
 
 def draw_text(
