@@ -630,16 +630,40 @@ class Store:
         if check != "ok":
             db.close()
             raise self._refusal("damaged")
-        if version != SCHEMA_VERSION:
+        if version == 0 and not db.execute("PRAGMA application_id").fetchone()[0]:
+            # Being created (the app's first start, this instant): no games yet, and the
+            # file, once it changes, is opened again (web.journal watches it).
             db.close()
-            raise StoreError(
+            db = sqlite3.connect(":memory:", isolation_level=None)
+            self._migrate(db)
+            return db
+        problem = self._schema_problem(version)
+        if problem is not None:
+            db.close()
+            raise problem
+        return db
+
+    def _schema_problem(self, version: int) -> StoreError | None:
+        """What a journal of schema ``version`` is to this companion, in the one set of
+        words the app, the commands and the web page say: ``None`` when it is current;
+        newer (this companion cannot read it: update it), older (the app updates it)."""
+        if version > SCHEMA_VERSION:
+            return StoreError(
+                "the games journal {path} was written by a newer Splendor Companion "
+                "(schema {found}, this one knows {known}): update the app",
+                path=str(self.path),
+                found=version,
+                known=SCHEMA_VERSION,
+            )
+        if version < SCHEMA_VERSION and self.read_only:
+            return StoreError(
                 "the games journal {path} has schema {found}, this companion reads {known}: "
                 "open it with the app once (it updates the journal), then try again",
                 path=str(self.path),
                 found=version,
                 known=SCHEMA_VERSION,
             )
-        return db
+        return None
 
     @property
     def _wal(self) -> Path:
@@ -745,13 +769,9 @@ class Store:
     def _migrate(self, db: sqlite3.Connection) -> None:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise StoreError(
-                "the games journal {path} was written by a newer Splendor Companion "
-                "(schema {found}, this one knows {known}): update the app",
-                path=str(self.path),
-                found=version,
-                known=SCHEMA_VERSION,
-            )
+            problem = self._schema_problem(version)
+            assert problem is not None
+            raise problem
         for target in range(version + 1, SCHEMA_VERSION + 1):
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -1146,13 +1166,31 @@ class Store:
     def info(self, game_id: int) -> GameInfo:
         return self._info(self._row(game_id))
 
-    def games(self) -> list[GameInfo]:
-        """Every game, the most recent first; a damaged one too, with its ``problem``."""
+    def games(self, limit: int | None = None, offset: int = 0) -> list[GameInfo]:
+        """Every game, the most recent first; a damaged one too, with its ``problem``.
+        ``limit`` and ``offset``: a page of them (a club's journal holds thousands): the
+        lines are made for that page's games only."""
+        page = "" if limit is None else f" LIMIT {int(limit)} OFFSET {int(offset)}"
         rows = self._db.execute(
-            f"SELECT {self._COLUMNS.format(record='NULL')} FROM games "
+            f"SELECT {self._COLUMNS.format(record='NULL')} FROM games WHERE id IN "
+            f"(SELECT id FROM games ORDER BY started_at DESC, id DESC{page}) "
             "ORDER BY started_at DESC, id DESC"
         ).fetchall()
         return [self._info(tuple(r)) for r in rows]
+
+    def count_games(self) -> int:
+        count: int = self._db.execute("SELECT count(*) FROM games").fetchone()[0]
+        return count
+
+    def latest_readable(self) -> GameInfo | None:
+        """The most recent game that can be read (:meth:`games`' first such line), found
+        without making a line for every game: newest first, one row at a time."""
+        rows = self._db.execute("SELECT id FROM games ORDER BY started_at DESC, id DESC")
+        for (game_id,) in rows:
+            info = self.info(game_id)
+            if info.problem is None:
+                return info
+        return None
 
     def latest_unfinished(self) -> GameInfo | None:
         """The game to offer to resume: the last one touched that is still being played
