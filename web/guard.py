@@ -217,6 +217,9 @@ class GuardedServer(Server):
             # (an idle keep-alive, a slow sender), else the newcomer itself.
             for old, old_transport in self._connections.items():
                 if not getattr(old, "_request_in_progress", True):
+                    # Out of the count now: its connection_lost comes at the loop's next
+                    # turn, after more sockets may have been accepted.
+                    del self._connections[old]
                     old_transport.abort()
                     break
             else:

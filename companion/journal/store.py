@@ -68,7 +68,7 @@ from ..version import __version__
 from .seats import companion_levels
 
 APPLICATION_ID = 0x53504C44  # "SPLD": marks a file as ours, so a foreign one is recognised
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # Each entry takes the schema from the version before it to its own number (index + 1).
 MIGRATIONS: tuple[str, ...] = (
@@ -136,6 +136,12 @@ MIGRATIONS: tuple[str, ...] = (
         tries INTEGER NOT NULL DEFAULT 0,
         last_error TEXT
     );
+    """,
+    # A club's journal holds thousands of games: the list's order, and the game being
+    # played, are found through an index rather than by sorting every game.
+    """
+    CREATE INDEX games_by_start ON games(started_at, id);
+    CREATE INDEX games_by_state ON games(state, updated_at, id);
     """,
 )
 
