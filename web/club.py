@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import statistics
+import subprocess
 import tempfile
+import threading
+import time
+import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from companion.i18n import _, number
 from companion.journal.store import SCHEMA_VERSION, Store
 
 from .sample import finished_game
@@ -71,3 +77,93 @@ def _make(path: Path, games: int, count: int) -> None:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         db.close()
+
+
+PATHS = (
+    "/",
+    "/live/table",
+    "/games",
+    "/games?page=200",
+    "/games/1",
+    "/games/1?move=20",
+    "/games/1/export/csv",
+    "/stats",
+    "/api/v1/table",
+    "/api/v1/games",
+    "/api/v1/games?page=200",
+    "/api/v1/games/1",
+    "/static/style.css",
+)
+"""What the figures fetch: every page and answer of the API (the list's first and 200th
+page: a journal of 10,000 games has 200)."""
+
+
+def _fetch(url: str) -> tuple[int, float]:
+    started = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=900) as answer:
+        size = len(answer.read())
+    return size, time.perf_counter() - started
+
+
+def figures(games: int, runs: int = 5) -> list[str]:
+    """A club's journal of ``games`` games served by ``serve``: each answer's size, its
+    first time (the statistics read afresh) and its median over ``runs`` more; and how
+    long another phone waits for a page while the statistics are read. Lines to print,
+    in the reader's language; nothing judged."""
+    from .bench import free_port, start_server
+
+    lines = []
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
+        club_journal(Path(tmp) / "data", games)
+        lines.append(
+            _("a club's journal of {games} games, ready in {seconds} s").format(
+                games=number(games), seconds=number(time.perf_counter() - started, 1)
+            )
+        )
+        port = free_port()
+        server = start_server(Path(tmp) / "data", port, 32)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            # The statistics read afresh, with another phone asking for pages meanwhile.
+            waits: list[float] = []
+            done = threading.Event()
+
+            def other() -> None:
+                while not done.is_set():
+                    waits.append(_fetch(base + "/games")[1])
+
+            phone = threading.Thread(target=other)
+            phone.start()
+            size, cold = _fetch(base + "/stats")
+            done.set()
+            phone.join()
+            lines.append(
+                _(
+                    "statistics read afresh: {cold} ms; meanwhile another phone's page: "
+                    "{count} answers, the longest {longest} ms"
+                ).format(
+                    cold=number(cold * 1000, 0),
+                    count=number(len(waits)),
+                    longest=number(max(waits, default=0.0) * 1000, 0),
+                )
+            )
+            for path in PATHS:
+                size, first = _fetch(base + path)
+                times = sorted(_fetch(base + path)[1] for _ in range(runs))
+                lines.append(
+                    _("{path}: {size} KB, first {first} ms, then median {median} ms").format(
+                        path=path,
+                        size=number(size / 1024, 1),
+                        first=number(first * 1000, 1),
+                        median=number(statistics.median(times) * 1000, 1),
+                    )
+                )
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(10)
+    return lines

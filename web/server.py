@@ -15,9 +15,11 @@ import json
 import logging
 import os
 import signal
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -49,6 +51,7 @@ DEFAULT_PORT = 8080
 DEFAULT_MAX_CLIENTS = 32
 POLL_SECONDS = 0.2  # how often the journal's change counter is read: well inside 1 s
 RUNNING_SECONDS = 1.0  # how often the system's lock table is read (is the app running?)
+STATS_PATIENCE = 0.2  # seconds a statistics page waits for fresh figures before the last
 HEARTBEAT_SECONDS = 15.0  # a comment on each live feed, so a dead connection is noticed
 MAX_ID = 2**63 - 1  # SQLite's largest integer: any other number is no game
 MAX_MOVE = 10_000
@@ -287,6 +290,13 @@ class Site:
         # The finished games the statistics count, read on a thread of their own (their
         # own read-only connection) once per state of the journal: every phone shares it.
         self._played: tuple[tuple[object, ...], asyncio.Future[list[PlayedGame]]] | None = None
+        # Each finished game's line, kept across changes of the journal (a move of the game
+        # being played changes no finished game): only new games are replayed. Used by one
+        # worker at a time (each waits for the one before, below).
+        self._known: dict[tuple[int, str, int], PlayedGame] = {}
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="web-statistics")
+        self._played_last: list[PlayedGame] | None = None
+        self._stopping = threading.Event()
 
     # ------------------------------------------------------------------ the app
 
@@ -331,6 +341,9 @@ class Site:
     async def _start(self, app: web.Application) -> None:
         self.hub.check()
         self._task = asyncio.create_task(self.hub.run())
+        # The statistics read at once, on their thread: the first phone to ask finds them.
+        with contextlib.suppress(StoreError):
+            self._played_games()
 
     async def _shutdown(self, app: web.Application) -> None:
         self.hub.close()
@@ -341,6 +354,8 @@ class Site:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         self.journal.close()
+        self._stopping.set()
+        self._worker.shutdown(wait=False, cancel_futures=True)
 
     @staticmethod
     async def _headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -659,22 +674,50 @@ class Site:
         version = self.journal.version()
         if self._played is None or self._played[0] != version:
             self._store()  # a journal that cannot be read is said now, as on every page
-            path = self.journal.path
+            path, known = self.journal.path, self._known
+
+            stopping = self._stopping
+
+            def going_on(_line: PlayedGame) -> bool:
+                if stopping.is_set():  # the server stops: no game more is replayed
+                    raise asyncio.CancelledError
+                return True
 
             def read() -> list[PlayedGame]:
                 store = Store.reading_only(path)
                 try:
-                    return played_games(store)
+                    return played_games(store, include=going_on, known=known)
                 finally:
                     store.close()
 
-            future = asyncio.get_running_loop().run_in_executor(None, read)
+            future = asyncio.get_running_loop().run_in_executor(self._worker, read)
+            future.add_done_callback(self._played_done)
             self._played = (version, future)
         return self._played[1]
 
+    def _played_done(self, future: asyncio.Future[list[PlayedGame]]) -> None:
+        if future.cancelled():
+            return
+        if future.exception() is None:
+            self._played_last = future.result()
+        else:
+            log.warning("reading the statistics: %s", future.exception())
+
+    async def _fresh_played(self) -> list[PlayedGame]:
+        """The statistics' games: the journal's as it is now, or, while those are being
+        read after a change, the last ones read (a move of the game being played changes
+        no finished game; the page is never held long for it)."""
+        future = asyncio.shield(self._played_games())
+        if self._played_last is None:
+            return await future
+        try:
+            return await asyncio.wait_for(future, STATS_PATIENCE)
+        except TimeoutError:
+            return self._played_last
+
     async def stats(self, request: web.Request) -> web.Response:
         lang = language_of(request)[0]
-        games = await asyncio.shield(self._played_games())
+        games = await self._fresh_played()
         with views.language(lang):
             people = views.people(games)
             a, b = request.query.get("a", ""), request.query.get("b", "")

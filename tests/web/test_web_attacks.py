@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from servetools import WAIT, Answer, Served, serving, stderr_of
@@ -279,18 +280,20 @@ def test_another_phone_is_served_while_the_statistics_are_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import web.server
+    from companion.reports import stats
     from web.running import ServerThread
 
     data = tmp_path / "data"
-    with Store((data.mkdir() or data) / "games.sqlite3") as store:
+    data.mkdir()
+    with Store(data / "games.sqlite3") as store:
         play(store, seed=3)
     reading, go_on = threading.Event(), threading.Event()
-    real = web.server.played_games
+    real = stats.played_games
 
-    def slow(store: Store) -> list[object]:
+    def slow(store: Store, **options: Any) -> list[object]:
         reading.set()
         go_on.wait(WAIT)
-        return list(real(store))
+        return list(real(store, **options))
 
     monkeypatch.setattr(web.server, "played_games", slow)
     import urllib.request
