@@ -34,7 +34,7 @@ from companion.engine.tokens import GEMS, Colour
 from companion.errors import ErrorCode
 from companion.i18n import LANGUAGES, language_name, ngettext, number
 from companion.i18n import translate as _
-from companion.journal.store import GameInfo, Store, StoreError, resolve
+from companion.journal.store import GameInfo, Store, StoreError, journal_state, resolve
 from companion.reports import bgstats
 from companion.reports.export import FORMAT, export_text, file_stem
 from companion.reports.stats import PlayedGame, head_to_head, people_and_levels, played_games
@@ -435,6 +435,9 @@ class Site:
         if err.code is ErrorCode.UNREADABLE_GAME:
             return self._error(request, 503, "unreadable-game", err.message)
         log.warning("journal: %s", err.message)
+        state = journal_state(err)
+        if state is not None:
+            return self._error(request, 503, str(err.code), state)
         return self._error(
             request, 503, "journal-unreadable", _("The kiosk's journal cannot be read now.")
         )

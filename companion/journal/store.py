@@ -204,6 +204,32 @@ def _unreadable_move(game_id: int, seq: int, why: object) -> StoreError:
     )
 
 
+JOURNAL_STATES: dict[str, str] = {
+    ErrorCode.NEWER_JOURNAL: N_(
+        "The games journal was written by a newer Splendor Companion: update this one."
+    ),
+    ErrorCode.OLDER_JOURNAL: N_(
+        "The games journal is from an older Splendor Companion: the app updates it when it "
+        "next starts."
+    ),
+    ErrorCode.DAMAGED_JOURNAL: N_(
+        "The games journal is damaged: the app keeps it aside and starts a new one when it "
+        "next starts."
+    ),
+    ErrorCode.FOREIGN_JOURNAL: N_("The games journal is not a Splendor Companion journal."),
+}
+"""The journal's states a reader cannot read, each in one sentence with no path in it
+(the web page says them; the app's and the commands' messages say the same with the
+file's place): missing reads as a journal with no games, being created too."""
+
+
+def journal_state(err: StoreError) -> str | None:
+    """The sentence of :data:`JOURNAL_STATES` for ``err``, in the current language, or
+    ``None`` when ``err`` is not about the journal's state (a full disk, a lock...)."""
+    found = JOURNAL_STATES.get(str(err.code))
+    return None if found is None else translate(found)
+
+
 def system_clock() -> datetime:
     return datetime.now(UTC)
 
@@ -636,10 +662,14 @@ class Store:
         if check != "ok":
             db.close()
             raise self._refusal("damaged")
-        if version == 0 and not db.execute("PRAGMA application_id").fetchone()[0]:
-            # Being created (the app's first start, this instant): no games yet, and the
-            # file, once it changes, is opened again (web.journal watches it).
+        if version == 0:
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             db.close()
+            if app_id != 0 or tables > 0:
+                raise self._refusal("foreign")
+            # Being created (the app's first start, this instant: its tables come in one
+            # transaction): no games yet; the file, once changed, is opened again.
             db = sqlite3.connect(":memory:", isolation_level=None)
             self._migrate(db)
             return db
@@ -657,6 +687,7 @@ class Store:
             return StoreError(
                 "the games journal {path} was written by a newer Splendor Companion "
                 "(schema {found}, this one knows {known}): update the app",
+                code=ErrorCode.NEWER_JOURNAL,
                 path=str(self.path),
                 found=version,
                 known=SCHEMA_VERSION,
@@ -665,6 +696,7 @@ class Store:
             return StoreError(
                 "the games journal {path} has schema {found}, this companion reads {known}: "
                 "open it with the app once (it updates the journal), then try again",
+                code=ErrorCode.OLDER_JOURNAL,
                 path=str(self.path),
                 found=version,
                 known=SCHEMA_VERSION,

@@ -326,3 +326,50 @@ def test_a_phone_is_served_beside_1100_idle_sockets(served: tuple[Served, Path])
     finally:
         for s in held:
             s.close()
+
+
+@pytest.mark.parametrize(
+    ("version", "status", "code", "words"),
+    [
+        (99, 503, "newer-journal", "newer Splendor Companion: update this one"),
+        (4, 503, "older-journal", "the app updates it when it next starts"),
+        (0, 503, "foreign-journal", "not a Splendor Companion journal"),  # tables, no id
+        (-1, 200, None, None),  # being created by the app, this instant: no games yet
+    ],
+)
+def test_each_journal_state_has_its_honest_word(
+    tmp_path: Path, version: int, status: int, code: str | None, words: str | None
+) -> None:
+    import sqlite3
+
+    from aiohttp.test_utils import TestClient
+    from webtools import serve
+
+    path = tmp_path / "games.sqlite3"
+    if version >= 0:
+        with Store(path) as store:
+            play(store, seed=3, moves=4)
+    raw = sqlite3.connect(path)
+    if version >= 0:
+        raw.execute(f"PRAGMA user_version={version}")
+    if version == 0:
+        raw.execute("PRAGMA application_id=0")
+    else:
+        raw.execute("PRAGMA journal_mode=WAL")  # the app's first words to a new file
+    raw.commit()
+    raw.close()
+
+    async def check(client: TestClient[Any, Any]) -> tuple[int, str, int, dict[str, Any]]:
+        page = await client.get("/games")
+        api = await client.get("/api/v1/games")
+        return page.status, await page.text(), api.status, await api.json()
+
+    page_status, page, api_status, api = serve(path, check)
+    assert (page_status, api_status) == (status, status)
+    assert str(tmp_path) not in page and str(tmp_path) not in json.dumps(api)
+    if code is None:
+        assert api["games"] == []
+    else:
+        assert api["error"] == code and words in api["message"]
+        assert words in page
+        assert "open it with the app once" not in page + api["message"]
