@@ -373,3 +373,73 @@ def test_each_journal_state_has_its_honest_word(
         assert api["error"] == code and words in api["message"]
         assert words in page
         assert "open it with the app once" not in page + api["message"]
+
+
+WRITER = """
+import random, sys, time
+from companion.engine.simulate import simulate
+from companion.journal.session import Session
+from companion.journal.store import Store
+
+store = Store(sys.argv[1])
+found = store.latest_unfinished()
+session = Session.resume(store, found.id) if found else None
+while True:
+    if session is None or session.game.over:
+        session = Session.start(store, simulate(players=2, seed=5).setup)
+    session.play(random.choice(list(session.game.legal_moves())))
+    time.sleep(0.02)
+"""
+
+
+@pytest.mark.long
+def test_killing_the_app_and_the_page_at_random_loses_nothing(tmp_path: Path) -> None:
+    """The app's writer and ``serve`` killed (SIGKILL) at random and started again, for
+    a minute, while a phone reads: every answer is the table or a clean 503, never a 500;
+    the journal stays whole and the page follows it."""
+    import random
+    import urllib.error
+    import urllib.request
+
+    data = tmp_path / "data"
+    data.mkdir()
+    path = data / "games.sqlite3"
+    rng = random.Random(36)
+    env = {**os.environ, "SPLENDOR_LANG": "en"}
+
+    def writer() -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-c", WRITER, str(path)], env=env)
+
+    app = writer()
+    statuses: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with serving(data) as server:
+                until = time.monotonic() + rng.uniform(1, 5)
+                while time.monotonic() < until:
+                    for url in ("/api/v1/table", "/games", "/"):
+                        try:
+                            with urllib.request.urlopen(
+                                f"http://{server.host}{url}", timeout=WAIT
+                            ) as answer:
+                                statuses.append(answer.status)
+                        except urllib.error.HTTPError as err:
+                            statuses.append(err.code)
+                    if rng.random() < 0.2:
+                        app.kill()
+                        app.wait(10)
+                        app = writer()
+                server.process.kill()  # the page too, mid-answer or not
+    finally:
+        app.kill()
+        app.wait(10)
+    assert statuses and set(statuses) <= {200, 503}, sorted(set(statuses))
+    with Store(path) as store:
+        assert store.integrity() == "ok"
+        moves = sum(g.moves for g in store.games())
+    with serving(data) as server:
+        table = json.loads(server.get("/api/v1/table").body)
+        listed = json.loads(server.get("/api/v1/games").body)["games"]
+    assert sum(g["moves"] for g in listed) == moves or len(listed) == 50
+    assert table["running"] is False
