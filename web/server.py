@@ -37,7 +37,15 @@ from companion.i18n import translate as _
 from companion.journal.store import GameInfo, Store, StoreError, journal_state, resolve
 from companion.reports import bgstats
 from companion.reports.export import FORMAT, export_text, file_stem
-from companion.reports.stats import PlayedGame, head_to_head, people_and_levels, played_games
+from companion.reports.stats import (
+    CompanionLevel,
+    HeadToHead,
+    PlayedGame,
+    PlayerStats,
+    head_to_head,
+    people_and_levels,
+    played_games,
+)
 from companion.text import normal_name, printable
 
 from . import league, views
@@ -206,6 +214,27 @@ class Hub:
             await asyncio.sleep(self.poll)
 
 
+@dataclass
+class Figures:
+    """The statistics of one state of the journal, read on the statistics' thread (none
+    of it depends on the language): the finished games, the people, each person's line
+    and the companion's levels; head-to-heads are kept as asked."""
+
+    games: list[PlayedGame]
+    people: list[str]
+    players: list[PlayerStats]
+    levels: list[CompanionLevel]
+    heads: OrderedDict[tuple[str, str], HeadToHead] = field(default_factory=OrderedDict)
+
+    def head(self, a: str, b: str) -> HeadToHead:
+        found = self.heads.get((a, b))
+        if found is None:
+            found = self.heads[(a, b)] = head_to_head(self.games, a, b)
+            if len(self.heads) > 64:
+                self.heads.popitem(last=False)
+        return found
+
+
 def isolate(name: str) -> str:
     """A name inside a sentence, isolated (U+2068 ... U+2069): a right-to-left name never
     reorders the words around it."""
@@ -289,13 +318,13 @@ class Site:
         self._task: asyncio.Task[None] | None = None
         # The finished games the statistics count, read on a thread of their own (their
         # own read-only connection) once per state of the journal: every phone shares it.
-        self._played: tuple[tuple[object, ...], asyncio.Future[list[PlayedGame]]] | None = None
+        self._played: tuple[tuple[object, ...], asyncio.Future[Figures]] | None = None
         # Each finished game's line, kept across changes of the journal (a move of the game
         # being played changes no finished game): only new games are replayed. Used by one
         # worker at a time (each waits for the one before, below).
         self._known: dict[tuple[int, str, int], PlayedGame] = {}
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="web-statistics")
-        self._played_last: list[PlayedGame] | None = None
+        self._played_last: Figures | None = None
         self._stopping = threading.Event()
 
     # ------------------------------------------------------------------ the app
@@ -671,7 +700,7 @@ class Site:
             },
         )
 
-    def _played_games(self) -> asyncio.Future[list[PlayedGame]]:
+    def _played_games(self) -> asyncio.Future[Figures]:
         """The finished games, read once per state of the journal on a worker thread with
         a connection of its own: the event loop serves every other phone meanwhile."""
         version = self.journal.version()
@@ -686,19 +715,21 @@ class Site:
                     raise asyncio.CancelledError
                 return True
 
-            def read() -> list[PlayedGame]:
+            def read() -> Figures:
                 store = Store.reading_only(path)
                 try:
-                    return played_games(store, include=going_on, known=known)
+                    games = played_games(store, include=going_on, known=known)
                 finally:
                     store.close()
+                players, levels = people_and_levels(games)
+                return Figures(games, views.people(games), players, levels)
 
             future = asyncio.get_running_loop().run_in_executor(self._worker, read)
             future.add_done_callback(self._played_done)
             self._played = (version, future)
         return self._played[1]
 
-    def _played_done(self, future: asyncio.Future[list[PlayedGame]]) -> None:
+    def _played_done(self, future: asyncio.Future[Figures]) -> None:
         if future.cancelled():
             return
         if future.exception() is None:
@@ -706,7 +737,7 @@ class Site:
         else:
             log.warning("reading the statistics: %s", future.exception())
 
-    async def _fresh_played(self) -> list[PlayedGame]:
+    async def _fresh_played(self) -> Figures:
         """The statistics' games: the journal's as it is now, or, while those are being
         read after a change, the last ones read (a move of the game being played changes
         no finished game; the page is never held long for it)."""
@@ -720,14 +751,13 @@ class Site:
 
     async def stats(self, request: web.Request) -> web.Response:
         lang = language_of(request)[0]
-        games = await self._fresh_played()
+        figures = await self._fresh_played()
+        people, players, levels = figures.people, figures.players, figures.levels
         with views.language(lang):
-            people = views.people(games)
             a, b = request.query.get("a", ""), request.query.get("b", "")
             head = None
             if a in people and b in people and a != b:
-                head = views.head_line(head_to_head(games, normal_name(a), normal_name(b)))
-            players, levels = people_and_levels(games)
+                head = views.head_line(figures.head(normal_name(a), normal_name(b)))
             values = {
                 "players": [views.player_line(s) for s in players],
                 "levels": [views.level_line(lv) for lv in levels],
