@@ -71,6 +71,8 @@ class ErrorCode(StrEnum):
     DISK_FULL = "disk-full"
     DAMAGED_JOURNAL = "damaged-journal"
     FOREIGN_JOURNAL = "foreign-journal"
+    NEWER_JOURNAL = "newer-journal"
+    OLDER_JOURNAL = "older-journal"
     NO_GAME = "no-game"
     ALREADY_STORED = "already-stored"
     OUT_OF_STEP = "out-of-step"

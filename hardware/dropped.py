@@ -46,6 +46,7 @@ _SAID: dict[str, Callable[[int], str]] = {
         n,
     ),
     "typed": lambda n: _("not a tag id: {data} was typed"),
+    "uid-size": lambda n: _("a tag's id of {size} bytes in {data}: a tag's id has 4, 7 or 10"),
 }
 
 REASONS = tuple(_SAID)

@@ -45,6 +45,7 @@ from serial.threaded import Protocol
 from companion.i18n import _
 
 from .dropped import Dropped, DropSink, LostSink, Reporter, TagSink
+from .uid import UID_BYTES
 
 HOST, MODULE = 0xD4, 0xD5
 ACK = b"\x00\x00\xff\x00\xff\x00"
@@ -172,7 +173,8 @@ def dropped(kind: str, data: bytes) -> Dropped:
 
 
 def uid_of(answer: bytes) -> str | None:
-    """The UID in an InListPassiveTarget answer (after its ``4B``), or ``None`` (no tag).
+    """The UID in an InListPassiveTarget answer (after its ``4B``), or ``None`` (no tag,
+    or one whose claimed size is no UID's: :func:`uid_size_error` says which).
 
     >>> uid_of(bytes.fromhex("01 01 0044 00 07 046b8a882c5e80"))
     '046B8A882C5E80'
@@ -181,7 +183,19 @@ def uid_of(answer: bytes) -> str | None:
         return None
     size = answer[5]
     uid = answer[6 : 6 + size]
-    return uid.hex().upper() if size and len(uid) == size else None
+    return uid.hex().upper() if size in UID_BYTES and len(uid) == size else None
+
+
+def uid_size_error(answer: bytes) -> Dropped | None:
+    """A reading error for an answer naming a tag whose UID is not 4, 7 or 10 bytes
+    (a 200-byte one is no tag of ISO 14443, whatever the module says).
+
+    >>> uid_size_error(bytes.fromhex("01 01 0044 00 c8 04")).reason
+    'uid-size'
+    """
+    if len(answer) < 6 or answer[0] < 1 or answer[5] in UID_BYTES:
+        return None
+    return Dropped.of("uid-size", answer[:16], size=str(answer[5]))
 
 
 class PN532Protocol(Reporter, Protocol):
@@ -275,6 +289,9 @@ class PN532Protocol(Reporter, Protocol):
                 self.on_tag(uid)
                 self._send(IN_LIST_PASSIVE_TARGET)
             else:
+                wrong = uid_size_error(data)
+                if wrong is not None:
+                    self.on_dropped(wrong)
                 self.poll_at = self.clock() + self.POLL
 
     # ----------------------------------------------------------------- timing

@@ -27,6 +27,7 @@ import json
 import os
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.engine.cards import CARDS, NOBLES
@@ -39,6 +40,8 @@ from .exc import DeviceCode, TagConflict, TagMapError
 FILE_NAME = "rfid-tags.json"
 FORMAT = "splendor-companion/rfid-tags"
 VERSION = 1
+MAX_BYTES = 1 << 20  # a full map is about 5 KB: a larger file is no tag map
+MAX_TAG = 64  # characters of a tag id (the longest, 20 hex digits, with room)
 _ORDER = {item: i for i, item in enumerate([*CARDS, *NOBLES])}
 
 
@@ -72,7 +75,8 @@ class TagMap:
         """
         path = Path(path) if path is not None else default_path()
         try:
-            text = path.read_text(encoding="utf-8")
+            with path.open("rb") as file:
+                data = file.read(MAX_BYTES + 1)
         except FileNotFoundError:
             return cls(path)
         except OSError as err:
@@ -80,8 +84,16 @@ class TagMap:
                 DeviceCode.UNREADABLE,
                 _("cannot read {file}: {reason}").format(file=path, reason=os_reason(err)),
             ) from err
+        if len(data) > MAX_BYTES:
+            raise _invalid(path, _("it is larger than a tag map can be"))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _invalid(path, _("it is not UTF-8 text")) from None
         try:
             doc = json.loads(text)
+        except RecursionError:
+            raise _invalid(path, _("it is nested too deep to be a tag map")) from None
         except ValueError as err:
             raise _invalid(path, str(err)) from err
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
@@ -95,6 +107,8 @@ class TagMap:
             raise _invalid(path, _('"tags" must be an object of tag ids to card ids'))
         seen: dict[str, str] = {}
         for tag, card in tags.items():
+            if not normalise(tag) or len(tag) > MAX_TAG:
+                raise _invalid(path, _("a tag id is empty or too long"))
             if not isinstance(card, str) or card not in _ORDER:
                 raise _invalid(
                     path,
@@ -109,6 +123,34 @@ class TagMap:
                 )
             seen[card] = tag
         return cls(path, tags)
+
+    @classmethod
+    def load_or_set_aside(cls, path: Path | None = None) -> tuple[TagMap, str | None]:
+        """The map in ``path``, as :meth:`load`; a file there that is not a tag map
+        (damaged, foreign, hostile) is renamed beside it (``rfid-tags.json.damaged-<time>``)
+        and a new empty map takes its place: the app starts whatever the file holds. The
+        second value is the one line that says so (``None`` when nothing was set aside).
+        A file that cannot be read at all is left as it is (still ``TagMapError``)."""
+        path = Path(path) if path is not None else default_path()
+        try:
+            return cls.load(path), None
+        except TagMapError as err:
+            if err.code != DeviceCode.INVALID:
+                raise
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+            kept = path.with_name(f"{path.name}.damaged-{stamp}")
+            n = 1
+            while kept.exists():
+                n += 1
+                kept = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+            try:
+                path.rename(kept)
+            except OSError:
+                return cls(), err.message  # left where it is: nothing enrolled is saved
+            said = _("{reason}: it was kept as {kept} and a new tag map started.").format(
+                reason=err.message, kept=kept.name
+            )
+            return cls(path), said
 
     # ------------------------------------------------------------------ reading
 

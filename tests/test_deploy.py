@@ -1211,7 +1211,8 @@ def test_the_web_page_is_served_by_its_own_unit_by_default(root: Path, source: P
     assert {
         "User=kiosk",
         "ExecStart=/opt/splendor-companion/venv/bin/splendor-companion serve --port "
-        "${SPLENDOR_WEB_PORT}",
+        "${SPLENDOR_WEB_PORT} $SPLENDOR_WEB_OPTIONS",
+        "LimitNOFILE=2048",
         f"ReadOnlyPaths={DATA_DIR}",
         "ProtectSystem=strict",
         "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX",

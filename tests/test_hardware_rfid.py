@@ -6,6 +6,8 @@ from __future__ import annotations
 import errno
 import os
 import queue
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -281,6 +283,61 @@ def test_a_tag_map_that_is_not_one_is_refused_clearly(tmp_path: Path) -> None:
     )
     with pytest.raises(TagMapError, match="9Z9, which is not a card"):
         TagMap.load(path)
+
+
+HOSTILE_TAG_FILES = {
+    "not-utf8": b'{"format": "splendor-companion/rfid-tags", "tags": {"\xff\xfe": "1W1"}}',
+    "deep": b"[" * 200_000 + b"]" * 200_000,
+    "wrong-types": b'{"format": "splendor-companion/rfid-tags", "version": 1, "tags": {"AA": [1]}}',
+    "tags-a-list": b'{"format": "splendor-companion/rfid-tags", "version": 1, "tags": [1, 2]}',
+    "huge-tag": (
+        b'{"format": "splendor-companion/rfid-tags", "version": 1, "tags": {"'
+        + b"A" * 5000
+        + b'": "1W1"}}'
+    ),
+    "too-big": b" " * (2 << 20),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE_TAG_FILES))
+def test_a_hostile_tag_file_is_set_aside_and_a_new_map_started(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / FILE_NAME
+    path.write_bytes(HOSTILE_TAG_FILES[kind])
+    with pytest.raises(TagMapError, match="is not a valid tag map") as refused:
+        TagMap.load(path)
+    assert "\n" not in refused.value.message
+    tags, said = TagMap.load_or_set_aside(path)
+    assert said is not None and "\n" not in said and ".damaged-" in said
+    assert len(tags) == 0 and not path.exists()
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith(FILE_NAME + ".damaged-")]
+    assert [p.read_bytes() for p in kept] == [HOSTILE_TAG_FILES[kind]]  # nothing lost
+    assert tags.assign(A, "1W1")  # the new map is saved where the old one was
+    assert TagMap.load(path).items() == [(A, "1W1")]
+
+
+def test_rfid_enroll_refuses_a_hostile_tag_file_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / FILE_NAME).write_bytes(HOSTILE_TAG_FILES["deep"])
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "splendor_companion",
+            "rfid",
+            "enroll",
+            "--data-dir",
+            str(tmp_path),
+            "--port",
+            "/dev/null",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SPLENDOR_LANG": "en"},
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "not a valid tag map" in done.stderr
+    assert (tmp_path / FILE_NAME).read_bytes() == HOSTILE_TAG_FILES["deep"]  # left as it was
 
 
 # -------------------------------------------------------------- scans into a real game

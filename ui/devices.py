@@ -95,7 +95,9 @@ class Devices:
         baud = _number(app.setting("rfid_baud"))
         if port:
             try:
-                tags = TagMap.load(default_path(app.data_folder()))
+                tags, said = TagMap.load_or_set_aside(default_path(app.data_folder()))
+                if said is not None:
+                    app.notices.append(said)
             except HardwareError as err:
                 app.notices.append(err.message)
                 tags = TagMap()

@@ -402,6 +402,15 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         )
         parser.add_argument("--pace", type=float, default=0.5, help=_("seconds between two moves"))
         parser.add_argument(
+            "--games",
+            type=whole_number(1, 100_000),
+            metavar="N",
+            help=_(
+                "instead: a club's journal of N games (made once, kept in the temporary "
+                "folder), each page's and answer's size and time"
+            ),
+        )
+        parser.add_argument(
             "--rounds",
             type=whole_number(1, 10),
             default=1,
@@ -419,6 +428,12 @@ def main(argv: list[str] | None = None) -> int:
             machine=machine(), load=load()
         )
     )
+    if args.games is not None:
+        from .club import figures
+
+        for line in figures(args.games):
+            print(line)
+        return 0
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
         for round_ in range(args.rounds):

@@ -24,7 +24,7 @@ Command = Callable[[Any, str, str], argparse.ArgumentParser]
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
+    if not (text.isascii() and text.isdigit()) or len(text) > 5 or not 1 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(
             _("a port is a number from 1 to 65535, not {text}").format(text=text)
         )
@@ -32,7 +32,7 @@ def _port(text: str) -> int:
 
 
 def _clients(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 1000:
+    if not (text.isascii() and text.isdigit()) or len(text) > 4 or not 1 <= int(text) <= 1000:
         raise argparse.ArgumentTypeError(_("a number from 1 to 1000, not {text}").format(text=text))
     return int(text)
 
@@ -51,6 +51,16 @@ def register(sub: Any, command: Command) -> None:
         help=_(
             "how many phones may follow the table live at once (default: the "
             "web_max_clients setting, else 32)"
+        ),
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=_(
+            "another name or address the page is reached by (besides this machine's own "
+            "names and addresses); may be given again"
         ),
     )
     p.set_defaults(func=run)
@@ -104,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
             args.port,
             settings_file=settings,
             max_clients=args.max_clients,
+            allow_hosts=tuple(args.allow_host),
             ready=ready,
         )
     except OSError as err:

@@ -22,19 +22,24 @@ from companion.journal.store import Store, StoreError
 
 @dataclass(frozen=True, slots=True)
 class _Signature:
-    """What says the file under the open connection is still the same journal."""
+    """What says the file under the open connection is still the same journal. Without a
+    ``-wal`` beside it the journal is read as it lies (``immutable``: SQLite adds no file),
+    so then any change of the file itself (a command that imported, finished or reviewed
+    a game and closed, which folds its WAL back into the file) is a reason to open it
+    again; with one, SQLite's ``data_version`` says every commit."""
 
     inode: int | None
     wal: bool
+    stamp: tuple[int, int] | None  # the file's (mtime_ns, size) while no -wal is beside it
 
 
 def _signature(path: Path) -> _Signature:
-    try:
-        inode: int | None = path.stat().st_ino
-    except OSError:
-        inode = None
     wal = path.with_name(path.name + "-wal").exists()
-    return _Signature(inode, wal)
+    try:
+        found = path.stat()
+    except OSError:
+        return _Signature(None, wal, None)
+    return _Signature(found.st_ino, wal, None if wal else (found.st_mtime_ns, found.st_size))
 
 
 def writer_running(path: Path, locks: Path = Path("/proc/locks")) -> bool | None:

@@ -36,7 +36,7 @@ class ServerThread:
         self._loop.run_forever()
 
     async def _start(self) -> None:
-        self._runner = web.AppRunner(self.site.app(), access_log=None)
+        self._runner = self.site.runner()
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()

@@ -14,9 +14,12 @@ import functools
 import json
 import logging
 import os
+import signal
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -31,13 +34,22 @@ from companion.engine.tokens import GEMS, Colour
 from companion.errors import ErrorCode
 from companion.i18n import LANGUAGES, language_name, ngettext, number
 from companion.i18n import translate as _
-from companion.journal.store import GameInfo, Store, StoreError, resolve
+from companion.journal.store import GameInfo, Store, StoreError, journal_state, resolve
 from companion.reports import bgstats
 from companion.reports.export import FORMAT, export_text, file_stem
-from companion.reports.stats import head_to_head, people_and_levels, played_games
-from companion.text import normal_name
+from companion.reports.stats import (
+    CompanionLevel,
+    HeadToHead,
+    PlayedGame,
+    PlayerStats,
+    head_to_head,
+    people_and_levels,
+    played_games,
+)
+from companion.text import normal_name, printable
 
 from . import league, views
+from .guard import SECURITY_HEADERS, Hosts, Runner, max_connections, plain
 from .journal import Journal
 from .style import colours_css
 
@@ -47,22 +59,15 @@ DEFAULT_PORT = 8080
 DEFAULT_MAX_CLIENTS = 32
 POLL_SECONDS = 0.2  # how often the journal's change counter is read: well inside 1 s
 RUNNING_SECONDS = 1.0  # how often the system's lock table is read (is the app running?)
+STATS_PATIENCE = 0.2  # seconds a statistics page waits for fresh figures before the last
 HEARTBEAT_SECONDS = 15.0  # a comment on each live feed, so a dead connection is noticed
 MAX_ID = 2**63 - 1  # SQLite's largest integer: any other number is no game
 MAX_MOVE = 10_000
 # What aiohttp accepts of a request: a GET has no body, and short headers.
 LIMITS = {"max_line_size": 4096, "max_field_size": 4096, "max_headers": 64}
 CLIENT_MAX_SIZE = 1024
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-}
-KEPT_QUERY = ("move", "a", "b")  # what a language link keeps of the address
+PAGE_SIZE = 50  # games a page of the list (and of the API's) shows: about 30 KB
+KEPT_QUERY = ("move", "a", "b", "page")  # what a language link keeps of the address
 MEDIA = {"json": "application/json", "csv": "text/csv", "txt": "text/plain"}
 
 
@@ -81,13 +86,15 @@ def _static_files() -> dict[str, tuple[bytes, str]]:
 class Settings:
     """The kiosk's settings the server obeys, from the app's ``settings.ini`` (read, never
     written): ``web`` (1 or 0) and ``web_max_clients``. A value that cannot be used is its
-    default, as in the app."""
+    default, as in the app, and said once in one line (:attr:`refused`)."""
 
     file: Path | None
     max_clients: int = DEFAULT_MAX_CLIENTS
     _enabled: bool = True
     _stamp: tuple[int, int] | None = None
     _fixed_max: bool = False
+    refused: list[str] = field(default_factory=list)
+    """Why a value of the file is not used: one translated line each, since the last read."""
 
     def refresh(self) -> None:
         if self.file is None:
@@ -105,9 +112,26 @@ class Settings:
         with contextlib.suppress(OSError, configparser.Error, UnicodeDecodeError):
             config.read(self.file, encoding="utf-8")
         section = config["companion"] if config.has_section("companion") else {}
-        self._enabled = str(section.get("web", "1")).strip() != "0"
+        web = str(section.get("web", "1"))
+        self.refused = []
+        if web.strip() not in ("0", "1"):
+            self.refused.append(refused_setting("web", web, self.file.name, _("0 or 1"), "1"))
+        self._enabled = web.strip() != "0"
+        text = str(section.get("web_max_clients", ""))
+        if text.strip() and clients_setting(text) is None:
+            self.refused.append(
+                refused_setting(
+                    "web_max_clients",
+                    text,
+                    self.file.name,
+                    _("a number from 1 to 1000"),
+                    str(DEFAULT_MAX_CLIENTS),
+                )
+            )
         if not self._fixed_max:
-            self.max_clients = clients_setting(str(section.get("web_max_clients", "")))
+            self.max_clients = clients_setting(text) or DEFAULT_MAX_CLIENTS
+        for line in self.refused:
+            log.warning("%s", line)
 
     @property
     def enabled(self) -> bool:
@@ -115,12 +139,30 @@ class Settings:
         return self._enabled
 
 
-def clients_setting(text: str) -> int:
-    """``web_max_clients`` as a number from 1 to 1000; its default otherwise."""
-    text = text.strip()
-    if text.isdigit() and len(text) <= 4 and 1 <= int(text) <= 1000:
-        return int(text)
-    return DEFAULT_MAX_CLIENTS
+def whole_number(text: str, high: int) -> int | None:
+    """``text`` as a whole number from 0 to ``high`` in ASCII digits, else ``None``: a
+    superscript ``²`` or an Arabic-Indic digit is no number here (``str.isdigit`` takes
+    them, ``int`` then refuses or reads them)."""
+    if not text or len(text) > len(str(high)) or not text.isascii() or not text.isdigit():
+        return None
+    value = int(text)
+    return value if value <= high else None
+
+
+def clients_setting(text: str) -> int | None:
+    """``web_max_clients`` as a number from 1 to 1000; ``None`` when it is not one."""
+    value = whole_number(text.strip(), 1000)
+    return value if value else None
+
+
+def refused_setting(key: str, value: str, file: str, expected: str, default: str) -> str:
+    """The one line said of a setting the page cannot use (the app's words for it)."""
+    shown = printable(value)
+    shown = shown if len(shown) <= 24 else shown[:20] + "…"
+    return _(
+        "The setting {key} = {value} in {file} cannot be used ({expected}): the page uses "
+        "{default}. Change it in the kiosk's Settings."
+    ).format(key=key, value=shown, file=file, expected=expected, default=default)
 
 
 @dataclass
@@ -172,6 +214,27 @@ class Hub:
             await asyncio.sleep(self.poll)
 
 
+@dataclass
+class Figures:
+    """The statistics of one state of the journal, read on the statistics' thread (none
+    of it depends on the language): the finished games, the people, each person's line
+    and the companion's levels; head-to-heads are kept as asked."""
+
+    games: list[PlayedGame]
+    people: list[str]
+    players: list[PlayerStats]
+    levels: list[CompanionLevel]
+    heads: OrderedDict[tuple[str, str], HeadToHead] = field(default_factory=OrderedDict)
+
+    def head(self, a: str, b: str) -> HeadToHead:
+        found = self.heads.get((a, b))
+        if found is None:
+            found = self.heads[(a, b)] = head_to_head(self.games, a, b)
+            if len(self.heads) > 64:
+                self.heads.popitem(last=False)
+        return found
+
+
 def isolate(name: str) -> str:
     """A name inside a sentence, isolated (U+2068 ... U+2069): a right-to-left name never
     reorders the words around it."""
@@ -221,8 +284,10 @@ class Site:
         settings_file: Path | None = None,
         max_clients: int | None = None,
         poll: float = POLL_SECONDS,
+        hosts: Hosts | None = None,
     ) -> None:
         self.journal = Journal(journal_path)
+        self.hosts = Hosts.of_this_machine() if hosts is None else hosts
         self.hub = Hub(self.journal, poll)
         self.settings = Settings(settings_file)
         if max_clients is not None:
@@ -251,37 +316,63 @@ class Site:
         self.templates.filters["when"] = views.when  # the kiosk's local time, the page's way
         self._cache: OrderedDict[tuple[object, ...], views.View] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
+        # The finished games the statistics count, read on a thread of their own (their
+        # own read-only connection) once per state of the journal: every phone shares it.
+        self._played: tuple[tuple[object, ...], asyncio.Future[Figures]] | None = None
+        # Each finished game's line, kept across changes of the journal (a move of the game
+        # being played changes no finished game): only new games are replayed. Used by one
+        # worker at a time (each waits for the one before, below).
+        self._known: dict[tuple[int, str, int], PlayedGame] = {}
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="web-statistics")
+        self._played_last: Figures | None = None
+        self._stopping = threading.Event()
 
     # ------------------------------------------------------------------ the app
 
     def app(self) -> web.Application:
         app = web.Application(
-            middlewares=[self._only_reading, self._errors],
+            middlewares=[self._only_here, self._only_reading, self._errors],
             client_max_size=CLIENT_MAX_SIZE,
             handler_args=LIMITS,
         )
-        get = app.router.add_get
-        get("/", self.live)
-        get("/live/table", self.live_fragment)
-        get("/events", self.events)
-        get("/games", self.games)
-        get(r"/games/{id:\d{1,19}}", self.game)
-        get(r"/games/{id:\d{1,19}}/export/{fmt:[a-z]{1,10}}", self.download)
-        get("/stats", self.stats)
-        get("/league", functools.partial(league.page, self))  # the club's (web/league.py)
-        get("/api/v1/table", self.api_table)
-        get("/api/v1/games", self.api_games)
-        get(r"/api/v1/games/{id:\d{1,19}}", self.api_game)
-        get("/static/{name:[a-z.]{1,20}}", self.static_file)
+        for path, handler in self.routes():
+            app.router.add_get(path, handler)
         app.on_response_prepare.append(self._headers)
         app.on_startup.append(self._start)
         app.on_shutdown.append(self._shutdown)
         app.on_cleanup.append(self._stop)
         return app
 
+    def routes(self) -> list[tuple[str, Callable[[web.Request], Awaitable[web.StreamResponse]]]]:
+        """Every address the server answers (GET and HEAD), in one list. Numbers are
+        ASCII digits (``\\d`` would take other scripts' digits too)."""
+        return [
+            ("/", self.live),
+            ("/live/table", self.live_fragment),
+            ("/events", self.events),
+            ("/games", self.games),
+            ("/games/{id:[0-9]{1,19}}", self.game),
+            ("/games/{id:[0-9]{1,19}}/export/{fmt:[a-z]{1,10}}", self.download),
+            ("/stats", self.stats),
+            ("/league", functools.partial(league.page, self)),  # the club's (web/league.py)
+            ("/api/v1/table", self.api_table),
+            ("/api/v1/games", self.api_games),
+            ("/api/v1/games/{id:[0-9]{1,19}}", self.api_game),
+            ("/static/{name:[a-z.]{1,20}}", self.static_file),
+        ]
+
+    def runner(self) -> Runner:
+        """The app's runner: idle connections closed after seconds, the open sockets
+        capped (room for every live feed and pages besides), aiohttp's own error answers
+        short and with the security headers (:mod:`web.guard`)."""
+        return Runner(self.app(), limit=lambda: max_connections(self.settings.max_clients))
+
     async def _start(self, app: web.Application) -> None:
         self.hub.check()
         self._task = asyncio.create_task(self.hub.run())
+        # The statistics read at once, on their thread: the first phone to ask finds them.
+        with contextlib.suppress(StoreError):
+            self._played_games()
 
     async def _shutdown(self, app: web.Application) -> None:
         self.hub.close()
@@ -292,6 +383,8 @@ class Site:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         self.journal.close()
+        self._stopping.set()
+        self._worker.shutdown(wait=False, cancel_futures=True)
 
     @staticmethod
     async def _headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -299,24 +392,37 @@ class Site:
         response.headers.setdefault("Cache-Control", "no-store")
 
     @web.middleware
+    async def _only_here(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Only the kiosk's own names (``Host``): a page elsewhere that resolved a name of
+        its own to this address (DNS rebinding) reads nothing. First of all, before a
+        word of the journal is read."""
+        if not self.hosts.allows(request):
+            with views.language(language_of(request)[0]):
+                text = _("This page answers only at the kiosk's own names and addresses.")
+            return plain(421, "421 " + text)
+        return await handler(request)
+
+    @web.middleware
     async def _only_reading(
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
         """Only GET and HEAD, whatever the path: nothing here changes anything."""
         if request.method not in ("GET", "HEAD"):
-            return self._page(
+            return self._error(
                 request,
-                "error.html",
-                {"message": _("This page only shows the game: nothing can be sent to it.")},
-                status=405,
+                405,
+                "method-not-allowed",
+                _("This page only shows the game: nothing can be sent to it."),
                 headers={"Allow": "GET, HEAD"},
             )
         if not self.settings.enabled:
-            return self._page(
+            return self._error(
                 request,
-                "error.html",
-                {"message": _("The table's page is turned off in the kiosk's settings.")},
-                status=503,
+                503,
+                "turned-off",
+                _("The table's page is turned off in the kiosk's settings."),
             )
         return await handler(request)
 
@@ -327,27 +433,62 @@ class Site:
         """A clear page for what is not there, never a traceback or a path."""
         try:
             return await handler(request)
-        except web.HTTPException as err:
-            if err.status in (404, 400):
-                message = (
-                    _("There is no such page.")
-                    if err.status == 404
-                    else _("This address is not one the page makes: go back to the table.")
-                )
-                return self._page(request, "error.html", {"message": message}, status=err.status)
+        except (web.HTTPException, StoreError) as err:
+            with views.language(language_of(request)[0]):
+                return self._failure(request, err)
+        except (asyncio.CancelledError, ConnectionError):
             raise
-        except StoreError as err:
-            if err.code is ErrorCode.NO_GAME:
-                return self._page(
-                    request, "error.html", {"message": _("There is no such game.")}, status=404
+        except Exception:
+            # Logged here whole; the phone gets one line, never a traceback.
+            log.exception("answering %s", request.path[:200])
+            with views.language(language_of(request)[0]):
+                return self._error(
+                    request, 500, "server-error", _("Something went wrong on the kiosk: try again.")
                 )
-            log.warning("journal: %s", err.message)
-            return self._page(
-                request,
-                "error.html",
-                {"message": _("The kiosk's journal cannot be read now.")},
-                status=503,
+
+    def _failure(self, request: web.Request, err: web.HTTPException | StoreError) -> web.Response:
+        """The answer to what a handler refused, in the page's language."""
+        if isinstance(err, web.HTTPException):
+            if err.status == 404:
+                return self._error(request, 404, "not-found", _("There is no such page."))
+            if err.status == 400:
+                return self._error(
+                    request,
+                    400,
+                    "bad-request",
+                    _("This address is not one the page makes: go back to the table."),
+                )
+            raise err
+        if err.code is ErrorCode.NO_GAME:
+            return self._error(request, 404, "no-game", _("There is no such game."))
+        if err.code is ErrorCode.UNREADABLE_GAME:
+            return self._error(request, 503, "unreadable-game", err.message)
+        log.warning("journal: %s", err.message)
+        state = journal_state(err)
+        if state is not None:
+            return self._error(request, 503, str(err.code), state)
+        return self._error(
+            request, 503, "journal-unreadable", _("The kiosk's journal cannot be read now.")
+        )
+
+    def _error(
+        self,
+        request: web.Request,
+        status: int,
+        code: str,
+        message: str,
+        headers: dict[str, str] | None = None,
+    ) -> web.Response:
+        """An error in one line: JSON with a stable ``code`` under ``/api/``, else a page."""
+        if request.path.startswith("/api/"):
+            return self._json(
+                {"api": views.API_VERSION, "error": code, "message": message},
+                status=status,
+                headers=headers,
             )
+        return self._page(
+            request, "error.html", {"message": message}, status=status, headers=headers
+        )
 
     # ------------------------------------------------------------------ helpers
 
@@ -431,8 +572,8 @@ class Site:
         table = None if info is None else self._game_view(store, info, lang, None)
         last = None
         if info is None:
-            games = [g for g in store.games() if g.problem is None]
-            last = views.game_line(games[0]) if games else None
+            found = store.latest_readable()
+            last = None if found is None else views.game_line(found)
         return {"api": views.API_VERSION, "running": running, "table": table, "last": last}
 
     @staticmethod
@@ -448,9 +589,29 @@ class Site:
         text = request.query.get("move")
         if text is None:
             return None
-        if not text.isdigit() or len(text) > 5 or int(text) > MAX_MOVE:
+        value = whole_number(text, MAX_MOVE)
+        if value is None:
             raise web.HTTPBadRequest()
-        return min(int(text), total)
+        return min(value, total)
+
+    @staticmethod
+    def _page_number(request: web.Request, pages: int) -> int:
+        """``?page=`` (from 1; past the last, the last), else 400."""
+        text = request.query.get("page")
+        if text is None:
+            return 1
+        value = whole_number(text, 10**9)
+        if not value:
+            raise web.HTTPBadRequest()
+        return min(value, max(pages, 1))
+
+    def _games_page(self, request: web.Request) -> tuple[list[views.View], int, int]:
+        """A page of the games list, newest first: its lines, its number and the pages."""
+        store = self._store()
+        pages = max(1, -(-store.count_games() // PAGE_SIZE))
+        page = self._page_number(request, pages)
+        infos = store.games(limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+        return [views.game_line(g) for g in infos], page, pages
 
     # ------------------------------------------------------------------ pages
 
@@ -482,8 +643,9 @@ class Site:
         )
 
     async def games(self, request: web.Request) -> web.Response:
-        lines = [views.game_line(g) for g in self._store().games()]
-        return self._page(request, "games.html", {"games": lines, "page": "games"})
+        lines, page, pages = self._games_page(request)
+        values = {"games": lines, "page": "games", "page_number": page, "pages": pages}
+        return self._page(request, "games.html", values)
 
     async def game(self, request: web.Request) -> web.Response:
         game_id = self._game_id(request)
@@ -538,16 +700,64 @@ class Site:
             },
         )
 
+    def _played_games(self) -> asyncio.Future[Figures]:
+        """The finished games, read once per state of the journal on a worker thread with
+        a connection of its own: the event loop serves every other phone meanwhile."""
+        version = self.journal.version()
+        if self._played is None or self._played[0] != version:
+            self._store()  # a journal that cannot be read is said now, as on every page
+            path, known = self.journal.path, self._known
+
+            stopping = self._stopping
+
+            def going_on(_line: PlayedGame) -> bool:
+                if stopping.is_set():  # the server stops: no game more is replayed
+                    raise asyncio.CancelledError
+                return True
+
+            def read() -> Figures:
+                store = Store.reading_only(path)
+                try:
+                    games = played_games(store, include=going_on, known=known)
+                finally:
+                    store.close()
+                players, levels = people_and_levels(games)
+                return Figures(games, views.people(games), players, levels)
+
+            future = asyncio.get_running_loop().run_in_executor(self._worker, read)
+            future.add_done_callback(self._played_done)
+            self._played = (version, future)
+        return self._played[1]
+
+    def _played_done(self, future: asyncio.Future[Figures]) -> None:
+        if future.cancelled():
+            return
+        if future.exception() is None:
+            self._played_last = future.result()
+        else:
+            log.warning("reading the statistics: %s", future.exception())
+
+    async def _fresh_played(self) -> Figures:
+        """The statistics' games: the journal's as it is now, or, while those are being
+        read after a change, the last ones read (a move of the game being played changes
+        no finished game; the page is never held long for it)."""
+        future = asyncio.shield(self._played_games())
+        if self._played_last is None:
+            return await future
+        try:
+            return await asyncio.wait_for(future, STATS_PATIENCE)
+        except TimeoutError:
+            return self._played_last
+
     async def stats(self, request: web.Request) -> web.Response:
         lang = language_of(request)[0]
+        figures = await self._fresh_played()
+        people, players, levels = figures.people, figures.players, figures.levels
         with views.language(lang):
-            games = played_games(self._store())
-            people = views.people(games)
             a, b = request.query.get("a", ""), request.query.get("b", "")
             head = None
             if a in people and b in people and a != b:
-                head = views.head_line(head_to_head(games, normal_name(a), normal_name(b)))
-            players, levels = people_and_levels(games)
+                head = views.head_line(figures.head(normal_name(a), normal_name(b)))
             values = {
                 "players": [views.player_line(s) for s in players],
                 "levels": [views.level_line(lv) for lv in levels],
@@ -569,32 +779,30 @@ class Site:
     # ------------------------------------------------------------------ the API
 
     @staticmethod
-    def _json(data: object, status: int = 200) -> web.Response:
+    def _json(
+        data: object, status: int = 200, headers: dict[str, str] | None = None
+    ) -> web.Response:
         # <, > and & escaped too: a name stays data even where the JSON is pasted into HTML.
         text = json.dumps(data, ensure_ascii=False, allow_nan=False)
         text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
         return web.Response(
-            text=text,
-            status=status,
-            content_type="application/json",
+            text=text, status=status, content_type="application/json", headers=headers
         )
 
     async def api_table(self, request: web.Request) -> web.Response:
         return self._json(self._live(language_of(request)[0]))
 
     async def api_games(self, request: web.Request) -> web.Response:
-        lines = [views.game_line(g) for g in self._store().games()]
-        return self._json({"api": views.API_VERSION, "games": lines})
+        lines, page, pages = self._games_page(request)
+        answer = {"api": views.API_VERSION, "games": lines, "page": page, "pages": pages}
+        return self._json(answer)
 
     async def api_game(self, request: web.Request) -> web.Response:
         game_id = self._game_id(request)
         store = self._store()
-        try:
-            info = store.info(game_id)
-        except StoreError:
-            return self._json({"api": views.API_VERSION, "error": "no-game"}, status=404)
+        info = store.info(game_id)
         if info.problem is not None:
-            return self._json({"api": views.API_VERSION, "error": "unreadable-game"}, status=503)
+            raise info.problem
         lang = language_of(request)[0]
         upto = self._move(request, info.moves)
         table = self._game_view(store, info, lang, upto)
@@ -668,12 +876,34 @@ def serve(
     *,
     settings_file: Path | None = None,
     max_clients: int | None = None,
+    allow_hosts: tuple[str, ...] = (),
     ready: Callable[[], None] = lambda: None,
 ) -> None:
     """Serve until stopped (Ctrl-C, or systemd's SIGTERM); ``ready`` is called once it
     listens. ``OSError`` when it cannot listen (the port taken, say)."""
-    site = Site(journal_path, settings_file=settings_file, max_clients=max_clients)
-    web.run_app(site.app(), host=host, port=port, access_log=None, print=lambda _text: ready())
+    site = Site(
+        journal_path,
+        settings_file=settings_file,
+        max_clients=max_clients,
+        hosts=Hosts.of_this_machine(allow_hosts),
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(site, host, port, ready))
+
+
+async def _serve(site: Site, host: str, port: int, ready: Callable[[], None]) -> None:
+    runner = site.runner()
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+        ready()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        await stop.wait()
+    finally:
+        await runner.cleanup()
 
 
 def data_files(data_dir: str | os.PathLike[str] | None) -> tuple[Path, Path]:

@@ -68,7 +68,7 @@ from ..version import __version__
 from .seats import companion_levels
 
 APPLICATION_ID = 0x53504C44  # "SPLD": marks a file as ours, so a foreign one is recognised
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # Each entry takes the schema from the version before it to its own number (index + 1).
 MIGRATIONS: tuple[str, ...] = (
@@ -137,6 +137,12 @@ MIGRATIONS: tuple[str, ...] = (
         last_error TEXT
     );
     """,
+    # A club's journal holds thousands of games: the list's order, and the game being
+    # played, are found through an index rather than by sorting every game.
+    """
+    CREATE INDEX games_by_start ON games(started_at, id);
+    CREATE INDEX games_by_state ON games(state, updated_at, id);
+    """,
 )
 
 
@@ -196,6 +202,32 @@ def _unreadable_move(game_id: int, seq: int, why: object) -> StoreError:
         seq=seq,
         reason=why,
     )
+
+
+JOURNAL_STATES: dict[str, str] = {
+    ErrorCode.NEWER_JOURNAL: N_(
+        "The games journal was written by a newer Splendor Companion: update this one."
+    ),
+    ErrorCode.OLDER_JOURNAL: N_(
+        "The games journal is from an older Splendor Companion: the app updates it when it "
+        "next starts."
+    ),
+    ErrorCode.DAMAGED_JOURNAL: N_(
+        "The games journal is damaged: the app keeps it aside and starts a new one when it "
+        "next starts."
+    ),
+    ErrorCode.FOREIGN_JOURNAL: N_("The games journal is not a Splendor Companion journal."),
+}
+"""The journal's states a reader cannot read, each in one sentence with no path in it
+(the web page says them; the app's and the commands' messages say the same with the
+file's place): missing reads as a journal with no games, being created too."""
+
+
+def journal_state(err: StoreError) -> str | None:
+    """The sentence of :data:`JOURNAL_STATES` for ``err``, in the current language, or
+    ``None`` when ``err`` is not about the journal's state (a full disk, a lock...)."""
+    found = JOURNAL_STATES.get(str(err.code))
+    return None if found is None else translate(found)
 
 
 def system_clock() -> datetime:
@@ -630,16 +662,46 @@ class Store:
         if check != "ok":
             db.close()
             raise self._refusal("damaged")
-        if version != SCHEMA_VERSION:
+        if version == 0:
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             db.close()
-            raise StoreError(
-                "the games journal {path} has schema {found}, this companion reads {known}: "
-                "open it with the app once (it updates the journal), then try again",
+            if app_id != 0 or tables > 0:
+                raise self._refusal("foreign")
+            # Being created (the app's first start, this instant: its tables come in one
+            # transaction): no games yet; the file, once changed, is opened again.
+            db = sqlite3.connect(":memory:", isolation_level=None)
+            self._migrate(db)
+            return db
+        problem = self._schema_problem(version)
+        if problem is not None:
+            db.close()
+            raise problem
+        return db
+
+    def _schema_problem(self, version: int) -> StoreError | None:
+        """What a journal of schema ``version`` is to this companion, in the one set of
+        words the app, the commands and the web page say: ``None`` when it is current;
+        newer (this companion cannot read it: update it), older (the app updates it)."""
+        if version > SCHEMA_VERSION:
+            return StoreError(
+                "the games journal {path} was written by a newer Splendor Companion "
+                "(schema {found}, this one knows {known}): update the app",
+                code=ErrorCode.NEWER_JOURNAL,
                 path=str(self.path),
                 found=version,
                 known=SCHEMA_VERSION,
             )
-        return db
+        if version < SCHEMA_VERSION and self.read_only:
+            return StoreError(
+                "the games journal {path} has schema {found}, this companion reads {known}: "
+                "open it with the app once (it updates the journal), then try again",
+                code=ErrorCode.OLDER_JOURNAL,
+                path=str(self.path),
+                found=version,
+                known=SCHEMA_VERSION,
+            )
+        return None
 
     @property
     def _wal(self) -> Path:
@@ -745,13 +807,9 @@ class Store:
     def _migrate(self, db: sqlite3.Connection) -> None:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise StoreError(
-                "the games journal {path} was written by a newer Splendor Companion "
-                "(schema {found}, this one knows {known}): update the app",
-                path=str(self.path),
-                found=version,
-                known=SCHEMA_VERSION,
-            )
+            problem = self._schema_problem(version)
+            assert problem is not None
+            raise problem
         for target in range(version + 1, SCHEMA_VERSION + 1):
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -1146,13 +1204,31 @@ class Store:
     def info(self, game_id: int) -> GameInfo:
         return self._info(self._row(game_id))
 
-    def games(self) -> list[GameInfo]:
-        """Every game, the most recent first; a damaged one too, with its ``problem``."""
+    def games(self, limit: int | None = None, offset: int = 0) -> list[GameInfo]:
+        """Every game, the most recent first; a damaged one too, with its ``problem``.
+        ``limit`` and ``offset``: a page of them (a club's journal holds thousands): the
+        lines are made for that page's games only."""
+        page = "" if limit is None else f" LIMIT {int(limit)} OFFSET {int(offset)}"
         rows = self._db.execute(
-            f"SELECT {self._COLUMNS.format(record='NULL')} FROM games "
+            f"SELECT {self._COLUMNS.format(record='NULL')} FROM games WHERE id IN "
+            f"(SELECT id FROM games ORDER BY started_at DESC, id DESC{page}) "
             "ORDER BY started_at DESC, id DESC"
         ).fetchall()
         return [self._info(tuple(r)) for r in rows]
+
+    def count_games(self) -> int:
+        count: int = self._db.execute("SELECT count(*) FROM games").fetchone()[0]
+        return count
+
+    def latest_readable(self) -> GameInfo | None:
+        """The most recent game that can be read (:meth:`games`' first such line), found
+        without making a line for every game: newest first, one row at a time."""
+        rows = self._db.execute("SELECT id FROM games ORDER BY started_at DESC, id DESC")
+        for (game_id,) in rows:
+            info = self.info(game_id)
+            if info.problem is None:
+                return info
+        return None
 
     def latest_unfinished(self) -> GameInfo | None:
         """The game to offer to resume: the last one touched that is still being played

@@ -155,21 +155,29 @@ def played_games(
     store: Store,
     include: Callable[[PlayedGame], bool] | None = None,
     unreadable: list[StoreError] | None = None,
+    known: dict[tuple[int, str, int], PlayedGame] | None = None,
 ) -> list[PlayedGame]:
     """Every finished game, most recent first, names counted as the persons they are.
 
     A game whose journal cannot be read is left out rather than hiding every other
     game; why (naming the game) goes to ``unreadable`` when given, so the table can be told.
+    ``known``: the lines of an earlier call, by game, last change and moves (replaying
+    every game of a club's journal takes seconds; a finished game does not change), kept
+    up to date here for the next call: only new or changed games are replayed.
     """
     person = persons(store)
     lines = []
+    seen: dict[tuple[int, str, int], PlayedGame] = {}
     for info in store.games():
         if not info.finished:
             continue
+        key = (info.id, info.updated_at, info.moves)
         try:
             if info.problem is not None:
                 raise info.problem
-            line = _played(store, info)
+            found = None if known is None else known.get(key)
+            line = _played(store, info) if found is None else found
+            seen[key] = line
         except StoreError as err:
             if unreadable is not None:
                 unreadable.append(err)
@@ -188,6 +196,9 @@ def played_games(
         )
         if include is None or include(line):
             lines.append(line)
+    if known is not None:
+        known.clear()
+        known.update(seen)  # a deleted game's line goes with it
     return lines
 
 

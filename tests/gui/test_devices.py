@@ -504,3 +504,22 @@ def test_the_devices_need_only_what_they_ask_of_the_app(
         devices.close()
     assert not host.notices
     assert not [e for e in host.events if e[0] == "card"]  # the host took the tag raw
+
+
+def test_a_hostile_tag_file_is_set_aside_and_the_reader_starts(driver: Driver) -> None:
+    d = driver
+    path = default_path(d.app.data_folder())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"[" * 200_000)  # nested too deep for json: a RecursionError before
+    master, slave = os.openpty()
+    try:
+        rdm6300_on(d, os.ttyname(slave))
+        said = [n for n in d.app.notices if ".damaged-" in n]
+        assert len(said) == 1 and "\n" not in said[0], d.app.notices
+        assert d.app.hardware is not None and d.app.hardware.tags is not None
+        assert len(d.app.hardware.tags) == 0
+        kept = [p for p in path.parent.iterdir() if p.name.startswith(path.name + ".damaged-")]
+        assert len(kept) == 1 and kept[0].read_bytes() == b"[" * 200_000
+    finally:
+        os.close(master)
+        os.close(slave)
