@@ -280,7 +280,7 @@ def unreachable(conninfo: str, err: BaseException) -> ClubError:
     elif "does not support SSL" in text:
         template = N_(
             "the club's server at {host} does not take TLS connections, which this URL "
-            "asks (sslmode={sslmode}): its owner turns TLS on (docs/club.md), or the URL "
+            "asks (sslmode={sslmode}): its owner switches TLS on (docs/club.md), or the URL "
             "asks no TLS on a network the club owns"
         )
     elif "certificate" in text and ("verify" in text or "root" in text):
