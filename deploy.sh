@@ -109,6 +109,9 @@ when it is not). Settings not given keep the value of the previous run.
   --no-web             do not serve the table's web page to the phones around it
                        (--web serves it again; the app's setting "The table on
                        phones" turns it off too)
+  --club               also install what a club's kiosk needs (psycopg, openskill:
+                       docs/club.md), kept by the next runs; --no-club installs the
+                       project without them again (they stay, unused)
   --no-start           install and enable, but start nothing and reload neither systemd
                        nor udev (an image being prepared, a chroot: the kiosk starts at
                        the next boot); the default where systemd is not running
@@ -154,6 +157,7 @@ OPT_PANEL="" OPT_TOUCH_ROTATION=""
 OPT_RFID_BAUD=""
 OPT_USB=""
 OPT_WEB=""
+OPT_CLUB=""
 NO_START=0 NO_START_WHY=--no-start
 DRY_RUN=0 UNINSTALL=0 PURGE=0 ROOT="" SOURCE="$SCRIPT_DIR" PYTHON="" MIN_FREE_MB=600
 
@@ -175,6 +179,8 @@ while [ $# -gt 0 ]; do
         --no-usb-export) OPT_USB=no; shift ;;
         --no-web) OPT_WEB=no; shift ;;
         --web) OPT_WEB=yes; shift ;;
+        --club) OPT_CLUB=yes; shift ;;
+        --no-club) OPT_CLUB=no; shift ;;
         --no-start) NO_START=1; shift ;;
         --dry-run) DRY_RUN=1; shift ;;
         --uninstall) UNINSTALL=1; shift ;;
@@ -252,6 +258,7 @@ PREV_RFID_READER=${PREVIOUS[SPLENDOR_RFID_READER]-}
 PREV_RFID_BAUD=${PREVIOUS[SPLENDOR_RFID_BAUD]-}
 PREV_USB=${PREVIOUS[SPLENDOR_USB_EXPORT]-}
 PREV_WEB=${PREVIOUS[SPLENDOR_WEB]-}
+PREV_CLUB=${PREVIOUS[SPLENDOR_CLUB]-}
 PREV_GROUPS_ADDED=${PREVIOUS[SPLENDOR_GROUPS_ADDED]-}
 
 # Each setting: the option if given, else the previous run's value, else the default.
@@ -290,6 +297,7 @@ RFID_READER=${OPT_RFID_READER:-${PREV_RFID_READER:-none}}
 RFID_BAUD=${OPT_RFID_BAUD:-${PREV_RFID_BAUD:-default}}
 USB_EXPORT=${OPT_USB:-${PREV_USB:-yes}}
 WEB=${OPT_WEB:-${PREV_WEB:-yes}}
+CLUB=${OPT_CLUB:-${PREV_CLUB:-no}}
 
 # normalise PATH: the absolute PATH without ".", ".." and repeated slashes, worked out on
 # the letters alone (no symlink followed, nothing needs to exist), so that the guards
@@ -873,12 +881,23 @@ pip_install_source() { # a copy without .git or .venv, so that pip leaves no fil
     local stage
     stage=$(mktemp -d)
     source_files | tar -C "$SOURCE" --null -T - -cf - | tar -C "$stage" -xf -
-    # [native]: what compiling the engine needs (companion.engine.build, below).
-    "$VENV/bin/python" -m pip install --upgrade "${stage}[native]" || {
+    # [native]: what compiling the engine needs (companion.engine.build, below); [club]:
+    # a club's kiosk's PostgreSQL client and ratings (docs/club.md).
+    "$VENV/bin/python" -m pip install --upgrade "${stage}[$(extras)]" || {
         rm -rf "$stage"
         return 1
     }
     rm -rf "$stage"
+}
+
+# The project's extras: the engine's build, and a club's parts where --club asked them.
+extras() {
+    if [ "$CLUB" = yes ]; then say native,club; else say native; fi
+}
+
+# What pip is said to install: the source, and [club] with the club's parts.
+project_words() {
+    if [ "$CLUB" = yes ]; then say "$SOURCE[club]"; else say "$SOURCE"; fi
 }
 
 has_kivy() {
@@ -888,13 +907,15 @@ has_kivy() {
 step_project() {
     local fingerprint
     fingerprint=$(source_fingerprint)
+    # The club's parts asked or no longer asked: the project is installed again.
+    [ "$CLUB" != yes ] || fingerprint+=" club"
     if [ -x "$ROOT$APP" ] && [ -f "$ROOT$STAMP" ] && [ "$(<"$ROOT$STAMP")" = "$fingerprint" ]; then
         say "UNCHANGED project in $VENV (same source)"
         return 0
     fi
     if [ "$MODE" = real ]; then
-        say "DO $VENV/bin/python -m pip install --upgrade $SOURCE"
-        pip_install_source || die "pip could not install $SOURCE into $VENV"
+        say "DO $VENV/bin/python -m pip install --upgrade $(project_words)"
+        pip_install_source || die "pip could not install $(project_words) into $VENV"
         if ! has_kivy; then
             say "DO $VENV/bin/python -m pip install 'kivy>=2.3.1' (the project did not bring it)"
             "$VENV/bin/python" -m pip install 'kivy>=2.3.1' || die "pip could not install Kivy"
@@ -905,7 +926,7 @@ step_project() {
         "$VENV/bin/python" -m companion.engine.build >/dev/null ||
             note "the engine was not compiled: it runs as pure Python (slower)"
     else
-        say "PLAN $VENV/bin/python -m pip install --upgrade $SOURCE"
+        say "PLAN $VENV/bin/python -m pip install --upgrade $(project_words)"
         say "PLAN $VENV/bin/python -m pip install 'kivy>=2.3.1' (only if the project does not bring it)"
         say "PLAN $VENV/bin/python -m companion.engine.build (the engine compiled; pure Python if it cannot be)"
     fi
@@ -1006,6 +1027,7 @@ SPLENDOR_TOUCH_INVERT=$TOUCH_INVERT
 SPLENDOR_USB_EXPORT=$USB_EXPORT
 SPLENDOR_WEB=$WEB
 SPLENDOR_WEB_PORT=$WEB_PORT
+SPLENDOR_CLUB=$CLUB
 SPLENDOR_DATA_DIR=$DATA_DIR
 EOF
     [ -z "$PANEL" ] || say "SPLENDOR_DISPLAY=$PANEL"
@@ -1033,6 +1055,14 @@ render() { # TEMPLATE: the file from systemd/ with the placeholders filled in
     text=${text//@PREFIX@/"$PREFIX"}
     text=${text//@GROUPS@/"${UNIT_GROUPS[*]:-}"}
     text=${text//@DATA_DIR@/"$DATA_DIR"}
+    # The app's network: a club's kiosk pushes its games to the club's PostgreSQL.
+    if [ "$CLUB" = yes ]; then
+        text=${text//@ADDRESS_FAMILIES@/"AF_UNIX AF_NETLINK AF_INET AF_INET6"}
+        text=${text//@IP_DENY@/}
+    else
+        text=${text//@ADDRESS_FAMILIES@/"AF_UNIX AF_NETLINK"}
+        text=${text//@IP_DENY@/any}
+    fi
     printf '%s' "$text"
 }
 
@@ -1123,7 +1153,7 @@ step_service() {
 install() {
     local dry=""
     [ "$MODE" != dry ] || dry=', dry run'
-    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT, web page $WEB)${ROOT:+, root $ROOT}$dry"
+    say "deploy.sh: install Splendor Companion for user $SERVICE_USER in $PREFIX (display ${PANEL:-not named}, rotation $ROTATION, touch-rotation $TOUCH_ROTATION, touch-invert $TOUCH_INVERT, RFID port $RFID_PORT, reader $RFID_READER, baud $RFID_BAUD, USB export $USB_EXPORT, web page $WEB, club $CLUB)${ROOT:+, root $ROOT}$dry"
     check_64bit
     check_system
     check_source

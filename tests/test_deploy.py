@@ -1259,3 +1259,58 @@ def test_a_run_says_what_it_installs_once_and_a_machine_without_a_board_model_wr
     assert sum(line.startswith("deploy.sh: install ") for line in run.lines) == 1
     assert "web page" in next(line for line in run.lines if line.startswith("deploy.sh: install "))
     assert "No such file" not in run.err, run.err
+
+
+# ---------------------------------------------------------------- a club's kiosk
+
+
+def test_club_installs_the_club_s_parts_and_the_next_runs_keep_them_until_no_club(
+    on_installed_system: Deployed, tmp_path: Path
+) -> None:
+    """--club: the project installed again with its [club] extra (psycopg, openskill:
+    docs/club.md), kept by the runs after, and --no-club installs it without again."""
+    root, source = copy_root(on_installed_system, tmp_path), on_installed_system.source
+    assert "SPLENDOR_CLUB=no" in text(root, ENV_FILE).splitlines()  # not asked: none
+    assert on_installed_system.run.has(
+        f"PLAN {PREFIX}/venv/bin/python -m pip install --upgrade {source}"
+    )
+
+    unit = text(root, UNIT).splitlines()
+    assert "RestrictAddressFamilies=AF_UNIX AF_NETLINK" in unit and "IPAddressDeny=any" in unit
+
+    club = deploy(root, source, "--club")
+    assert club.code == 0, club.err
+    assert club.has(f"PLAN {PREFIX}/venv/bin/python -m pip install --upgrade {source}[club]")
+    assert "SPLENDOR_CLUB=yes" in text(root, ENV_FILE).splitlines()
+    # The app reaches the club's server: its unit lets it out on the network.
+    unit = text(root, UNIT).splitlines()
+    assert "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET AF_INET6" in unit
+    assert "IPAddressDeny=" in unit and "IPAddressDeny=any" not in unit
+    assert club.has("PLAN systemctl restart splendor-companion.service")
+    assert "club yes" in next(line for line in club.lines if line.startswith("deploy.sh: install"))
+
+    again = deploy(root, source)  # the source unchanged, the club's parts kept
+    assert again.code == 0, again.err
+    assert again.has(f"UNCHANGED project in {PREFIX}/venv (same source)")
+    assert "SPLENDOR_CLUB=yes" in text(root, ENV_FILE).splitlines()
+
+    put(source / "companion" / "__init__.py", "VERSION = 3\n")  # an update: still a club's
+    updated = deploy(root, source)
+    assert updated.has(f"PLAN {PREFIX}/venv/bin/python -m pip install --upgrade {source}[club]")
+
+    off = deploy(root, source, "--no-club")
+    assert off.code == 0, off.err
+    assert off.has(f"PLAN {PREFIX}/venv/bin/python -m pip install --upgrade {source}")
+    assert "SPLENDOR_CLUB=no" in text(root, ENV_FILE).splitlines()
+    assert "IPAddressDeny=any" in text(root, UNIT).splitlines()
+
+
+def test_the_dry_run_of_club_plans_the_club_s_parts_and_changes_nothing(
+    root: Path, source: Path
+) -> None:
+    before = snapshot(root)
+    run = deploy(root, source, "--club", "--dry-run")
+    assert run.code == 0, run.err
+    assert run.has(f"PLAN {PREFIX}/venv/bin/python -m pip install --upgrade {source}[club]")
+    assert snapshot(root) == before
+    assert "--club" in deploy(root, source, "--help").out

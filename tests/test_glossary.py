@@ -48,6 +48,7 @@ NOT_THE_TERM = {
             "a round needs at least two players: register them with 'club tournament add'",
             "round {round} is still being played at table {table}: its game ends first",
             "Seat the next round",
+            "Its results stay at the club; no round can be seated after.",
         )
     },
     (

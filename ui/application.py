@@ -52,6 +52,7 @@ from .screens.start import StartScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .screens.table.words import error_words, named
+from .screens.tournament import TournamentScreen
 from .settings import (
     DEFAULTS,
     SETTINGS_SECTION,
@@ -80,6 +81,7 @@ SCREENS: dict[str, Callable[[CompanionApp], Screen]] = {
     "settings": SettingsScreen,
     "stats": StatsScreen,
     "club": ClubScreen,
+    "tournament": TournamentScreen,
     "review": ReviewScreen,
     "analysis": AnalysisScreen,
 }

@@ -18,6 +18,7 @@ import contextlib
 import importlib
 import json
 import os
+import re
 import socket
 import stat
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import CompanionError
 from ..files import write_atomic
+from ..i18n import N_
 from ..paths import data_dir
 
 if TYPE_CHECKING:
@@ -126,6 +128,17 @@ def default_kiosk() -> str:
     return socket.gethostname() or "kiosk"
 
 
+# A password as it may stand in a string libpq cannot read: a URL's ``user:secret@``, or
+# ``password=secret`` (quoted or not). Hidden by its letters, since such a string does not parse.
+_URL_PASSWORD = re.compile(r"(://[^:/@\s]*):[^@\s]*@")
+_KEY_PASSWORD = re.compile(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
+
+
+def mask(text: str) -> str:
+    """``text`` with any password in it hidden (``***``), whether or not it parses."""
+    return _KEY_PASSWORD.sub(r"\1***", _URL_PASSWORD.sub(r"\1:***@", text))
+
+
 def _parts(conninfo: str) -> dict[str, str]:
     pg = need("psycopg")
     try:
@@ -134,8 +147,8 @@ def _parts(conninfo: str) -> dict[str, str]:
         raise ClubError(
             "{url} is not a club's address: {reason}. Give a URL like "
             "postgresql://table1@club.local/splendor_club, or a service name",
-            url=hide_password(conninfo),
-            reason=str(err).splitlines()[0],
+            url=mask(conninfo),
+            reason=mask(str(err).splitlines()[0]),
         ) from None
     return {k: str(v) for k, v in parts.items()}
 
@@ -154,7 +167,7 @@ def hide_password(conninfo: str) -> str:
     try:
         parts = _parts(conninfo) if "password" in conninfo or "@" in conninfo else None
     except ClubError:
-        return "?"
+        return mask(conninfo)
     if parts is None or "password" not in parts:
         return conninfo
     pg = need("psycopg")
@@ -212,6 +225,7 @@ def connect(club: Club | str, *, check: bool = True) -> psycopg.Connection[Any]:
     cannot be reached or is not a club this companion can use."""
     pg = need("psycopg")
     conninfo = club.conninfo if isinstance(club, Club) else club
+    _parts(conninfo)  # an address libpq cannot read is said as one, its password hidden
     try:
         conn: psycopg.Connection[Any] = pg.connect(
             conninfo,
@@ -223,12 +237,7 @@ def connect(club: Club | str, *, check: bool = True) -> psycopg.Connection[Any]:
             autocommit=True,
         )
     except pg.Error as err:
-        raise ClubError(
-            "cannot reach the club at {url}: {reason}",
-            code="club-unreachable",
-            url=hide_password(conninfo),
-            reason=reason_of(err),
-        ) from None
+        raise unreachable(conninfo, err) from None
     if check:
         try:
             check_schema(conn, conninfo)
@@ -238,10 +247,73 @@ def connect(club: Club | str, *, check: bool = True) -> psycopg.Connection[Any]:
     return conn
 
 
+def unreachable(conninfo: str, err: BaseException) -> ClubError:
+    """Why the club could not be reached, said with what to do where libpq's reason is
+    one a person can act on (a wrong password, a name mistyped, TLS refused); the reason
+    itself is libpq's, in English (``reason``; ``club join`` reads it)."""
+    text = str(err)
+    parts = _parts(conninfo)
+    params: dict[str, Any] = {
+        "url": hide_password(conninfo),
+        "reason": reason_of(err),
+        "user": parts.get("user", ""),
+        "database": parts.get("dbname", ""),
+        "host": parts.get("host", "localhost"),
+        "sslmode": parts.get("sslmode", ""),
+        "port": parts.get("port", "5432"),
+    }
+    if "password authentication failed" in text:
+        template = N_(
+            "the club at {url} refused the password of {user}: ask the club's owner for "
+            "this kiosk's password, and join again with it (club join URL)"
+        )
+    elif re.search(r'database ".*" does not exist', text):
+        template = N_(
+            "the club's server has no database {database}: check the database's name at "
+            "the end of the club's URL, and join again"
+        )
+    elif re.search(r'role ".*" does not exist', text):
+        template = N_(
+            "the club's server knows no kiosk named {user}: check the user in the club's "
+            "URL, or ask the club's owner to make it (docs/club.md)"
+        )
+    elif "does not support SSL" in text:
+        template = N_(
+            "the club's server at {host} does not take TLS connections, which this URL "
+            "asks (sslmode={sslmode}): its owner switches TLS on (docs/club.md), or the URL "
+            "asks no TLS on a network the club owns"
+        )
+    elif "certificate" in text and ("verify" in text or "root" in text):
+        template = N_(
+            "the certificate of the club's server at {host} could not be checked ({reason}): "
+            "put the certificate of the authority that signed it in ~/.postgresql/root.crt, "
+            "or name it with sslrootcert= in the URL (docs/club.md)"
+        )
+    elif "no pg_hba.conf entry" in text:
+        template = N_(
+            "the club's server does not let this kiosk in ({reason}): its owner adds a line "
+            "for the kiosks' network to pg_hba.conf (docs/club.md)"
+        )
+    elif "failed to resolve host" in text or "could not translate host name" in text:
+        template = N_(
+            "no machine named {host} is found on this network: check the host in the "
+            "club's URL ({url})"
+        )
+    elif "Connection refused" in text or "Is the server running" in text:
+        template = N_(
+            "nothing answers at {host}, port {port}: is the club's server running, and "
+            "listening on the club's network (listen_addresses, docs/club.md)?"
+        )
+    else:
+        template = N_("cannot reach the club at {url}: {reason}")
+    return ClubError(template, code="club-unreachable", **params)
+
+
 def reason_of(err: BaseException) -> str:
-    """libpq's reason on one line (its messages carry the server's hints below)."""
+    """libpq's reason on one line (its messages carry the server's hints below), any
+    password it quotes hidden."""
     lines = [ln.strip() for ln in str(err).splitlines() if ln.strip()]
-    return lines[-1] if lines else type(err).__name__
+    return mask(lines[-1]) if lines else type(err).__name__
 
 
 def check_schema(conn: psycopg.Connection[Any], conninfo: str) -> int:

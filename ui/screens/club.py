@@ -29,7 +29,7 @@ from companion.journal.store import StoreError
 from .. import theme
 from ..i18n import tr
 from ..layout import Shaped, button, gap
-from .listing import cell, line_height, rows_view, title
+from .listing import Lines, cell, line_height, one_line, rows_view, title
 
 if TYPE_CHECKING:
     from ..context import AppContext
@@ -157,6 +157,8 @@ class ClubScreen(Shaped):
                 # Said as the games list says a finished game (the kiosk's font has no ✓).
                 done = f" ({tr('over')})" if t.done else ""
                 lines.append(cell(_table_words(t) + done, 1))
+            if seen.standings:  # after the games of the round played so far
+                lines.append(cell(tr("The tournament's standings"), 1, bold=True))
             for place, e in enumerate(seen.standings, start=1):
                 lines.append(_entry_row(place, e))
         if seen is not None and seen.league is not None:
@@ -182,6 +184,8 @@ class ClubScreen(Shaped):
         bar = BoxLayout(size_hint_y=None, height=line_height() * 1.2, spacing=gap(8))
         bar.add_widget(button(tr("Back"), self.back))
         bar.add_widget(button(tr("Ask the club again"), self.ask))
+        if seen is not None and seen.league is not None:  # the club answered
+            bar.add_widget(button(tr("Tournament"), self.organise))
         if seen is not None and seen.table is not None and not seen.table.done:
             bar.add_widget(button(tr("Start this table's game"), self.start_table))
         elif seen is not None and seen.round_over:
@@ -197,6 +201,17 @@ class ClubScreen(Shaped):
         """The tournament's next round seated (docs/club.md), then the club asked again."""
         self.ask(seat_round=True)
 
+    def organise(self) -> None:
+        """The tournament's organiser: start it, its players, seat a round, end it."""
+        self.manager.get_screen("tournament").show()
+        self.manager.current = "tournament"
+
+    def show_seated(self) -> None:
+        """Come from the organiser: the next round seated, then its tables shown."""
+        self.seen = None
+        self.refresh()
+        self.ask(seat_round=True)
+
     def back(self) -> None:
         self.manager.current = "stats"
 
@@ -207,25 +222,19 @@ def _table_words(t: tournament.Table) -> str:
     )
 
 
-def _entry_row(place: int, e: tournament.Entry) -> BoxLayout:
-    """A line of the tournament's standings: its score, prestige points and games."""
-    row = BoxLayout(size_hint_y=None, height=line_height(), spacing=gap(6))
-    row.add_widget(cell(f"{place}.", 0.1))
-    row.add_widget(cell(e.person, 0.4))
-    row.add_widget(cell(number(e.score, 2), 0.15))
-    row.add_widget(
-        cell(ngettext("{n} point", "{n} points", e.points).format(n=number(e.points)), 0.15)
-    )
-    row.add_widget(
-        cell(ngettext("{n} game", "{n} games", e.played).format(n=number(e.played)), 0.2)
-    )
-    return row
+def _entry_row(place: int, e: tournament.Entry) -> Lines:
+    """A line of the tournament's standings: its score, prestige points and games (as
+    tall as its longest words wrapped: "0 point de prestige")."""
+    points = ngettext("{n} point", "{n} points", e.points).format(n=number(e.points))
+    games = ngettext("{n} game", "{n} games", e.played).format(n=number(e.played))
+    texts = (f"{place}.", e.person, number(e.score, 2), points, games)
+    return _line(texts, (0.1, 0.35, 0.15, 0.2, 0.2))
 
 
-def _rating_row(place: int, who: str, r: ratings.Rating) -> BoxLayout:
-    row = BoxLayout(size_hint_y=None, height=line_height(), spacing=gap(6))
-    row.add_widget(cell(f"{place}.", 0.1))
-    row.add_widget(cell(who, 0.5))
-    row.add_widget(cell(number(r.ordinal, 1), 0.15))
-    row.add_widget(cell(ngettext("{n} game", "{n} games", r.games).format(n=number(r.games)), 0.25))
-    return row
+def _rating_row(place: int, who: str, r: ratings.Rating) -> Lines:
+    games = ngettext("{n} game", "{n} games", r.games).format(n=number(r.games))
+    return _line((f"{place}.", who, number(r.ordinal, 1), games), (0.1, 0.5, 0.15, 0.25))
+
+
+def _line(texts: tuple[str, ...], widths: tuple[float, ...]) -> Lines:
+    return Lines([cell(t, w) for t, w in zip(texts, widths, strict=True)], one_line(widths), 1)

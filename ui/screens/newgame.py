@@ -19,15 +19,13 @@ from companion.text import check_name
 
 from .. import theme
 from ..i18n import tr
-from ..keyboard_layouts import name_rows
 from ..layout import Shaped, button, fit_label, gap, grow_label, row_height, show_name
 from ..scale import SCALE
 from ..widgets.buttons import big_button
+from .namekeys import name_keyboard, with_key
 
 if TYPE_CHECKING:
     from ..context import AppContext
-
-MAX_NAME = 14
 
 
 class NewGameScreen(Shaped):
@@ -209,22 +207,7 @@ class NewGameScreen(Shaped):
         return keyboard
 
     def _make_keyboard(self) -> BoxLayout:
-        keyboard = BoxLayout(orientation="vertical")
-        rows = name_rows(i18n.language(), self.accents)
-        for n, row_keys in enumerate(rows):
-            row = BoxLayout()
-            for key in row_keys:
-                row.add_widget(button(key, partial(self.type, key), font=24))
-            if n == len(rows) - 1:  # every accent, for one letter
-                more = button("ABC" if self.accents else "ÀÉ…", self.toggle_accents, size_hint_x=2)
-                more.background_color = theme.PANEL_ACTIVE
-                row.add_widget(more)
-            keyboard.add_widget(row)
-        last = BoxLayout()
-        last.add_widget(button(tr("Space"), lambda: self.type(" "), size_hint_x=0.6))
-        last.add_widget(button("<-", self.backspace, size_hint_x=0.4))
-        keyboard.add_widget(last)
-        return keyboard
+        return name_keyboard(self.accents, self.type, self.toggle_accents, self.backspace)
 
     def _typing_bar(self) -> BoxLayout:
         """Over the 3.5-inch screen's keyboard: the name being typed, and Done."""
@@ -307,11 +290,8 @@ class NewGameScreen(Shaped):
         self.refresh()
 
     def type(self, key: str) -> None:
-        name = self.names[self.editing]
         self.accents = False  # one accented letter, then the letters again
-        if len(name) < MAX_NAME:
-            # Capital first letter, then small ones: the way names are written.
-            self.names[self.editing] = name + (key if not name or name[-1] in " -" else key.lower())
+        self.names[self.editing] = with_key(self.names[self.editing], key)
         self.refresh()
 
     def backspace(self) -> None:
