@@ -31,7 +31,7 @@ from ...scale import SCALE
 from ...widgets.buttons import big_button
 from ...widgets.framed import FramedBox
 from ...widgets.pieces import CardView, GemRow, NobleView
-from ...widgets.text import wrapping_label
+from ...widgets.text import wrapped_lines, wrapping_label
 
 GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the gem)
 GEM_MOST = 56.0  # px at 800x480: as large as the bank's, no larger
@@ -108,8 +108,8 @@ class Pictures(BoxLayout):
                 pay = move.payment or game.default_payment(seat, bought) or Tokens()
                 if pay.total:
                     self._group(tr("Paying:"), gems(pay), 0)
-            elif game.bank.gold:
-                self._group(tr("With:"), gems(Tokens(gold=1)), 0)
+            elif game.bank.gold:  # taken with the reserve, not paid: from the bank
+                self._group(tr("From the bank:"), gems(Tokens(gold=1)), 0)
         if move.returned is not None and move.returned.total:
             self._group(tr("Gives back:"), gems(move.returned), 0)
         noble = visiting(game, move)
@@ -204,13 +204,22 @@ class MovePanel(FramedBox):
         self.add_widget(self.body)
         self.add_widget(self.buttons)
         SCALE.bind(unit=self._rescale)
+        self.bind(width=self._rescale)
+        self.title.bind(text=self._rescale)
         self._rescale()
 
     def _rescale(self, *_: Any) -> None:
         self.buttons.height = SCALE.target(48)
-        self.title.font_size = SCALE.font(17)
         self.padding = SCALE.px(6)
         self.spacing = SCALE.px(4)
+        # The move's sentence on two lines where it can, down to the text floor: the
+        # pictures below it keep their room.
+        size = SCALE.font(17)
+        width = max(1.0, float(self.width) - SCALE.px(12))
+        text = self.title.text
+        while size > SCALE.min_text and len(wrapped_lines(text, size, width, bold=True)) > 2:
+            size = max(float(SCALE.min_text), size - 1)
+        self.title.font_size = size
 
     def _clear(self) -> None:
         if self.spinner is not None:
@@ -275,9 +284,9 @@ class MovePanel(FramedBox):
         self.thinking = False
 
 
-def companion_title(name: str, level: str, thinking: bool) -> str:
-    """The panel's title on the companion's turn: its seat as history and the end screen
-    name it (``seat_title``: "Robo (hard)"), so a seat left with the companion's own name
-    reads "Companion (hard) plays", never "Companion (the companion, hard) plays"."""
-    title = seat_title(name, level)
-    return (tr("{title} is thinking...") if thinking else tr("{title} plays")).format(title=title)
+def companion_title(name: str, level: str) -> str:
+    """The panel's title while the companion thinks: its seat as history and the end
+    screen name it (``seat_title``: "Robo (hard)"), so a seat left with the companion's own
+    name reads "Companion (hard) is thinking...", never "Companion (the companion, hard)".
+    Its move is then told in a sentence (:func:`companion.records.movelog.foretell`)."""
+    return tr("{title} is thinking...").format(title=seat_title(name, level))
