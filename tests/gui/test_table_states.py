@@ -5,7 +5,8 @@ covering an enabled control or the active player's name and points (:mod:`.cover
 
 The default run walks the four displays that show every arrangement in French, the
 longest language, and Portuguese at 480x320 (its Undo, Redo and Moves are the longest
-there); the long run walks every display in every language.
+there) and 480x800 (the narrowest portrait, where "Cle…" was cut); the long run walks
+every display in every language.
 """
 
 from __future__ import annotations
@@ -40,6 +41,25 @@ def squashed(root: Widget) -> list[str]:
     return found
 
 
+def names_cut(root: Widget) -> list[str]:
+    """Players' names shown cut inside a word ("Cle…", "Com…"): a name is whole, or its
+    leading words (or hyphenated parts) and "…"."""
+    found = []
+    for w in root.walk(restrict=True):
+        full = getattr(w, "full_name", None)
+        if not full or not legible.shown(w):
+            continue
+        text = w.text
+        if text == full:
+            continue
+        kept = text.removesuffix("…").rstrip()
+        starts = {full[:i].rstrip() for i in range(1, len(full)) if full[i] == " "}
+        starts |= {full[: i + 1] for i in range(len(full) - 1) if full[i] == "-"}
+        if not (text.endswith("…") and kept in starts):
+            found.append(f"the name {full!r} shown as {text!r}")
+    return found
+
+
 def checker(d: Driver, found: list[str]) -> Callable[[str], None]:
     def look(state: str) -> None:
         d.frames(2)
@@ -52,7 +72,7 @@ def checker(d: Driver, found: list[str]) -> Callable[[str], None]:
         found.extend(legible.faults(state, root))
         found.extend(covered.faults(state, root, keep))
         size = f"{SCALE.width:.0f}x{SCALE.height:.0f}"
-        found.extend(f"{state} at {size}: {f}" for f in squashed(root))
+        found.extend(f"{state} at {size}: {f}" for f in squashed(root) + names_cut(root))
 
     return look
 
@@ -74,8 +94,8 @@ def walk_everything(tmp_path: Path, language: str, sizes: list[tuple[int, int]])
 
 @pytest.mark.parametrize(
     ("language", "sizes"),
-    [("fr", MAIN_DISPLAYS), ("pt", [(480, 320)])],
-    ids=["fr-main-displays", "pt-480x320"],
+    [("fr", MAIN_DISPLAYS), ("pt", [(480, 320), (480, 800)])],
+    ids=["fr-main-displays", "pt-480x320-480x800"],
 )
 def test_every_state_of_the_table_reads_and_nothing_covers_a_control(
     tmp_path: Path, language: str, sizes: list[tuple[int, int]]

@@ -13,8 +13,9 @@ from .text import widest_word
 
 
 def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:
-    """A button for a finger: its words wrap between words rather than spill, 16 px at
-    the least (the 3.5-inch screen's floor, 12 px, where a bar of five has no more room).
+    """A button for a finger: its words wrap between words rather than spill, as large
+    as its height allows and small enough that its widest word fits, down to the text
+    floor (14 px; 12 on the 3.5-inch screen).
 
     A disabled button is drawn flat and grey, its words dimmed: it must not look like a
     button that failed to react.
@@ -34,11 +35,11 @@ def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:
     button.bind(size=lambda b, s: setattr(b, "text_size", (s[0] * 0.94, None)))
 
     def fit(b: Button, *_: object) -> None:
-        # As large as the height allows, but small enough (down to 16 px, the floor on a
-        # 3.5-inch screen) that the widest word fits the width: widths grow with the font
-        # size, so one measure at 18 px scales to any size.
+        # As large as the height allows, but small enough (down to the text floor) that
+        # the widest word fits the width: widths grow with the font size, so one measure
+        # at 18 px scales to any size.
         widest = widest_word(b.text, 18) or 1.0
-        least = float(SCALE.min_text) if SCALE.small else 16.0
+        least = float(SCALE.min_text)
         b.font_size = max(least, min(b.height * 0.38, 26, b.width * 0.94 * 18 / widest))
 
     button.bind(size=fit, text=fit)

@@ -200,13 +200,40 @@ class MovePanel(FramedBox):
         self.on_other: Callable[[], object] = lambda: None
         self.buttons = BoxLayout(size_hint_y=None, spacing=SCALE.px(6))
         self.buttons.add_widget(self.button)
+        # The pictures and the buttons: one over the other, or side by side where the
+        # panel is wide and short (portrait: the players below keep their room).
+        self.row = BoxLayout(spacing=SCALE.px(6))
         self.add_widget(self.title)
-        self.add_widget(self.body)
-        self.add_widget(self.buttons)
+        self.add_widget(self.row)
+        self.side_by_side = False
+        self._place()
+        SCALE.bind(portrait=self._place)
         SCALE.bind(unit=self._rescale)
         self.bind(width=self._rescale)
         self.title.bind(text=self._rescale)
         self._rescale()
+
+    def _place(self, *_: Any) -> None:
+        """The buttons under the pictures (landscape), or beside them (portrait)."""
+        wanted = bool(SCALE.portrait)
+        if self.buttons.parent is not None and wanted == self.side_by_side:
+            return
+        self.side_by_side = wanted
+        self.row.clear_widgets()
+        if self.buttons.parent is not None:
+            self.buttons.parent.remove_widget(self.buttons)
+        self.row.add_widget(self.body)
+        if wanted:  # Done and Close side by side all the same: each as tall as the row
+            self.row.add_widget(self.buttons)
+            self._share()
+        else:
+            self.buttons.size_hint = (1, None)
+            self.add_widget(self.buttons)
+
+    def _share(self) -> None:
+        """Beside the pictures: a third of the row for Done, half for Done and Close."""
+        if self.side_by_side:
+            self.buttons.size_hint = (0.34 if len(self.buttons.children) < 2 else 0.5, 1)
 
     def _rescale(self, *_: Any) -> None:
         self.buttons.height = SCALE.target(48)
@@ -234,6 +261,7 @@ class MovePanel(FramedBox):
         self.on_other = action
         if self.other.parent is None:
             self.buttons.add_widget(self.other)
+        self._share()
 
     def think(
         self,
@@ -275,6 +303,7 @@ class MovePanel(FramedBox):
         """One button again (the second is a suggestion's)."""
         if self.other.parent is not None:
             self.buttons.remove_widget(self.other)
+        self._share()
 
     def close(self) -> None:
         """Off the table: nothing turns on in the background."""

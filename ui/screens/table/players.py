@@ -42,6 +42,12 @@ DIGIT = 0.76  # a held token's count, of its gem's side
 LINE = 50  # px at 800x480: a player's line, its gems' counts at the text floor
 
 
+def full_least() -> float:
+    """The least height of a player in full: its top line a finger's height, its counts
+    at the text floor (its gems twice the floor over their share of the count)."""
+    return float(SCALE.min_target + 2 * SCALE.min_text / (DIGIT * 0.96) + 16)
+
+
 class Holdings(Widget):
     """Per colour, the tokens held (bare gems) over the bonuses owned (gems on a card),
     then the token total against the limit: ``7/10``, in warning colours near the limit."""
@@ -161,6 +167,7 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         super().__init__(padding=4, spacing=4, **kw)
         self.on_reserved = on_reserved
         self.seat_index = 0
+        self.seat: tuple[Seat, bool, set[str]] | None = None  # what show() was last given
         self.reserve_slots = BASE.reserve_limit  # the shown game's (A4), set by show()
         self.bind(on_release=lambda *_: on_open(self.seat_index))
         self.top_row = BoxLayout(spacing=4)
@@ -177,6 +184,11 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         self.reserved = BoxLayout(spacing=4, size_hint_x=None)
         self.holdings = Holdings()
         self.names = BoxLayout(orientation="vertical", size_hint_x=None)  # a line's name
+        # In full, how crowded the top line is: 0, the name, points and reserve side by
+        # side; 1, the name over the points; 2, the reserve counted too (a long name in a
+        # narrow panel: its cards one tap away, in the overview). Side by side, the name
+        # was cut inside its word (issue 34: "Cle…" at 480x800).
+        self.crowd = 0
         self.top_row.bind(height=self._bg)
         self.bind(pos=self._bg, size=self._bg, active=self._bg, mode=self._arrange)
         SCALE.bind(unit=self._bg)
@@ -191,14 +203,25 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         self.clear_widgets()
         self.top_row.clear_widgets()
         self.names.clear_widgets()
+        for label in (self.name_label, self.points_label):  # out of any earlier box
+            if label.parent is not None:
+                label.parent.remove_widget(label)
         self.holdings.compact = self.mode == "line"
         self.padding = [4, 1] if self.mode == "line" else 4  # a line's gems: all its height
         self.points_label.size_hint_x = None
+        self.names.size_hint_x = None
         self.orientation = "horizontal" if self.mode == "wide" else "vertical"
-        if self.mode == "full":  # the nobles: under the token total
-            for widget in (self.name_label, self.points_label, self.reserved):
+        if self.mode == "full" and self.crowd:  # a narrow panel: the name over the points
+            self.names.add_widget(self.name_label)
+            self.names.add_widget(self.points_label)
+            self.points_label.size_hint_x = 1
+            self.names.size_hint_x = 1  # all the reserve leaves
+            for widget in (self.names, self.reserved if self.crowd == 1 else self.counts):
                 self.top_row.add_widget(widget)
-            self.counts.reserved = []  # the reserve is shown card by card
+        if self.mode == "full":  # the nobles: under the token total
+            if not self.crowd:
+                for widget in (self.name_label, self.points_label, self.reserved):
+                    self.top_row.add_widget(widget)
             self.top_row.size_hint = (1, None)
             self.holdings.size_hint = (1, 1)
             self.add_widget(self.top_row)
@@ -230,9 +253,18 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
     def _bg(self, *_: Any) -> None:
         if self.mode == "full":  # the top line: a finger's height at the least
             self.top_row.height = max(SCALE.min_target, self.height * 0.38)
+        crowd = self._crowded() if self.mode == "full" else 0
+        if crowd != self.crowd:
+            self.crowd = crowd
+            self._arrange()
+            if self.seat is not None:
+                self.show(*self.seat)  # the reserve as cards, or counted
+            return
         line = self.top_row.height if self.mode == "full" else self.points_label.height
         if self.mode == "line":
             line = self.height / 2 - 1  # its padding: [4, 1]
+        elif self.crowd:
+            line = self.top_row.height / 2
         self.summary.font_size = SCALE.font(18)
         self.points_label.font_size = max(SCALE.min_text, min(SCALE.font(30), line * 0.8))
         # As wide as its number: a narrow panel keeps the room for the name.
@@ -268,7 +300,20 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
                     width=2,
                 )
 
+    def _crowded(self) -> int:
+        """In full, how crowded the top line is (:attr:`crowd`): the name at the text
+        floor beside the points and the reserve's slots, over the points, or beside the
+        reserve counted."""
+        name = text_width(self.name_label.full_name or "", SCALE.min_text, bold=True) + 8
+        slots = self.reserve_slots
+        reserve = slots * SCALE.min_target + (slots - 1) * 4 + 16
+        points = text_width(self.points_label.text or "0", SCALE.font(30), bold=True)
+        if name + points + SCALE.px(12) + reserve <= self.width:
+            return 0
+        return 1 if name + reserve <= self.width else 2
+
     def show(self, seat: Seat, active: bool, affordable: set[str]) -> None:
+        self.seat = (seat, active, affordable)
         self.seat_index = seat.seat
         self.reserve_slots = seat.rules.reserve_limit
         self.active = active
@@ -279,8 +324,9 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         limit = seat.rules.token_limit
         self.summary.text = tr("{n}/{limit} tokens").format(n=seat.tokens.total, limit=limit)
         self.summary.color = theme.ERROR if seat.tokens.total >= limit else theme.TEXT
+        counted = self.mode == "line" or self.crowd == 2
         self.counts.nobles = len(seat.nobles) if self.mode == "line" else 0
-        self.counts.reserved = [c.level for c in seat.reserved] if self.mode == "line" else []
+        self.counts.reserved = [c.level for c in seat.reserved] if counted else []
         self.holdings.nobles = len(seat.nobles)
         self.holdings.limit = seat.rules.token_limit
         self.holdings.tokens = list(seat.tokens)
@@ -333,8 +379,7 @@ class PlayersColumn(GridLayout):
         counts at the text floor (else the others share one line: a 3.5-inch screen, or
         a refusal's three lines on the 7-inch one)."""
         line = SCALE.target(LINE) + self.spacing[1]
-        active = SCALE.min_target + 2 * SCALE.min_text / (DIGIT * 0.96) + 16
-        return bool(self.height >= (n - 1) * line + active)
+        return bool(self.height >= (n - 1) * line + full_least())
 
     def room(self, n: int) -> bool:
         """Every player in full: two players, or a column tall enough for all."""

@@ -168,12 +168,13 @@ class TableScreen(Screen):
         hints = affordable(game) if self.app.hints and playing else set()
         self.board.show(game, hints)
         self.bank_row.show(self.turn, game.bank, playing)
-        self.take_bar.show(self.turn, game.names[seat], playing)
         plan = self.companion.plan
         person = playing and plan.level(seat) is None
         self.side.buttons.show(
             self.session.can_undo, self.session.can_redo, suggest=plan.suggest and person
         )
+        suggest = self.buttons.suggest_button if plan.suggest and person else None
+        self.take_bar.show(self.turn, game.names[seat], playing, suggest)
         assert self.turn is not None
         self.banner.show(final_round(game, self.turn.still_to_play()))
         self.say(message, error)

@@ -14,14 +14,16 @@ from ...i18n import tr
 from ...scale import SCALE
 from ...widgets.buttons import big_button
 from ...widgets.text import widest_word
-from .players import LINE, ROOM, PlayersColumn
+from .players import LINE, ROOM, PlayersColumn, full_least
 
 PANEL_MOST = 190  # px at 800x480: a docked move's pictures need no more
 
 
 class ButtonBar(BoxLayout):
-    """Undo, Redo, Moves (where the move log opens: "did I already take that?") and Menu;
-    Suggest first, for a person's seat when the game's setting is on."""
+    """Undo, Redo, Moves (where the move log opens: "did I already take that?") and Menu.
+    Suggest, for a person's seat when the game's setting is on, is made here and shown in
+    the take bar beside whose turn it is (:meth:`.bank.TakeBar.show`): five buttons in
+    the bar broke their words in Italian and Portuguese (issue 34)."""
 
     def __init__(
         self,
@@ -71,10 +73,7 @@ class ButtonBar(BoxLayout):
             button.text = word
         self.undo_button.disabled = not can_undo
         self.redo_button.disabled = not can_redo
-        if suggest and self.suggest_button.parent is None:
-            self.add_widget(self.suggest_button, index=len(self.children))
-        elif not suggest and self.suggest_button.parent is not None:
-            self.remove_widget(self.suggest_button)
+        self.suggesting = suggest  # the take bar shows the button (see the class)
 
 
 def _widen(button: Button, *_: object) -> None:
@@ -141,7 +140,7 @@ class ActionColumn(BoxLayout):
         fixed += self.spacing * 4
         if SCALE.portrait:
             rows = (n + 1) // 2
-            least = rows * SCALE.px(ROOM * 0.75)
+            least = rows * (full_least() + self.spacing)
         elif SCALE.small:  # a line for the player to act, one for the others
             least = SCALE.target(LINE) * 2 + self.spacing * 2
         elif n == 2:  # the player to act in full, the other a line
