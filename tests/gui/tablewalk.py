@@ -117,7 +117,8 @@ def walk(d: Driver, games: Games, look: Look) -> Iterator[str]:
     look("a refusal")
     table.taking.clear()
     d.frames(1)
-    card = next(v for row in table.rows for v in row if v.card is not None)
+    # A level-1 card: its picker has the most cards to show (each at once, or colour first).
+    card = next(v for row in table.rows for v in row if v.card is not None and v.card.level == 1)
     d.tap(card)
     look("the card dialog")
     d.press(tr("Reserve"), exact=True)
