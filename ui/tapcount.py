@@ -17,6 +17,7 @@ The games go to a temporary folder: a person's data is never touched.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
 import sys
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.arguments import command_line
-from companion.i18n import _ as words
+from companion.i18n import _
 from ui.launch import prepare_kivy
 
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ def play(
     for letter in PERSON:
         press(letter)
     whom = {tr("Person"), tr("easy"), tr("medium"), tr("hard"), tr("expert")}
-    for _ in range(LEVEL_TAPS[level]):  # the second seat: the companion, at its level
+    for _turn in range(LEVEL_TAPS[level]):  # the second seat: the companion, at its level
         seats = [b for b in _top(app).walk(restrict=True) if isinstance(b, Button)]
         tap([b for b in seats if b.text in whom][1])
         tally.setup += 1
@@ -130,7 +131,10 @@ def play(
     press(tr("Start the game"))
     table = app.table_screen
     game = table.game
-    plan = table.companion.plan
+    # A new game draws the companion's seed at random: fixed here, before its first turn
+    # (the person plays first), so every run plays the same game.
+    plan = dataclasses.replace(table.companion.plan, seed=seed)
+    table.companion.play(plan)
     dealer = Dealer(game, random.Random(DEAL_SEED))
     person = make("easy", seed=PERSON_SEED)
     while not game.over:
@@ -186,7 +190,7 @@ def _starting(app: CompanionApp, text: str) -> Widget:
 def _companion_move(app: CompanionApp, frames: Callable[[int], None]) -> Move:
     """Frames until the companion's move is on its panel (bounded, not timed)."""
     table = app.table_screen
-    for _ in range(2000):
+    for _frame in range(2000):
         panel = table.panel
         if panel.move is not None and not panel.thinking:
             return panel.move
@@ -199,19 +203,19 @@ def _companion_move(app: CompanionApp, frames: Callable[[int], None]) -> Move:
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     with command_line(
         "python -m ui.tapcount",
-        words(
+        _(
             "Taps a whole game costs: a seeded two-player game against the companion, "
             "played through the app headless; the taps by what they were for."
         ),
     ) as parser:
-        parser.add_argument("--seed", type=int, default=5, help=words("the table's seed"))
+        parser.add_argument("--seed", type=int, default=5, help=_("the table's seed"))
         parser.add_argument(
             "--level",
             choices=sorted(LEVEL_TAPS),
             default="easy",
-            help=words("the companion's level"),
+            help=_("the companion's level"),
         )
-        parser.add_argument("--language", default="en", help=words("the app's language"))
+        parser.add_argument("--language", default="en", help=_("the app's language"))
         return parser.parse_args(argv)
 
 
@@ -226,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     from .application import CompanionApp
 
     def frames(n: int) -> None:
-        for _ in range(n):
+        for _frame in range(n):
             EventLoop.idle()
 
     def tap(widget: Widget) -> None:
