@@ -56,7 +56,7 @@ def arrangement(
         cols, rows = (len(GEMS), longest) if by_column else (longest, len(GEMS))
         w = (width - gap(4) * (cols - 1)) / cols
         h = (height - gap(4) * (rows - 1)) / rows
-        digit = min(cost_digit(card, w, h) for card in cards)
+        digit = min(cost_digit(card, w, h, floored=False) for card in cards)
         if best is None or digit > best[0]:
             best = (digit, (cols, rows, by_column))
     assert best is not None
