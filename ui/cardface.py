@@ -44,14 +44,16 @@ def _cost_grid(area_w: float, area_h: float, n: int) -> tuple[int, int, float]:
     return cols, rows, min(area_h / rows, area_w / cols)
 
 
-def cost_digit(card: Card, w: float, h: float) -> float:
+def cost_digit(card: Card, w: float, h: float, floored: bool = True) -> float:
     """The font size :func:`draw_card` gives ``card``'s cost in a ``w`` x ``h`` box (one
-    place says how a card is laid out: the pickers ask it whether a size is legible)."""
+    place says how a card is laid out: the pickers ask it whether a size is legible);
+    ``floored=False``: the size its gems leave it, before the drawing's smallest text."""
     w = min(w, h * 2.2)
     lw = min(w * 0.36, h * 0.52)
     n = sum(1 for v in card.cost if v)
     _, _, d = _cost_grid(w - lw - w * 0.04, h * 0.88, n)
-    return max(0.6 * d * 0.95, SMALLEST_TEXT + 0.5)
+    raw = 0.6 * d * 0.95
+    return max(raw, SMALLEST_TEXT + 0.5) if floored else raw
 
 
 def draw_card(canvas: Any, card: Card, x: float, y: float, w: float, h: float) -> None:

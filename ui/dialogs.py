@@ -95,7 +95,8 @@ class Picker(Dialog, Generic[T]):
 
 
 class CardPicker(Picker[Card]):
-    """Choose a card among ``cards``: first its bonus colour, then the card (two taps).
+    """Choose a card among ``cards``: every card at once where each cost is legible so (one
+    tap), else first its bonus colour, then the card (two taps).
 
     The colours fill the panel as cards, each with the number of its cards on a badge;
     a colour tapped, its cards fill the panel as the table draws them
@@ -113,7 +114,7 @@ class CardPicker(Picker[Card]):
         self.cards = list(cards)
         self.dimmed = set(dimmed)  # cards shown but not possible now (say, too dear)
         hint = tr("Tap the card's bonus colour, then the card.")
-        self.chooser = ColourFirst(self.cards, self.pick, hint, dimmed=self.dimmed)
+        self.chooser = ColourFirst(self.cards, self.pick, hint, dimmed=self.dimmed, at_once=True)
         self.body.add_widget(self.chooser)
         self.button(tr("Cancel"), self.cancel)
         first = next((c.bonus for c in self.cards), None)

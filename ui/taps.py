@@ -9,6 +9,7 @@ person's pace while the app runs (``ui/frames.py``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.core.window import Window
@@ -71,12 +72,46 @@ def expect(app: CompanionApp, kind: type) -> None:
         raise LookupError(f"expected a {kind.__name__} on screen, found {top(app)}")
 
 
+def layout_taps(app: CompanionApp, nobles: list[str], market: list[list[str]]) -> Iterator[Widget]:
+    """On the setup screen: each place's picker opens by itself; one tap a place.
+
+    ``market``: the face-up cards of levels 1, 2, 3. Places fill as they lie on the
+    table: the nobles, then levels 3, 2 and 1.
+    """
+    from .cardface import NobleFace
+    from .screens.setup.pickers import LevelPicker, NobleGrid
+
+    for noble in nobles:
+        expect(app, NobleGrid)
+        yield find(app, NobleFace, partial(_is_noble, noble))
+    for level in (3, 2, 1):
+        for card in market[level - 1]:
+            expect(app, LevelPicker)
+            yield from setup_card_taps(app, card)
+
+
+def _is_noble(noble: str, view: Any) -> bool:
+    return view.noble is not None and view.noble.id == noble
+
+
+def setup_card_taps(app: CompanionApp, card_id: str) -> Iterator[Widget]:
+    """In a level picker (the setup's, or the table's card picker): the card, a tap; where
+    the picker asks the bonus colour first, that colour, then the card."""
+    from .cardface import CardFace
+
+    def shown(v: Any) -> bool:
+        return isinstance(v, CardFace | CardView) and v.card is not None and v.card.id == card_id
+
+    if not any(shown(v) for v in top(app).walk(restrict=True)):
+        yield token(app, CARDS[card_id].bonus)
+    yield find(app, Widget, shown)
+
+
 def card_taps(app: CompanionApp, card_id: str) -> Iterator[Widget]:
-    """In an open card picker: the bonus colour, then the card (two taps)."""
+    """In an open card picker: the card, where every card shows at once (one tap); else
+    the bonus colour, then the card (two taps)."""
     expect(app, CardPicker)
-    card = CARDS[card_id]
-    yield token(app, card.bonus)
-    yield find(app, CardView, lambda v: v.card is not None and v.card.id == card_id)
+    yield from setup_card_taps(app, card_id)
 
 
 def finish_taps(app: CompanionApp, move: Move) -> Iterator[Widget]:

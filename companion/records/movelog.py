@@ -15,17 +15,18 @@ round and, from the table's log, when it was played and how long its turn took.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine.cards import Card, Noble
-from ..engine.moves import Buy, Pass, Reserve, Take
+from ..engine.game import Game
+from ..engine.moves import Buy, Move, Pass, Reserve, Take, with_reveal
 from ..engine.naming import card_words
 from ..engine.tokens import Tokens
 from ..i18n import localise, ngettext
 from ..i18n import translate as _
 from .playtime import MoveTime, move_times
 from .record import Record
-from .timeline import Step, timeline
+from .timeline import Step, last_step, timeline
 
 
 def tell(step: Step) -> str:
@@ -64,6 +65,34 @@ def tell(step: Step) -> str:
             "A noble visits {player} ({n} point)", "A noble visits {player} ({n} points)", points
         ).format(player=name, n=points)
     return text
+
+
+def foretell(game: Game, move: Move, player: str | None = None) -> str:
+    """``move``, the next of ``game`` and not yet made, told as :func:`tell` will tell it
+    once played (the companion's move, for the person who makes it on the table), its
+    player called ``player`` when given ("Robo (hard)").
+
+    >>> from companion.engine.simulate import simulate
+    >>> game = simulate(players=2, seed=3, max_moves=2)
+    >>> foretell(game, game.parse("take WUG"))
+    'Ada takes 1 white, 1 blue, 1 green'
+    """
+    after = game.copy()
+    after.push(_with_a_reveal(game, move))
+    step = last_step(after)
+    return tell(step if player is None else replace(step, player=player))
+
+
+def _with_a_reveal(game: Game, move: Move) -> Move:
+    """A face-up card taken leaves a gap the next card fills (A6): any unseen card of its
+    level stands for it, as the words do not name it."""
+    if move.reveal is not None or not isinstance(move, Buy | Reserve) or move.card is None:
+        return move
+    if not any(c is not None and c.id == move.card for row in game.market for c in row):
+        return move  # from a reserve: no gap on the table
+    level = game.rules.cards[move.card].level
+    unseen = game.unseen(level)
+    return with_reveal(move, unseen[0].id) if game.deck_size(level) and unseen else move
 
 
 @dataclass(frozen=True, slots=True)

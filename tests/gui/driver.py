@@ -20,7 +20,6 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion import i18n
-from companion.engine.cards import CARDS
 from ui.application import CompanionApp
 
 # The suite never writes into the repository: pictures go to a temporary folder, unless
@@ -181,37 +180,15 @@ def draw() -> None:
 
 
 def lay_out_table(d: Driver, nobles: list[str], market: list[list[str]]) -> None:
-    """On the setup screen: each place's picker opens by itself; one tap a place.
+    """On the setup screen: each place's picker opens by itself; one tap a place
+    (:func:`ui.taps.layout_taps`).
 
     ``market``: the face-up cards of levels 1, 2, 3. Places fill as they lie on the
     table: the nobles, then levels 3, 2 and 1.
     """
-    from ui.cardface import NobleFace
-    from ui.screens.setup.pickers import LevelPicker, NobleGrid
+    from ui.taps import layout_taps
 
     d.frames(2)
-    for noble in nobles:
-        picker = d.top()
-        assert isinstance(picker, NobleGrid), picker
-        d.tap(d.find(NobleFace, lambda v, n=noble: v.noble is not None and v.noble.id == n))
-    for level in (3, 2, 1):
-        for card in market[level - 1]:
-            picker = d.top()
-            assert isinstance(picker, LevelPicker), picker
-            pick_at_setup(d, picker, card)
+    for widget in layout_taps(d.app, nobles, market):
+        d.tap(widget)
     d.frames(2)
-
-
-def pick_at_setup(d: Driver, picker: Widget, card_id: str) -> None:
-    """In a setup's level picker: the card, a tap; where the picker asks the bonus colour
-    first (level 1 on the 7-inch screen), that colour, then the card."""
-    from ui.cardface import CardFace
-    from ui.widgets.pieces import CardView, TokenButton
-
-    def shown(v: Any) -> bool:
-        return isinstance(v, CardFace | CardView) and v.card is not None and v.card.id == card_id
-
-    if not any(shown(v) for v in d.walk(picker)):
-        bonus = CARDS[card_id].bonus
-        d.tap(d.find(TokenButton, lambda t: t.colour == bonus, picker))
-    d.tap(d.find(Widget, shown, picker))

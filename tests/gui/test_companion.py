@@ -15,6 +15,7 @@ from companion.engine.moves import Buy, Reserve, Take
 from companion.engine.simulate import Dealer
 from companion.i18n import set_language
 from companion.journal.seats import level_word
+from companion.records.movelog import foretell
 from ui.i18n import tr
 
 from .driver import Driver
@@ -53,9 +54,10 @@ def test_one_person_against_the_companion_a_whole_game_through_taps(
                 assert d.top() is table, d.top()
                 expected = plan.choose(game)
                 assert shown_move(d) == expected
-                # Its seat kept the companion's own name: said once, with the level.
+                # Its move in a sentence; its seat kept the companion's own name: said
+                # once, with the level.
                 level = level_word(plan.levels[1] or "")
-                said = tr("{title} plays").format(title=f"{tr('Companion')} ({level})")
+                said = foretell(game, expected, f"{tr('Companion')} ({level})")
                 assert table.panel.title.text == said, table.panel.title.text
                 if shots < 3 and isinstance(expected, Take | Buy | Reserve):
                     faults, _ = measure(table)  # two players, one line each, readable

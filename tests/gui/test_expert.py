@@ -20,6 +20,7 @@ from companion.engine.simulate import DEFAULT_NAMES, Dealer, random_setup
 from companion.i18n import set_language
 from companion.journal.seats import level_word
 from companion.journal.store import GameState
+from companion.records.movelog import foretell
 from companion.records.record import Record
 from ui.i18n import tr
 from ui.screens.analysis import AnalysisScreen
@@ -48,7 +49,7 @@ def _expert_game(d: Driver, moves: int | None) -> Game:
     game = table.game
     dealer = Dealer(game, random.Random(11))
     person = make("easy", seed=3)
-    said = tr("{title} plays").format(title=f"{tr('Companion')} ({level_word('expert')})")
+    seat = f"{tr('Companion')} ({level_word('expert')})"
     while not game.over and (moves is None or len(game.moves) < moves):
         assert len(game.moves) < 300
         d.frames(2)
@@ -58,6 +59,7 @@ def _expert_game(d: Driver, moves: int | None) -> Game:
         assert d.top() is table, d.top()
         expected = plan.choose(game)  # the same seed: the move the table shows
         assert shown_move(d) == expected
+        said = foretell(game, expected, seat)  # the move in a sentence, its seat named
         assert table.panel.title.text == said, table.panel.title.text
         d.press(tr("Done"), exact=True)
         played = dealer.deal(expected)

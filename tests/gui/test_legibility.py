@@ -61,15 +61,27 @@ def test_the_table_reads_from_a_chair(four: Driver) -> None:
     assert table.banner.height > 0 and table.banner.label.text
     faults, across = measure(table)
     assert not faults, "; ".join(faults)
-    assert across and min(size for _, size in across) >= ACROSS_THE_TABLE, across
+    assert across and min(size for _, size in across) >= MIN_TEXT, across
+    assert_across(table)
+    # Each panel shows its tokens and bonuses by colour and the token total against the
+    # limit of 10, the other players' lines too (issue 34: a tap was needed).
     for panel in table.players.panels:
-        assert panel.points_label.font_size >= ACROSS_THE_TABLE + 4, panel.points_label.font_size
-    # Each panel shows the token total against the limit of 10, compact ones too.
+        drawn = _drawn(panel.holdings)
+        assert any("/10" in t for t, _ in drawn), (panel.name_label.text, drawn)
+        assert len(drawn) >= 6  # every colour's count and the total
+
+
+def assert_across(table: Any) -> None:
+    """The player to act reads from across the table: its counts at 18 px or more, its
+    points larger; the others' lines keep theirs at the text floor or more."""
     for panel in table.players.panels:
-        if panel.full:
-            assert any(f"/{10}" in t for t, _ in _drawn(panel.holdings))
-        else:
-            assert "/10" in panel.summary.text
+        if panel.parent is None:
+            continue
+        least = ACROSS_THE_TABLE if panel.full else MIN_TEXT
+        sizes = [size for text, size in _drawn(panel.holdings) if text.replace("/", "").isdigit()]
+        assert sizes and min(sizes) >= least, (panel.name_label.text, panel.mode, sizes)
+        points = panel.points_label.font_size
+        assert points >= (ACROSS_THE_TABLE + 4 if panel.full else ACROSS_THE_TABLE), points
 
 
 def _drawn(widget: Any) -> list[tuple[str, float]]:
@@ -131,7 +143,8 @@ def test_the_table_reads_from_a_chair_with_fewer_players(players: int, tmp_path:
         table = d.app.table_screen
         faults, across = measure(table)
         assert not faults, "; ".join(faults)
-        assert min(size for _, size in across) >= ACROSS_THE_TABLE, across
+        assert min(size for _, size in across) >= MIN_TEXT, across
+        assert_across(table)
         full = [p.full for p in table.players.panels]
         assert all(full) if players == 2 else full.count(True) == 1
     finally:

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from companion.ai.players import make
 from companion.coach.play import play
-from companion.engine.cards import CARDS
 from companion.engine.game import Game
 from companion.engine.moves import Buy
 from companion.engine.rules import BASE
 from companion.journal.session import Session
 from ui.dialogs import CardPicker
 from ui.screens.table.players import PlayerPanel
-from ui.widgets.pieces import CardView, TokenButton
 
 from .driver import Driver
+from .playing import pick_card
 
 SHORT = BASE.variant(reserve_limit=1, winning_points=10)
 SEED = 5  # its last three moves: Ada (holding her one reserved card) buys to 10 points,
@@ -36,9 +35,7 @@ def buy_face_up(d: Driver, move: Buy) -> None:
     assert move.reveal is not None
     picker = d.top()
     assert isinstance(picker, CardPicker), picker
-    revealed = CARDS[move.reveal]
-    d.tap(d.find(TokenButton, lambda t: t.colour == revealed.bonus, picker))
-    d.tap(d.find(CardView, lambda v: v.card is not None and v.card.id == move.reveal, picker))
+    pick_card(d, move.reveal)  # the card (its colour first where the level does not fit)
 
 
 def test_a_game_to_10_points_with_one_reserved_card_each_plays_to_its_end(

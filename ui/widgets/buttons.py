@@ -8,12 +8,14 @@ from typing import Any
 from kivy.uix.button import Button
 
 from .. import theme
+from ..scale import SCALE
 from .text import widest_word
 
 
 def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:
-    """A button for a finger: its words wrap between words rather than spill, 16 px at
-    the least.
+    """A button for a finger: its words wrap between words rather than spill, as large
+    as its height allows and small enough that its widest word fits, down to the text
+    floor (14 px; 12 on the 3.5-inch screen).
 
     A disabled button is drawn flat and grey, its words dimmed: it must not look like a
     button that failed to react.
@@ -33,11 +35,12 @@ def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:
     button.bind(size=lambda b, s: setattr(b, "text_size", (s[0] * 0.94, None)))
 
     def fit(b: Button, *_: object) -> None:
-        # As large as the height allows, but small enough (down to 16 px) that the widest
-        # word fits the width: widths grow with the font size, so one measure at 18 px
-        # scales to any size.
+        # As large as the height allows, but small enough (down to the text floor) that
+        # the widest word fits the width: widths grow with the font size, so one measure
+        # at 18 px scales to any size.
         widest = widest_word(b.text, 18) or 1.0
-        b.font_size = max(16.0, min(b.height * 0.38, 26, b.width * 0.94 * 18 / widest))
+        least = float(SCALE.min_text)
+        b.font_size = max(least, min(b.height * 0.38, 26, b.width * 0.94 * 18 / widest))
 
     button.bind(size=fit, text=fit)
     button.bind(on_release=lambda *_: on_press())

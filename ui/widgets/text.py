@@ -144,8 +144,11 @@ def short_forms(name: str) -> list[str]:
 def fit_name(label: Label, least: Callable[[], float], most: Callable[[], float]) -> None:
     """Keep ``label`` showing its ``full_name`` whole if it fits its width at a font between
     ``least()`` and ``most()``, on two lines between its words where the label is tall
-    enough; else its longest short form that fits (:func:`short_forms`). The full name is
-    always one tap away (the player's panel opens the overview)."""
+    enough, or whole at a smaller font down to the text floor (``SCALE.min_text``); else
+    its longest form cut between its words (:func:`short_forms`). A single word is cut
+    inside only when it does not fit at the floor (issue 34: "Cle…", "Com…" were cut while
+    the whole word fitted a size down). The full name is always one tap away (the
+    player's panel opens the overview)."""
 
     def fit(*_: Any) -> None:
         label.text_size = (label.width, label.height)
@@ -153,23 +156,42 @@ def fit_name(label: Label, least: Callable[[], float], most: Callable[[], float]
         width = max(1.0, float(label.width) - 4)
         big = most()
         floor = min(least(), big)  # a small screen's largest may be under the usual least
-        shown, size = name, big
+        hard = min(float(SCALE.min_text), floor)
         words = name.split()
         widest = max((text_width(w, 20, label.bold) for w in words), default=1.0) or 1.0
         two_lines = min(big, width * 20 / widest, label.height / 2.5)
         one_line = min(big, width * 20 / (text_width(name, 20, label.bold) or 1.0))
-        if len(words) > 1 and one_line < floor <= two_lines:
+        if one_line >= floor or (one_line >= hard and len(words) == 1):
+            label.font_size, label.text = one_line, name  # whole, on one line
+            return
+        if len(words) > 1 and two_lines >= hard:
             label.font_size = two_lines  # the whole name, wrapped between its words
             label.text = name
             return
-        for form in short_forms(name):
+        if one_line >= hard:
+            label.font_size, label.text = one_line, name
+            return
+        forms = short_forms(name)
+        between = [f for f in forms[1:] if f[:-1].rstrip() in _word_starts(name)]
+        inside = [f for f in forms[1:] if f not in between]
+        shown, size = name, hard
+        for form in [*between, *inside]:
             need = text_width(form, 20, label.bold) or 1.0
             size = min(big, width * 20 / need)
             shown = form
-            if size >= floor:
+            if size >= hard:
                 break
-        label.font_size = max(floor, size)
+        label.font_size = max(hard, size)
         label.text = shown
 
     label.bind(size=fit)
     label.fit_name = fit  # called again when the name changes
+
+
+def _word_starts(name: str) -> set[str]:
+    """The leading words (or hyphenated parts) of ``name``: where a cut leaves whole words."""
+    parts = [p for p in name.replace("-", "- ").split(" ") if p]
+    return {
+        "".join(p if p.endswith("-") else p + " " for p in parts[:n]).strip()
+        for n in range(1, len(parts))
+    }

@@ -20,11 +20,11 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from companion.engine.cards import Card, Noble
-from companion.engine.tokens import GEMS, Colour
+from companion.engine.tokens import Colour
 
 from ... import theme
-from ...cardface import CardFace, NobleFace, cost_digit
-from ...colourpick import ColourFirst, by_bonus
+from ...cardface import NobleFace
+from ...colourpick import ColourFirst, all_at_once, arrangement, by_bonus
 from ...i18n import tr
 from ...layout import best_grid, button, fit_label, gap, refit, row_height
 from ...scale import SCALE
@@ -97,16 +97,13 @@ class PlacePicker(ModalPanel, Generic[T]):
         self.on_pick(choice)
 
 
-LEGIBLE = 18.0  # px at 800x480: a card's cost read at arm's length on the 7-inch screen
-
-
 class LevelPicker(PlacePicker[Card]):
     """The cards of a level not yet on the table.
 
     All at once, a row per bonus colour (a column in portrait) (one tap), where the cost
-    on every card can be drawn at :data:`LEGIBLE` size; else (the 40 cards of level 1 on
-    the 800x480 screen) the bonus colour first, then that colour's cards as large as the
-    table draws them.
+    on every card can be drawn at :data:`ui.colourpick.LEGIBLE` size; else (the 40 cards
+    of level 1 on the 800x480 screen) the bonus colour first, then that colour's cards as
+    large as the table draws them.
     """
 
     chooser: ColourFirst | None = None  # the colours first: made once, kept (see _chooser)
@@ -117,26 +114,15 @@ class LevelPicker(PlacePicker[Card]):
         return by_bonus(self.choices)
 
     def _arrangement(self) -> tuple[int, int, bool] | None:
-        """All the cards at once: (columns, rows, a column a colour), the arrangement
-        that draws every cost largest, if that is legible; else ``None``."""
-        longest = max(4, *(len(v) for v in self.by_colour.values()))
+        """All the cards at once (:func:`ui.colourpick.arrangement`), if legible."""
         width, height = self.body_size()
-        best: tuple[float, tuple[int, int, bool]] | None = None
-        for by_column in (False, True):
-            cols, rows = (len(GEMS), longest) if by_column else (longest, len(GEMS))
-            w = (width - gap(4) * (cols - 1)) / cols
-            h = (height - gap(4) * (rows - 1)) / rows
-            digit = min(cost_digit(card, w, h) for card in self.choices)
-            if best is None or digit > best[0]:
-                best = (digit, (cols, rows, by_column))
-        assert best is not None
-        return best[1] if best[0] >= SCALE.font(LEGIBLE) else None
+        return arrangement(self.by_colour, width, height)
 
     def fill(self) -> None:
-        arrangement = self._arrangement()
-        self.at_once = arrangement is not None
-        if arrangement is not None:
-            self._all_at_once(*arrangement)
+        layout = self._arrangement()
+        self.at_once = layout is not None
+        if layout is not None:
+            self.body.add_widget(all_at_once(self.by_colour, layout, self._pick))
             return
         self.body.add_widget(self._chooser())
 
@@ -151,21 +137,6 @@ class LevelPicker(PlacePicker[Card]):
     def colours(self) -> GridLayout | None:
         """The colours to tap first, where the cards are too many to show at once."""
         return self.chooser.colours if self.chooser is not None and not self.at_once else None
-
-    def _all_at_once(self, cols: int, rows: int, by_column: bool) -> None:
-        # Each card shows its bonus gem and letter: no heading needed for a colour.
-        grid = GridLayout(cols=cols, rows=rows, spacing=gap(4))
-        if by_column:
-            grid.orientation = "tb-lr"
-        for cards in self.by_colour.values():
-            line = cards[: rows if by_column else cols]
-            for card in line:
-                face = CardFace(card=card)
-                face.bind(on_release=lambda v, c=card: self._pick(c))
-                grid.add_widget(face)
-            for _ in range((rows if by_column else cols) - len(line)):
-                grid.add_widget(Widget())
-        self.body.add_widget(grid)
 
     def show_colour(self, colour: Colour) -> None:
         """The cards of ``colour``, drawn as on the table, a tap picks."""

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
 from companion.engine.tokens import Colour
 from companion.errors import IllegalMove, Refused
@@ -73,7 +74,11 @@ class TakeBar(BoxLayout):
                 self.add_widget(widget)
             self.mode = shown
 
-    def show(self, turn: Turn | None, name: str, playing: bool) -> None:
+    def show(
+        self, turn: Turn | None, name: str, playing: bool, suggest: Widget | None = None
+    ) -> None:
+        """``suggest``: the Suggest button, beside whose turn it is (a person's seat, the
+        game's setting on)."""
         if turn is None or not playing:
             self._show()
         elif any(turn.selection):
@@ -86,7 +91,11 @@ class TakeBar(BoxLayout):
             self._show(self.pass_button)
         else:
             self.turn_label.text = tr("{name}'s turn").format(name=name)
-            self._show(self.turn_label)
+            if suggest is not None:
+                suggest.size_hint_x = 0.4
+                self._show(self.turn_label, suggest)
+            else:
+                self._show(self.turn_label)
 
 
 class Taking:

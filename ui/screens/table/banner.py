@@ -15,6 +15,8 @@ from ...i18n import tr
 from ...scale import SCALE
 from ...widgets.text import wrapping_label
 
+TEXT = 17  # px at 800x480: above the board, read from the chairs
+
 
 def final_round(game: Game, still: list[str]) -> str:
     """The banner's words: the leader, who still plays, how many turns are left ("" when
@@ -59,9 +61,13 @@ class Banner(BoxLayout):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.label = wrapping_label("", font=SCALE.font(19), bold=True, color=theme.BANNER_TEXT)
+        self.label = wrapping_label("", font=SCALE.font(TEXT), bold=True, color=theme.BANNER_TEXT)
         self.label.bind(height=self._fit)
         self.add_widget(self.label)
+        SCALE.bind(unit=self._rescale)  # made at one size, shown at another (issue 34)
+
+    def _rescale(self, *_: Any) -> None:
+        self.label.font_size = SCALE.font(TEXT)
 
     def _fit(self, *_: Any) -> None:
         self.height = self.label.height + 4 if self.label.text else 0

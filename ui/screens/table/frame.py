@@ -1,6 +1,8 @@
-"""The table's parts in their places for the window's shape: the banner across the top;
-landscape, the board on the left and the action column on the right; portrait, the board
-on top and the column below it; the notice floating over them all."""
+"""The table's parts in their places for the window's shape: landscape, the board on the
+left and the action column on the right; portrait, the board on top and the column below
+it. The final round's banner is above the board: across the top in portrait, over the
+board alone in landscape, so it takes none of the players' room (issue 34: it shrank the
+active player's counts)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,6 @@ from kivy.uix.widget import Widget
 
 from ...scale import SCALE
 from .banner import Banner
-from .notice import Notice
 from .side import ActionColumn
 
 
@@ -26,24 +27,21 @@ class TableFrame(FloatLayout):
         banner: Banner,
         board: Widget,
         side: ActionColumn,
-        notice: Notice,
         arranged: Callable[[], None],
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
         self.board = board
         self.side = side
-        self.notice = notice
         self.arranged = arranged
         self._arranged = self._stale = False  # laid out once; the window changed since
         self.root_box = BoxLayout()
-        self.root_box.add_widget(board)
+        self.left = BoxLayout(orientation="vertical")  # the banner over the board
+        self.left.add_widget(banner)
+        self.left.add_widget(board)
+        self.root_box.add_widget(self.left)
         self.root_box.add_widget(side)
-        outer = BoxLayout(orientation="vertical")
-        outer.add_widget(banner)
-        outer.add_widget(self.root_box)
-        self.add_widget(outer)
-        self.add_widget(notice)  # over the table, near what was tapped
+        self.add_widget(self.root_box)
         self.arrange()
         SCALE.bind(unit=self.arrange, portrait=self.arrange)
 
@@ -69,8 +67,7 @@ class TableFrame(FloatLayout):
         # A small screen gives its players' column more of the width: six piles and the
         # buttons a finger can hit.
         side = 0.52 if SCALE.small else 0.43
-        self.board.size_hint = (1, 0.42) if portrait else (1 - side, 1)
+        self.left.size_hint = (1, 0.42) if portrait else (1 - side, 1)
         self.side.size_hint = (1, 0.58) if portrait else (side, 1)
         self.side.arrange()
-        self.notice.place(home=self.side.bank_row)
         self.arranged()

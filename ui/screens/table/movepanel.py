@@ -31,7 +31,7 @@ from ...scale import SCALE
 from ...widgets.buttons import big_button
 from ...widgets.framed import FramedBox
 from ...widgets.pieces import CardView, GemRow, NobleView
-from ...widgets.text import wrapping_label
+from ...widgets.text import wrapped_lines, wrapping_label
 
 GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the gem)
 GEM_MOST = 56.0  # px at 800x480: as large as the bank's, no larger
@@ -108,8 +108,8 @@ class Pictures(BoxLayout):
                 pay = move.payment or game.default_payment(seat, bought) or Tokens()
                 if pay.total:
                     self._group(tr("Paying:"), gems(pay), 0)
-            elif game.bank.gold:
-                self._group(tr("With:"), gems(Tokens(gold=1)), 0)
+            elif game.bank.gold:  # taken with the reserve, not paid: from the bank
+                self._group(tr("From the bank:"), gems(Tokens(gold=1)), 0)
         if move.returned is not None and move.returned.total:
             self._group(tr("Gives back:"), gems(move.returned), 0)
         noble = visiting(game, move)
@@ -200,17 +200,53 @@ class MovePanel(FramedBox):
         self.on_other: Callable[[], object] = lambda: None
         self.buttons = BoxLayout(size_hint_y=None, spacing=SCALE.px(6))
         self.buttons.add_widget(self.button)
+        # The pictures and the buttons: one over the other, or side by side where the
+        # panel is wide and short (portrait: the players below keep their room).
+        self.row = BoxLayout(spacing=SCALE.px(6))
         self.add_widget(self.title)
-        self.add_widget(self.body)
-        self.add_widget(self.buttons)
+        self.add_widget(self.row)
+        self.side_by_side = False
+        self._place()
+        SCALE.bind(portrait=self._place)
         SCALE.bind(unit=self._rescale)
+        self.bind(width=self._rescale)
+        self.title.bind(text=self._rescale)
         self._rescale()
+
+    def _place(self, *_: Any) -> None:
+        """The buttons under the pictures (landscape), or beside them (portrait)."""
+        wanted = bool(SCALE.portrait)
+        if self.buttons.parent is not None and wanted == self.side_by_side:
+            return
+        self.side_by_side = wanted
+        self.row.clear_widgets()
+        if self.buttons.parent is not None:
+            self.buttons.parent.remove_widget(self.buttons)
+        self.row.add_widget(self.body)
+        if wanted:  # Done and Close side by side all the same: each as tall as the row
+            self.row.add_widget(self.buttons)
+            self._share()
+        else:
+            self.buttons.size_hint = (1, None)
+            self.add_widget(self.buttons)
+
+    def _share(self) -> None:
+        """Beside the pictures: a third of the row for Done, half for Done and Close."""
+        if self.side_by_side:
+            self.buttons.size_hint = (0.34 if len(self.buttons.children) < 2 else 0.5, 1)
 
     def _rescale(self, *_: Any) -> None:
         self.buttons.height = SCALE.target(48)
-        self.title.font_size = SCALE.font(17)
         self.padding = SCALE.px(6)
         self.spacing = SCALE.px(4)
+        # The move's sentence on two lines where it can, down to the text floor: the
+        # pictures below it keep their room.
+        size = SCALE.font(17)
+        width = max(1.0, float(self.width) - SCALE.px(12))
+        text = self.title.text
+        while size > SCALE.min_text and len(wrapped_lines(text, size, width, bold=True)) > 2:
+            size = max(float(SCALE.min_text), size - 1)
+        self.title.font_size = size
 
     def _clear(self) -> None:
         if self.spinner is not None:
@@ -225,6 +261,7 @@ class MovePanel(FramedBox):
         self.on_other = action
         if self.other.parent is None:
             self.buttons.add_widget(self.other)
+        self._share()
 
     def think(
         self,
@@ -266,6 +303,7 @@ class MovePanel(FramedBox):
         """One button again (the second is a suggestion's)."""
         if self.other.parent is not None:
             self.buttons.remove_widget(self.other)
+        self._share()
 
     def close(self) -> None:
         """Off the table: nothing turns on in the background."""
@@ -275,9 +313,9 @@ class MovePanel(FramedBox):
         self.thinking = False
 
 
-def companion_title(name: str, level: str, thinking: bool) -> str:
-    """The panel's title on the companion's turn: its seat as history and the end screen
-    name it (``seat_title``: "Robo (hard)"), so a seat left with the companion's own name
-    reads "Companion (hard) plays", never "Companion (the companion, hard) plays"."""
-    title = seat_title(name, level)
-    return (tr("{title} is thinking...") if thinking else tr("{title} plays")).format(title=title)
+def companion_title(name: str, level: str) -> str:
+    """The panel's title while the companion thinks: its seat as history and the end
+    screen name it (``seat_title``: "Robo (hard)"), so a seat left with the companion's own
+    name reads "Companion (hard) is thinking...", never "Companion (the companion, hard)".
+    Its move is then told in a sentence (:func:`companion.records.movelog.foretell`)."""
+    return tr("{title} is thinking...").format(title=seat_title(name, level))

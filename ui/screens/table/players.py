@@ -3,8 +3,10 @@ full and the others in a line each; a tap on any opens the whole table at a glan
 
 In full a panel shows the name, the nobles won, the points, the reserved cards (tap one
 to buy it), and a column per colour: the tokens held over the bonuses owned, with the
-token total against the game's limit. In a line: the name, the token total, the reserved
-cards and nobles counted, the points.
+token total against the game's limit. In a line: the name over the points, the same
+columns of tokens over bonuses with the total, the reserved cards and nobles counted: on
+a landscape screen with four players every player's holdings are in view without a tap
+(issue 34), the player to act's the largest.
 """
 
 from __future__ import annotations
@@ -33,9 +35,17 @@ from ...i18n import tr
 from ...scale import SCALE
 from ...widgets.drawing import draw_back, draw_bonus, draw_gem
 from ...widgets.pieces import CardView
-from ...widgets.text import draw_text, fit_name
+from ...widgets.text import draw_text, fit_name, text_width
 
 ROOM = 118  # px at 800x480 a player in full needs: with this much for each, all are in full
+DIGIT = 0.76  # a held token's count, of its gem's side
+LINE = 50  # px at 800x480: a player's line, its gems' counts at the text floor
+
+
+def full_least() -> float:
+    """The least height of a player in full: its top line a finger's height, its counts
+    at the text floor (its gems twice the floor over their share of the count)."""
+    return float(SCALE.min_target + 2 * SCALE.min_text / (DIGIT * 0.96) + 16)
 
 
 class Holdings(Widget):
@@ -46,6 +56,7 @@ class Holdings(Widget):
     bonuses = ListProperty([0] * 5)
     nobles = NumericProperty(0)  # nobles won: a tile with their number under the total
     limit = NumericProperty(BASE.token_limit)  # the shown game's (T1), set with the tokens
+    compact = BooleanProperty(False)  # in a player's line: the nobles are counted beside it
     across = True  # its counts are read across the table (the legibility test checks them)
 
     def __init__(self, **kw: Any) -> None:
@@ -53,7 +64,12 @@ class Holdings(Widget):
         super().__init__(**kw)
         self.bind(pos=self.redraw_soon, size=self.redraw_soon)
         self.bind(tokens=self.redraw_soon, bonuses=self.redraw_soon, nobles=self.redraw_soon)
-        self.bind(limit=self.redraw_soon)
+        self.bind(limit=self.redraw_soon, compact=self.redraw_soon)
+
+    def gem_side(self) -> float:
+        """A gem's side: the counts are drawn at ``DIGIT`` times it."""
+        cw = self.width * 0.8 / 6
+        return float(min(cw * 0.92, self.height / 2 * 0.96))
 
     def redraw(self, *_: Any) -> None:
         c = self.canvas
@@ -61,13 +77,13 @@ class Holdings(Widget):
         x, y, w, h = self.x, self.y, self.width, self.height
         total_w = w * 0.2
         cw = (w - total_w) / 6
-        d = min(cw * 0.92, h / 2 * 0.96)
+        d = self.gem_side()
         for colour in Colour:
             px = x + colour * cw + (cw - d) / 2
             top = y + h / 2 + (h / 2 - d) / 2
             held = self.tokens[colour]
             if held:
-                draw_gem(c, colour, px, top, d, str(held), digit=0.76)
+                draw_gem(c, colour, px, top, d, str(held), digit=DIGIT)
             else:
                 c.add(Color(1, 1, 1, 0.1))
                 c.add(RoundedRectangle(pos=(px + d * 0.3, top + d * 0.3), size=(d * 0.4, d * 0.4)))
@@ -78,6 +94,9 @@ class Holdings(Widget):
         limit = int(self.limit)
         ink = theme.ERROR if total >= limit else theme.ACCENT if total >= limit - 2 else theme.TEXT
         tx = x + w - total_w
+        if self.compact:  # a line: the total across its height, the nobles beside it
+            draw_text(c, f"{total}/{limit}", tx, y, total_w, h, ink, h * 0.36)
+            return
         draw_text(c, f"{total}/{limit}", tx, y + h / 2, total_w, h / 2, ink, h * 0.38)
         if self.nobles:
             side = min(total_w * 0.7, h / 2 * 0.9)
@@ -148,6 +167,7 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         super().__init__(padding=4, spacing=4, **kw)
         self.on_reserved = on_reserved
         self.seat_index = 0
+        self.seat: tuple[Seat, bool, set[str]] | None = None  # what show() was last given
         self.reserve_slots = BASE.reserve_limit  # the shown game's (A4), set by show()
         self.bind(on_release=lambda *_: on_open(self.seat_index))
         self.top_row = BoxLayout(spacing=4)
@@ -163,6 +183,12 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         self.counts = Counts(size_hint_x=None)
         self.reserved = BoxLayout(spacing=4, size_hint_x=None)
         self.holdings = Holdings()
+        self.names = BoxLayout(orientation="vertical", size_hint_x=None)  # a line's name
+        # In full, how crowded the top line is: 0, the name, points and reserve side by
+        # side; 1, the name over the points; 2, the reserve counted too (a long name in a
+        # narrow panel: its cards one tap away, in the overview). Side by side, the name
+        # was cut inside its word (issue 34: "Cle…" at 480x800).
+        self.crowd = 0
         self.top_row.bind(height=self._bg)
         self.bind(pos=self._bg, size=self._bg, active=self._bg, mode=self._arrange)
         SCALE.bind(unit=self._bg)
@@ -176,19 +202,38 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
     def _arrange(self, *_: Any) -> None:
         self.clear_widgets()
         self.top_row.clear_widgets()
+        self.names.clear_widgets()
+        for label in (self.name_label, self.points_label):  # out of any earlier box
+            if label.parent is not None:
+                label.parent.remove_widget(label)
+        self.holdings.compact = self.mode == "line"
+        self.padding = [4, 1] if self.mode == "line" else 4  # a line's gems: all its height
+        self.points_label.size_hint_x = None
+        self.names.size_hint_x = None
         self.orientation = "horizontal" if self.mode == "wide" else "vertical"
-        if self.mode == "full":  # the nobles: under the token total
-            for widget in (self.name_label, self.points_label, self.reserved):
+        if self.mode == "full" and self.crowd:  # a narrow panel: the name over the points
+            self.names.add_widget(self.name_label)
+            self.names.add_widget(self.points_label)
+            self.points_label.size_hint_x = 1
+            self.names.size_hint_x = 1  # all the reserve leaves
+            for widget in (self.names, self.reserved if self.crowd == 1 else self.counts):
                 self.top_row.add_widget(widget)
-            self.counts.reserved = []  # the reserve is shown card by card
+        if self.mode == "full":  # the nobles: under the token total
+            if not self.crowd:
+                for widget in (self.name_label, self.points_label, self.reserved):
+                    self.top_row.add_widget(widget)
             self.top_row.size_hint = (1, None)
             self.holdings.size_hint = (1, 1)
             self.add_widget(self.top_row)
             self.add_widget(self.holdings)
-        elif self.mode == "line":
-            for widget in (self.name_label, self.summary, self.counts, self.points_label):
+        elif self.mode == "line":  # the name over the points, the holdings, the counts
+            self.names.clear_widgets()
+            self.names.add_widget(self.name_label)
+            self.names.add_widget(self.points_label)
+            for widget in (self.names, self.holdings, self.counts):
                 self.top_row.add_widget(widget)
             self.top_row.size_hint = (1, 1)
+            self.holdings.size_hint = (1, 1)
             self.add_widget(self.top_row)
         else:
             names = BoxLayout(
@@ -208,12 +253,35 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
     def _bg(self, *_: Any) -> None:
         if self.mode == "full":  # the top line: a finger's height at the least
             self.top_row.height = max(SCALE.min_target, self.height * 0.38)
-        line = self.top_row.height if self.mode != "wide" else self.points_label.height
+        crowd = self._crowded() if self.mode == "full" else 0
+        if crowd != self.crowd:
+            self.crowd = crowd
+            self._arrange()
+            if self.seat is not None:
+                self.show(*self.seat)  # the reserve as cards, or counted
+            return
+        line = self.top_row.height if self.mode == "full" else self.points_label.height
+        if self.mode == "line":
+            line = self.height / 2 - 1  # its padding: [4, 1]
+        elif self.crowd:
+            line = self.top_row.height / 2
         self.summary.font_size = SCALE.font(18)
         self.points_label.font_size = max(SCALE.min_text, min(SCALE.font(30), line * 0.8))
         # As wide as its number: a narrow panel keeps the room for the name.
         self.points_label.texture_update()
         self.points_label.width = self.points_label.texture_size[0] + SCALE.px(12)
+        if self.mode == "line":
+            # The name's block: as wide as the name at a readable size, up to a quarter
+            # of the line (a longer name is fitted: whole, or cut between its words).
+            self.points_label.size_hint_x = 1
+            name = self.name_label.full_name or ""
+            want = text_width(name, SCALE.font(17), bold=True)
+            least = text_width(name, SCALE.min_text, bold=True)  # whole at the floor
+            self.names.width = max(
+                self.points_label.width,
+                min(max(want, least) + SCALE.px(6), self.width * 0.27),
+                min(least + 6, self.width * 0.4),
+            )
         # The reserve's slots: as tall as the top line, a finger wide, never more than
         # half the panel (a narrow panel keeps room for the name).
         slot = self.top_row.height if self.mode == "full" else self.height * 0.9
@@ -232,7 +300,20 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
                     width=2,
                 )
 
+    def _crowded(self) -> int:
+        """In full, how crowded the top line is (:attr:`crowd`): the name at the text
+        floor beside the points and the reserve's slots, over the points, or beside the
+        reserve counted."""
+        name = text_width(self.name_label.full_name or "", SCALE.min_text, bold=True) + 8
+        slots = self.reserve_slots
+        reserve = slots * SCALE.min_target + (slots - 1) * 4 + 16
+        points = text_width(self.points_label.text or "0", SCALE.font(30), bold=True)
+        if name + points + SCALE.px(12) + reserve <= self.width:
+            return 0
+        return 1 if name + reserve <= self.width else 2
+
     def show(self, seat: Seat, active: bool, affordable: set[str]) -> None:
+        self.seat = (seat, active, affordable)
         self.seat_index = seat.seat
         self.reserve_slots = seat.rules.reserve_limit
         self.active = active
@@ -243,8 +324,9 @@ class PlayerPanel(ButtonBehavior, BoxLayout):
         limit = seat.rules.token_limit
         self.summary.text = tr("{n}/{limit} tokens").format(n=seat.tokens.total, limit=limit)
         self.summary.color = theme.ERROR if seat.tokens.total >= limit else theme.TEXT
+        counted = self.mode == "line" or self.crowd == 2
         self.counts.nobles = len(seat.nobles) if self.mode == "line" else 0
-        self.counts.reserved = [c.level for c in seat.reserved] if self.mode == "line" else []
+        self.counts.reserved = [c.level for c in seat.reserved] if counted else []
         self.holdings.nobles = len(seat.nobles)
         self.holdings.limit = seat.rules.token_limit
         self.holdings.tokens = list(seat.tokens)
@@ -292,6 +374,13 @@ class PlayersColumn(GridLayout):
     def panels(self) -> list[PlayerPanel]:
         return list(self._panels)
 
+    def lines_fit(self, n: int) -> bool:
+        """A line for each of the others, and the player to act still in full with its
+        counts at the text floor (else the others share one line: a 3.5-inch screen, or
+        a refusal's three lines on the 7-inch one)."""
+        line = SCALE.target(LINE) + self.spacing[1]
+        return bool(self.height >= (n - 1) * line + full_least())
+
     def room(self, n: int) -> bool:
         """Every player in full: two players, or a column tall enough for all."""
         return n == 2 or SCALE.portrait or self.height >= n * SCALE.px(ROOM)
@@ -310,19 +399,25 @@ class PlayersColumn(GridLayout):
         del self._panels[n:]
         self.clear_widgets()
         self.cols = 2 if SCALE.portrait and n > 1 else 1
-        everyone = self.room(n) and not (docked and not SCALE.portrait and n > 2)
-        # The others in one line: while a move is docked beside the players, and on a
-        # 3.5-inch screen, where a line each would leave the player to act no room.
-        docked = (docked or SCALE.small) and not everyone
+        # A 3.5-inch screen beside a docked move: every player a line, the one to act too,
+        # so each one's counts keep the text floor (in full they were pressed flat).
+        squeezed = docked and SCALE.small and not SCALE.portrait
+        # Landscape beside a docked move: the player to act in full, the others a line
+        # (two players) or one line between them (more), so the move has its room.
+        everyone = self.room(n) and not (docked and not SCALE.portrait) and not squeezed
+        # The others in one line: while a move is docked beside the players, and where a
+        # line each would leave the player to act no room (:meth:`lines_fit`).
+        docked = (docked or not self.lines_fit(n)) and not everyone and n > 2
         for seat, panel in zip(seats, self._panels, strict=True):
             active = seat.seat == to_act
-            panel.mode = "full" if everyone or active else "line"
+            panel.mode = "full" if everyone or (active and not squeezed) else "line"
             if docked and not everyone and not active:
                 continue  # said in the line of the others
-            # A player in a line: a finger's height; the player to act: all the rest.
+            # A player in a line: a finger's height and its counts' room; the player to
+            # act: all the rest.
             line = panel.mode == "line"
             panel.size_hint_y = None if line else 1.0
-            panel.height = SCALE.target(44) if line else panel.height
+            panel.height = SCALE.target(LINE) if line else panel.height
             self.add_widget(panel)
             panel.show(seat, active, affordable if active else set())
         if docked and not everyone:

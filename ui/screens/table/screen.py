@@ -95,6 +95,7 @@ class TableScreen(Screen):
             self.bank_row,
             self.take_bar,
             self.players,
+            self.notice,
             ButtonBar(
                 undo=self.history.undo,
                 redo=self.history.redo,
@@ -108,7 +109,7 @@ class TableScreen(Screen):
         )
         self.panel = self.companion.panel  # the companion's move, in the take bar's place
         self.buttons = self.side.buttons  # undo, redo, the move log, the menu, suggest
-        self.frame = TableFrame(self.banner, self.board, self.side, self.notice, self._arranged)
+        self.frame = TableFrame(self.banner, self.board, self.side, self._arranged)
         self.root_box = self.frame.root_box
         self.add_widget(self.frame)
 
@@ -167,12 +168,13 @@ class TableScreen(Screen):
         hints = affordable(game) if self.app.hints and playing else set()
         self.board.show(game, hints)
         self.bank_row.show(self.turn, game.bank, playing)
-        self.take_bar.show(self.turn, game.names[seat], playing)
         plan = self.companion.plan
         person = playing and plan.level(seat) is None
         self.side.buttons.show(
             self.session.can_undo, self.session.can_redo, suggest=plan.suggest and person
         )
+        suggest = self.buttons.suggest_button if plan.suggest and person else None
+        self.take_bar.show(self.turn, game.names[seat], playing, suggest)
         assert self.turn is not None
         self.banner.show(final_round(game, self.turn.still_to_play()))
         self.say(message, error)
@@ -186,8 +188,9 @@ class TableScreen(Screen):
         return self.notice.label
 
     def say(self, message: str, error: bool = False) -> None:
-        """``message`` where the eyes are (:meth:`.notice.Notice.say`), until the next tap."""
-        self.notice.say(message, error, home=self.bank_row)
+        """``message`` on the table's line under the take bar (:class:`.notice.Notice`),
+        until the next tap."""
+        self.notice.say(message, error)
 
     def refuse(self, err: CompanionError) -> None:
         self.app.feedback(False)

@@ -20,6 +20,8 @@ from companion.coach.plan import Plan, fill
 from companion.engine.moves import Move
 from companion.errors import IllegalMove
 from companion.journal.declaring import Step
+from companion.journal.seats import seat_title
+from companion.records.movelog import foretell
 
 from ...i18n import tr
 from .movepanel import MovePanel, companion_title
@@ -150,7 +152,7 @@ class CompanionSeat:
             if self.thinking is None or self.asked_for != "companion":
                 self._think("companion")
             if not self.panel.thinking:
-                self.panel.think(companion_title(name, level, True), tr("Done"))
+                self.panel.think(companion_title(name, level), tr("Done"))
             self._mark(None)
             return
         move = self.answer[1]
@@ -161,7 +163,9 @@ class CompanionSeat:
                 self.table.say(err.message, error=True)
                 return
         if self.panel.move != move or self.panel.thinking:
-            title = companion_title(name, level, False)
+            # The move in a sentence, as the move log will say it once made (issue 34):
+            # "Robo (hard) reserves a blue level-2 card, takes 1 gold".
+            title = foretell(game, move, seat_title(name, level))
             self.panel.show(game, move, title, tr("Done"), self.companion_done)
         self._mark(move)
 

@@ -14,14 +14,16 @@ from ...i18n import tr
 from ...scale import SCALE
 from ...widgets.buttons import big_button
 from ...widgets.text import widest_word
-from .players import ROOM, PlayersColumn
+from .players import LINE, ROOM, PlayersColumn, full_least
 
 PANEL_MOST = 190  # px at 800x480: a docked move's pictures need no more
 
 
 class ButtonBar(BoxLayout):
-    """Undo, Redo, Moves (where the move log opens: "did I already take that?") and Menu;
-    Suggest first, for a person's seat when the game's setting is on."""
+    """Undo, Redo, Moves (where the move log opens: "did I already take that?") and Menu.
+    Suggest, for a person's seat when the game's setting is on, is made here and shown in
+    the take bar beside whose turn it is (:meth:`.bank.TakeBar.show`): five buttons in
+    the bar broke their words in Italian and Portuguese (issue 34)."""
 
     def __init__(
         self,
@@ -71,10 +73,7 @@ class ButtonBar(BoxLayout):
             button.text = word
         self.undo_button.disabled = not can_undo
         self.redo_button.disabled = not can_redo
-        if suggest and self.suggest_button.parent is None:
-            self.add_widget(self.suggest_button, index=len(self.children))
-        elif not suggest and self.suggest_button.parent is not None:
-            self.remove_widget(self.suggest_button)
+        self.suggesting = suggest  # the take bar shows the button (see the class)
 
 
 def _widen(button: Button, *_: object) -> None:
@@ -91,6 +90,7 @@ class ActionColumn(BoxLayout):
         bank_row: Widget,
         take_bar: Widget,
         players: PlayersColumn,
+        notice: Widget,
         buttons: ButtonBar,
         **kw: Any,
     ) -> None:
@@ -99,11 +99,15 @@ class ActionColumn(BoxLayout):
         self.take_bar = take_bar
         self.players = players
         self.buttons = buttons
+        self.notice = notice
         self.docked: Widget | None = None
         self.seats = 1  # players at the table: the room the docked move leaves them
-        for widget in (bank_row, take_bar, players, buttons):
+        # The table's line (a refusal, a hint, the move just made) under the take bar: it
+        # takes its room from the players while it shows, and covers nothing.
+        for widget in (bank_row, take_bar, notice, players, buttons):
             self.add_widget(widget)
         self.bind(height=self.share)
+        notice.bind(height=self.share)
 
     def arrange(self) -> None:
         self.bank_row.height = SCALE.target(56)
@@ -132,13 +136,19 @@ class ActionColumn(BoxLayout):
             return
         n = max(1, self.seats)
         column = max(1.0, float(self.height))
-        fixed = self.bank_row.height + self.buttons.height + self.spacing * 3
+        fixed = self.bank_row.height + self.buttons.height + self.notice.height
+        fixed += self.spacing * 4
         if SCALE.portrait:
             rows = (n + 1) // 2
-            least = rows * SCALE.px(ROOM * 0.75)
-        elif n == 2:
-            least = 2 * SCALE.px(ROOM * 0.8)
+            least = rows * (full_least() + self.spacing)
+        elif SCALE.small:  # a line for the player to act, one for the others
+            least = SCALE.target(LINE) * 2 + self.spacing * 2
+        elif n == 2:  # the player to act in full, the other a line
+            least = SCALE.px(ROOM * 0.8) + SCALE.target(LINE) + self.spacing
         else:
             least = SCALE.px(ROOM) + SCALE.target(46)
         docked.size_hint_y = None
-        docked.height = max(SCALE.px(110), min(SCALE.px(PANEL_MOST), column - fixed - least))
+        # The 3.5-inch screen: every pixel the lines leave (its sentence takes two or
+        # three lines there, and the pictures need their own room).
+        most = column if SCALE.small else SCALE.px(PANEL_MOST)
+        docked.height = max(SCALE.px(110), min(most, column - fixed - least))
