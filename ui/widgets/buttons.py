@@ -8,6 +8,7 @@ from typing import Any
 from kivy.uix.button import Button
 
 from .. import theme
+from ..scale import SCALE
 from .text import widest_word
 
 
@@ -36,8 +37,11 @@ def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:
         # As large as the height allows, but small enough (down to 16 px) that the widest
         # word fits the width: widths grow with the font size, so one measure at 18 px
         # scales to any size.
+        # The 26 px cap scales up with a large window (a 1920x1080 screen's names are
+        # 47 px: its buttons' words grow with them), never down.
         widest = widest_word(b.text, 18) or 1.0
-        b.font_size = max(16.0, min(b.height * 0.38, 26, b.width * 0.94 * 18 / widest))
+        most = max(26.0, SCALE.font(26))
+        b.font_size = max(16.0, min(b.height * 0.38, most, b.width * 0.94 * 18 / widest))
 
     button.bind(size=fit, text=fit)
     button.bind(on_release=lambda *_: on_press())
