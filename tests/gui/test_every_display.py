@@ -251,6 +251,8 @@ def test_end_and_a_past_game_move_by_move(app: Driver) -> None:
     d.frames(2)
     found += every_size(d, "move by move, the setup")
     review = d.app.manager.get_screen("review")
+    review.go(len(review.moves) // 2)  # a past game stepped through: mid-game
+    found += every_size(d, "move by move, mid-game")
     review.go(len(review.moves))
     found += every_size(d, "move by move, the end")
     report(found)
