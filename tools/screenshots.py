@@ -4,12 +4,16 @@
     .venv/bin/python tools/screenshots.py --out /tmp/shots   # a scratch folder
 
 Runs tests/gui/test_screenshots.py (every screen at 800x480, 1024x600, 1280x720 and the
-portrait 720x1280, in English and French) with SPLENDOR_SCREENSHOTS pointing at a fresh
-folder, then, only when every test passed, replaces the PNGs of docs/screenshots/ with the
-new set (a picture no test makes any more goes). The journal's clock is fixed in the
-tests, so an unchanged screen gives the same picture: ``git status`` shows only what
-really changed. With ``--out DIR`` the pictures go to DIR (made if need be; nothing else
-there is removed) and docs/screenshots/ is left as it is: to look before replacing.
+portrait 720x1280, and the states a player meets, ``state-*.png``: a take of one and two
+tokens, a refusal, the final round, the card dialog, every player at a glance, the
+companion's move, the end and its code enlarged, a past game stepped through, past games,
+statistics, settings, new game, at 800x480, 720x1280 and 480x320; in English and French)
+with SPLENDOR_SCREENSHOTS pointing at a fresh folder, then, only when every test passed,
+replaces the PNGs of docs/screenshots/ with the new set (a picture no test makes any more
+goes). The journal's clock is fixed in the tests, so an unchanged screen gives the same
+picture: ``git status`` shows only what really changed. With ``--out DIR`` the pictures go
+to DIR (made if need be; nothing else there is removed) and
+docs/screenshots/ is left as it is: to look before replacing.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,10 +44,14 @@ class LegendEntry:
     font: float
 
 
-def marked_rounds(seat: int, seats: int, rounds: int, width: float, marker: float) -> range:
+def marked_rounds(
+    seat: int, seats: int, rounds: int, width: float, marker: float, span: int = 0
+) -> range:
     """The rounds whose point carries ``seat``'s number: every few rounds, the seats in
-    turn, so that two markers are never closer than a marker and a bit."""
-    apart = max(1, math.ceil(marker * 1.2 * rounds / max(width, 1.0)))
+    turn, so that two markers are never closer than a marker and a bit. ``span``: the
+    rounds the width stands for, when more than are drawn yet (a review under way): the
+    markers' spacing is measured on it, else they would pile up."""
+    apart = max(1, math.ceil(marker * 1.2 * max(rounds, span) / max(width, 1.0)))
     return range(seat * apart, rounds, apart * max(1, seats))
 
 
@@ -67,6 +72,8 @@ class PointsChart(Widget):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.legend: list[LegendEntry] = []  # as last drawn
+        # The seat markers on the lines as last drawn, (x, y, diameter): never on each other.
+        self.markers: list[tuple[float, float, float]] = []
         trigger = Clock.create_trigger(lambda dt: self.redraw(), -1)
         self.bind(pos=trigger, size=trigger, rounds=trigger, names=trigger, goal=trigger)
 
@@ -89,6 +96,20 @@ class PointsChart(Widget):
         c.add(Ellipse(pos=(x - d / 2, y - d / 2), size=(d, d)))
         digit = max(SCALE.min_text, d / 1.3)  # the chart's font in a disc 1.3 times it
         draw_text(c, str(seat + 1), x - d / 2, y - d / 2, d, d, (0.08, 0.08, 0.1, 1), digit)
+
+    def _on_line(
+        self, seat: int, x: float, y: float, d: float, rings: Sequence[tuple[float, float]] = ()
+    ) -> None:
+        """A seat's marker on its line, unless it would cover one already there or a ring
+        (``rings``, of the same size at the most): a marker on another hides both."""
+        if any(
+            abs(x - mx) < (d + md) / 2 and abs(y - my) < (d + md) / 2 for mx, my, md in self.markers
+        ):
+            return
+        if any(abs(x - rx) < d and abs(y - ry) < d for rx, ry in rings):
+            return
+        self.markers.append((x, y, d))
+        self._marker(seat, x, y, d)
 
     def _entries(self, text: float) -> list[tuple[int, str, float]]:
         """Each seat's number, its words (``Companion (hard) (15)``) and their width."""
@@ -117,6 +138,7 @@ class PointsChart(Widget):
     def redraw(self, *_: Any) -> None:
         c = self.canvas
         c.clear()
+        self.markers = []
         text = self.text
         c.add(Color(*theme.PANEL))
         c.add(Rectangle(pos=self.pos, size=self.size))
@@ -231,7 +253,7 @@ class PointsChart(Widget):
             # A number on the line every few rounds, the seats in turn, the markers far
             # enough apart not to hide each other where the lines run together.
             for i in marked_rounds(seat, len(self.names), len(rounds), w, text * 1.3):
-                self._marker(seat, points[2 * i + 2], points[2 * i + 3], text * 1.3)
+                self._on_line(seat, points[2 * i + 2], points[2 * i + 3], text * 1.3)
         # The rounds along the bottom: as many as fit at the chart's font.
         every = max(1, n // 10, int(n * text * 2.6 // max(w, 1.0)) + 1)
         for i in range(0, n + 1, every):
@@ -307,16 +329,22 @@ class ChanceChart(PointsChart):
             c.add(Color(*colour))
             if len(points) >= 4:
                 c.add(Line(points=points, width=2.2))
-            for i in marked_rounds(seat, len(self.names), len(rows), w, text * 1.3):
-                if i > 0:
-                    self._marker(seat, points[2 * i], points[2 * i + 1], text * 1.3)
         # The costly moves: a ring of the mover's colour where their line dropped.
+        rings = []
         for move, seat in self.marks:
             if move < len(rows):
                 x, y = x0 + w * move / n, y0 + h * rows[move][seat]
                 d = text * 1.1
                 c.add(Color(*SEAT_COLOURS[seat % len(SEAT_COLOURS)]))
                 c.add(Line(circle=(x, y, d / 2), width=2))
+                rings.append((x, y))
+        # The seats' numbers on their lines, spaced for the whole game (drawn so far or
+        # not), none over a ring.
+        for seat in range(len(self.names)):
+            points = [v for i, r in enumerate(rows) for v in (x0 + w * i / n, y0 + h * r[seat])]
+            for i in marked_rounds(seat, len(self.names), len(rows), w, text * 1.3, n + 1):
+                if i > 0:
+                    self._on_line(seat, points[2 * i], points[2 * i + 1], text * 1.3, rings)
         # The moves along the bottom, as many as fit at the chart's font, at round steps.
         least = max(1, n // 10, int(n * text * 2.6 // max(w, 1.0)) + 1)
         every = next((s for s in (1, 2, 5, 10, 20, 25, 50, 100) if s >= least), least)

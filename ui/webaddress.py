@@ -14,6 +14,7 @@ from . import theme
 from .i18n import tr
 from .layout import fit_label, gap, row_height
 from .qr import QRCode
+from .scale import SCALE
 
 HEIGHT = 76  # px at 800x480: a code a phone reads from a chair, two lines beside it
 
@@ -27,10 +28,19 @@ class WebAddress(BoxLayout):
     """``url`` as a QR code, and the words that say what it is."""
 
     def __init__(self, url: str, **kw: Any) -> None:
-        side = row_height(HEIGHT)
-        super().__init__(spacing=gap(8), size_hint_y=None, height=side, **kw)
         self.url = url
-        self.qr = QRCode(text=url, size_hint=(None, None), size=(side, side))
+        self.qr = QRCode(text=url, size_hint=(None, None))
+        # The code at the least size a phone reads it (``ui/qr.py``), where that leaves the
+        # screen's buttons their room (a quarter of the height); else a button in its place
+        # that shows it over the whole screen.
+        side = row_height(HEIGHT)
+        least = self.qr.least_side()
+        if least <= SCALE.height / 4:
+            side = max(side, least)
+            self.qr.size = (side, side)
+        else:
+            self.qr.size = (2 * side, side)
+        super().__init__(spacing=gap(8), size_hint_y=None, height=side, **kw)
         self.add_widget(self.qr)
         words = BoxLayout(orientation="vertical")
         words.add_widget(fit_label(tr("The table on your phone:"), font=16, color=theme.TEXT_DIM))

@@ -580,7 +580,7 @@ def seat_lines(record: Record, done: Review, seat: int, title: str) -> list[str]
         )
         lines.append(
             "     "
-            + _("The companion prefers: {move} ({kept})").format(
+            + _("{move} was the companion's choice: it keeps the chance at {kept}.").format(
                 move=m.preferred, kept=percent(m.judged.before)
             )
         )

@@ -3,6 +3,7 @@ reads, the tag of a picture's window and language, and legibility at the kiosk's
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import zxingcpp
@@ -48,3 +49,10 @@ def assert_legible(d: Driver) -> None:
 def row_text(row: Row) -> list[str]:
     """The texts of a listing's row, cell by cell."""
     return [label.text for label in row.cells]
+
+
+def figures(row: Row) -> list[str]:
+    """A statistics row's name, then its figures without the titles a card gives them
+    ("Wins: 3" on a portrait or 3.5-inch screen reads ``3``), each on one line."""
+    first, *rest = row_text(row)
+    return [first, *(re.sub(r"^[^:]*?\s?:\s", "", t).replace("\n", ", ") for t in rest)]

@@ -35,7 +35,7 @@ from ui.widgets.text import text_width
 from .conftest import forget_drawn
 from .driver import Driver
 from .legible import measure
-from .shots import assert_legible, decode_qr, row_text, screenshot, tag
+from .shots import assert_legible, decode_qr, figures, row_text, screenshot, tag
 
 
 @pytest.fixture(params=["en", "fr"])
@@ -78,8 +78,8 @@ def test_statistics_count_the_games_against_the_companion_apart(
     screen = d.app.manager.get_screen("stats")
     # Between people: the three people's games only, as the core counts them by hand.
     assert set(screen.rows) == {"Zoé", "Marc", "Lin", "zoé"}
-    assert row_text(screen.rows["Zoé"])[1:4] == ["2", "2", percent(1.0)]
-    assert row_text(screen.rows["Marc"])[1:3] == ["2", "1"]
+    assert figures(screen.rows["Zoé"])[1:4] == ["2", "2", percent(1.0)]
+    assert figures(screen.rows["Marc"])[1:3] == ["2", "1"]
     assert tr("Statistics: between people") in d.texts()
     assert tr("Companion") not in d.texts()
     assert_legible(d)
@@ -99,12 +99,12 @@ def test_statistics_count_the_games_against_the_companion_apart(
         assert screen.level_lines[level].text == said
     # Each person's line at each level; the companion has none, under any name.
     assert set(screen.level_rows) == {("easy", "Marc"), ("easy", "Zoé"), ("hard", "Zoé")}
-    zoe_hard = row_text(screen.level_rows[("hard", "Zoé")])
+    zoe_hard = figures(screen.level_rows[("hard", "Zoé")])
     assert zoe_hard[:5] == ["Zoé", "2", "1", percent(0.5), number(13.0, 1)]
     rounds = ngettext("{n} round", "{n} rounds", 35).format(n=35)
     assert zoe_hard[5].startswith(rounds)  # her win over it, 16 to 8
-    assert row_text(screen.level_rows[("easy", "Marc")])[1:3] == ["1", "1"]
-    assert row_text(screen.level_rows[("easy", "Zoé")])[1:3] == ["1", "0"]
+    assert figures(screen.level_rows[("easy", "Marc")])[1:3] == ["1", "1"]
+    assert figures(screen.level_rows[("easy", "Zoé")])[1:3] == ["1", "0"]
     assert_legible(d)
     screenshot(d, shots, f"stats-companion-{tag()}")
 
@@ -122,7 +122,7 @@ def test_statistics_count_the_games_against_the_companion_apart(
     # Back between people: the same two still chosen, marked by number.
     d.press(tr("Between people"))
     assert screen.chosen == ["Zoé", "Marc"]
-    assert row_text(screen.rows["Marc"])[0] == "2. Marc"
+    assert figures(screen.rows["Marc"])[0] == "2. Marc"
 
 
 def test_history_shows_the_companions_seats_with_their_level(

@@ -21,8 +21,8 @@ from .legible import faults
 from .playing import analysis_screen, reviewed
 
 WORDS = {
-    "en": ("Game review", "Move {n},", "The companion prefers"),
-    "fr": ("Analyse de la partie", "Coup {n},", "Le compagnon préfère"),
+    "en": ("Game review", "Move {n},", "was the companion's choice"),
+    "fr": ("Analyse de la partie", "Coup {n},", "était le choix du compagnon"),
 }
 
 

@@ -34,7 +34,9 @@ from ui.dialogs import CardPicker, NoblePicker, ReturnPicker
 from ui.i18n import tr
 from ui.screens.setup.pickers import LevelPicker
 from ui.screens.table.movelog import MoveLog
+from web import address as web_address
 
+from . import codes
 from .conftest import MAIN_DISPLAYS, OTHER_DISPLAYS, WINDOW, set_window
 from .driver import Driver
 from .legible import faults
@@ -83,9 +85,16 @@ WALKS = [
 
 
 @pytest.fixture(params=WALKS)
-def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Driver]:
-    global SIZES
+def app(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Driver]:
+    global SIZES, PICTURES
     language, SIZES = request.param
+    PICTURES = tmp_path
+    # The kiosk serving its page, at a host name as long as an address: the start and end
+    # screens show its code beside BG Stats'.
+    monkeypatch.setenv("SPLENDOR_WEB", "yes")
+    monkeypatch.setattr(web_address, "host_name", lambda avahi=None: "192.168.100.200")
     d = Driver(tmp_path / "data", language=language)
     try:
         yield d
@@ -97,8 +106,10 @@ def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Driver]:
         gc.collect()
 
 
-# The displays the test running walks (set by ``app``).
+# The displays the test running walks, and its folder for the QR codes' screenshots (set
+# by ``app``).
 SIZES = MAIN_DISPLAYS
+PICTURES = Path()
 
 Step = Callable[[Driver], Any]
 
@@ -110,6 +121,7 @@ def every_size(d: Driver, where: str, root: Callable[[], Widget] | None = None) 
         Window.size = size
         d.frames(FRAMES)
         found += faults(where, root() if root else d.top())
+        found += codes.faults(d, PICTURES, where)  # every code read back, as a phone would
         if SHOTS:  # to look at: SPLENDOR_SHOTS_DIR=folder
             name = re.sub(r"\W+", "-", where).strip("-")
             d.screenshot_to(Path(SHOTS) / f"{name}-{size[0]}x{size[1]}-{i18n.language()}.png")
@@ -239,6 +251,8 @@ def test_end_and_a_past_game_move_by_move(app: Driver) -> None:
     d.frames(2)
     found += every_size(d, "move by move, the setup")
     review = d.app.manager.get_screen("review")
+    review.go(len(review.moves) // 2)  # a past game stepped through: mid-game
+    found += every_size(d, "move by move, mid-game")
     review.go(len(review.moves))
     found += every_size(d, "move by move, the end")
     report(found)

@@ -37,7 +37,7 @@ from .playing import (
 )
 
 EXPERT_TAPS = 4  # the seat's button: a person, easy, medium, hard, then expert
-PREFERS = {"en": "The companion prefers", "fr": "Le compagnon préfère"}
+PREFERS = {"en": "was the companion's choice", "fr": "était le choix du compagnon"}
 
 
 def _expert_game(d: Driver, moves: int | None) -> Game:

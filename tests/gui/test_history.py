@@ -35,7 +35,7 @@ from ui.widgets.pieces import NobleView
 
 from .conftest import WINDOW
 from .driver import Driver
-from .shots import assert_legible, decode_qr, row_text, screenshot, tag
+from .shots import assert_legible, decode_qr, figures, row_text, screenshot, tag
 
 
 @pytest.mark.parametrize(
@@ -58,7 +58,10 @@ def test_end_screen_code_opens_the_play_in_bgstats(
     # Large enough to scan from a chair: whole pixels per module, and a code a hand wide.
     qr = d.app.end_screen.qr
     assert qr.module_px >= 3
-    assert qr.side >= 0.55 * d.app.root.height
+    if d.app.root.width > d.app.root.height:
+        assert qr.side >= 0.55 * d.app.root.height
+    else:  # upright, under the standings: half the width, at whole pixels a module
+        assert qr.side >= 0.35 * d.app.root.width
 
 
 # ---------------------------------------------------------------------- history and statistics
@@ -126,7 +129,7 @@ def test_history_lists_each_game_and_its_code_opens_the_play(table: tuple[Driver
 
 def stats_rows(d: Driver) -> dict[str, list[str]]:
     screen = d.app.manager.get_screen("stats")
-    return {name: row_text(row) for name, row in screen.rows.items()}
+    return {name: figures(row) for name, row in screen.rows.items()}
 
 
 def test_statistics_head_to_head_and_merging_two_spellings(table: tuple[Driver, Path]) -> None:
@@ -146,8 +149,8 @@ def test_statistics_head_to_head_and_merging_two_spellings(table: tuple[Driver, 
     assert zoe[6] == tr("black")
     minutes = tr("{minutes} min").format(minutes=52)
     day = local("2026-11-21T20:00:00Z")[:10]
-    assert zoe[7] == f"{ngettext('{n} round', '{n} rounds', 33).format(n=33)}\n{minutes}, {day}"
-    assert rows["Lin"][7].split("\n")[0] == ngettext("{n} round", "{n} rounds", 34).format(
+    assert zoe[7] == f"{ngettext('{n} round', '{n} rounds', 33).format(n=33)}, {minutes}, {day}"
+    assert rows["Lin"][7].split(", ")[0] == ngettext("{n} round", "{n} rounds", 34).format(
         n=34
     )  # no times
     assert rows["zoé"][1:4] == ["1", "0", percent(0)]

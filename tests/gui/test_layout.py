@@ -16,6 +16,7 @@ from companion.engine.tokens import GEMS, Colour
 from companion.journal.store import GameState
 from companion.records.record import Record
 from ui.cardface import ColourCard
+from ui.chart import ChanceChart, PointsChart
 from ui.dialogs import CardPicker
 from ui.layout import short_name
 from ui.scale import SCALE
@@ -138,3 +139,41 @@ def test_the_scale_gives_the_windows_room_after_a_resize_or_a_rotation(
     assert (SCALE.width, SCALE.height, SCALE.unit) == (1024, 600, 1.25)
     resized((720, 1280))
     assert (SCALE.width, SCALE.height, SCALE.unit, SCALE.portrait) == (720, 1280, 1.5, True)
+
+
+def _disjoint(chart: PointsChart) -> list[tuple[int, int]]:
+    """The pairs of the chart's line markers whose boxes meet."""
+    boxes = chart.markers
+    return [
+        (i, j)
+        for i in range(len(boxes))
+        for j in range(i + 1, len(boxes))
+        if abs(boxes[i][0] - boxes[j][0]) < (boxes[i][2] + boxes[j][2]) / 2
+        and abs(boxes[i][1] - boxes[j][1]) < (boxes[i][2] + boxes[j][2]) / 2
+    ]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 320), (720, 1280)])
+def test_the_charts_markers_never_lie_on_each_other(
+    size: tuple[int, int], resized: Callable[[tuple[int, int]], None]
+) -> None:
+    """Four lines running together (equal chances, equal points), a review under way (a
+    few moves drawn of many) and finished, costly moves ringed: every marker's box
+    apart from every other's and from the rings."""
+    resized(size)
+    rounds = [[p, p, p, p] for p in range(0, 30)]
+    end = PointsChart(rounds=rounds, names=list("ABCD"), size=(SCALE.width, SCALE.height / 2))
+    end.redraw()
+    assert end.markers and _disjoint(end) == []
+    for drawn in (12, 90):  # under way, then the whole game
+        chances = [[0.25, 0.25, 0.25, 0.25] for _ in range(drawn)]
+        review = ChanceChart(
+            rounds=chances,
+            moves=89,
+            names=list("ABCD"),
+            marks=[(4, 0), (7, 2), (40, 1)],
+            size=(SCALE.width, SCALE.height / 2),
+        )
+        review.redraw()
+        assert _disjoint(review) == [], (drawn, review.markers)
+        assert len(review.markers) >= (3 if drawn == 90 else 0)

@@ -22,6 +22,7 @@ import pytest
 from kivy.core.window import Window
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from plays import blunder
 
 from companion.ai import make
@@ -29,6 +30,7 @@ from companion.coach.plan import Plan
 from companion.coach.play import play
 from companion.demo import demo_game
 from companion.engine.simulate import simulate
+from companion.engine.tokens import Colour
 from companion.journal.declaring import NewGame
 from companion.journal.store import GameState
 from companion.records.record import Record, replay
@@ -49,6 +51,9 @@ WORDS = {"en": ("New game", "Past games"), "fr": ("Nouvelle partie", "Parties")}
 # The sizes photographed: the 7-inch screen, a 1024x600 one, a 1280x720 one, and the
 # 720x1280 portrait Touch Display 2.
 SIZES = [(800, 480), (1024, 600), (1280, 720), (720, 1280)]
+# The states a player meets, on the displays that show every arrangement: the 7-inch
+# screen, the portrait one and the 3.5-inch one.
+STATE_SIZES = [(800, 480), (720, 1280), (480, 320)]
 
 
 @pytest.fixture(params=["en", "fr"])
@@ -63,10 +68,12 @@ def shots(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Driv
         gc.collect()  # a closed app's widgets no longer follow the window's scale
 
 
-def shoot(d: Driver, name: str, language: str, fits: bool = True) -> None:
-    """``name`` photographed at every size of :data:`SIZES` (``name-800x480-en.png``),
+def shoot(
+    d: Driver, name: str, language: str, fits: bool = True, sizes: list[tuple[int, int]] = SIZES
+) -> None:
+    """``name`` photographed at every size of ``sizes`` (``name-800x480-en.png``),
     checked first for words spilling out (``fits``); the window then as it was."""
-    for width, height in SIZES:
+    for width, height in sizes:
         Window.size = (width, height)
         d.frames(1)  # laid out again at once; the picture draws two frames more
         if fits:
@@ -255,3 +262,86 @@ def test_a_game_against_the_expert(shots: tuple[Driver, str]) -> None:
             shoot(d, "expert-table", language, fits=False)
     _review(d, game_id, record)
     shoot(d, "expert-review", language, fits=False)
+
+
+def state(d: Driver, name: str, language: str, size: tuple[int, int]) -> None:
+    """The state showing now photographed at ``size`` (set before it was reached: a take
+    in progress is not resized): ``state-take-one-800x480-en.png``."""
+    d.frames(3)
+    d.screenshot(f"state-{name}-{size[0]}x{size[1]}-{language}")
+
+
+def _dismiss(d: Driver) -> None:
+    top = d.top()
+    assert isinstance(top, ModalView), top
+    top.dismiss()
+    d.frames(2)
+
+
+@pytest.mark.long
+def test_the_states_a_player_meets(shots: tuple[Driver, str]) -> None:
+    """The states of a game as a table of four meets them, each reached at the display's
+    size: a take of one and two tokens, a refusal, the final round, the card dialog,
+    every player at a glance, the companion's move, the end and its code enlarged, a past
+    game stepped through, past games, statistics, settings and new game."""
+    d, language = shots
+    app = d.app
+    final = simulate(players=4, seed=9, max_moves=113)  # the final round
+    final_id = app.store.import_record(Record.of(final), GameState.of(final))
+    thinking = simulate(players=4, seed=9, max_moves=41)
+    levels = tuple("easy" if s == thinking.to_act else None for s in range(4))
+    plan = Plan(levels, seed=5, think=0.05)
+    thinking_id = app.store.import_record(
+        Record.of(thinking, app=plan.app()), GameState.of(thinking)
+    )
+    finished = simulate(players=3, seed=4)
+    times = {"started_at": "2026-11-21T19:30:00Z", "ended_at": "2026-11-21T20:15:00Z"}
+    finished_id = app.store.import_record(Record.of(finished, **times), GameState.of(finished))
+    for size in STATE_SIZES:
+        set_window(size)
+        app.resume(final_id)
+        d.frames(3)
+        table = app.table_screen
+        state(d, "final-round", language, size)
+        piles = [t for t in table.bank if not t.dimmed and t.colour != Colour.GOLD]
+        d.tap(piles[0])
+        state(d, "take-one", language, size)
+        d.tap(piles[1])
+        state(d, "take-two", language, size)
+        d.tap(table.bank[Colour.GOLD])  # gold is not taken: refused, said by the pile
+        assert table.notice.opacity == 1 and table.notice.error
+        state(d, "refusal", language, size)
+        table.taking.clear()
+        d.frames(2)
+        card = next(v for row in table.rows for v in row if v.card is not None)
+        d.tap(card)
+        state(d, "card-dialog", language, size)
+        _dismiss(d)
+        lines = [p for p in table.players.panels if p.parent is not None and not p.active]
+        d.tap(lines[0] if lines else table.players.others)
+        state(d, "players", language, size)
+        _dismiss(d)
+        app.resume(thinking_id)
+        d.frames(2)
+        shown_move(d)
+        state(d, "companion-move", language, size)
+        app.show_past_game(finished_id)
+        d.frames(3)
+        state(d, "end", language, size)
+        app.end_screen.enlarge()
+        state(d, "end-code", language, size)
+        _dismiss(d)
+        app.end_screen.review()
+        review = app.manager.get_screen("review")
+        review.go(len(review.moves) // 2)
+        state(d, "past-game-step", language, size)
+        app.show_history()
+        state(d, "past-games", language, size)
+        app.manager.get_screen("history").show_stats()
+        state(d, "statistics", language, size)
+        app.open_settings()
+        state(d, "settings", language, size)
+        app.show_new_game()
+        state(d, "new-game", language, size)
+        app.show_start()
+    set_window((800, 480))

@@ -213,7 +213,7 @@ class AnalysisScreen(Shaped):
             chances = tr("{player}: {before} before, {after} after").format(
                 player=name, before=percent(j.before), after=percent(j.after)
             )
-            better = tr("The companion prefers: {move} ({kept})").format(
+            better = tr("{move} was the companion's choice: it keeps the chance at {kept}.").format(
                 move=m.preferred, kept=percent(j.before)
             )
             layout = [[(0, 1.0)], [(1, 1.0)], [(2, 1.0)], [(3, 1.0)]]
@@ -268,9 +268,9 @@ class AnalysisScreen(Shaped):
             notes[m.judged.number - 1] = tr("Next, move {n}: {move}. {better}").format(
                 n=m.judged.number,
                 move=tell(m.step),
-                better=tr("The companion prefers: {move} ({kept})").format(
-                    move=m.preferred, kept=percent(m.judged.before)
-                ),
+                better=tr(
+                    "{move} was the companion's choice: it keeps the chance at {kept}."
+                ).format(move=m.preferred, kept=percent(m.judged.before)),
             )
         moves.show(self.record, back_to="analysis", notes=notes)
         moves.go(number - 1)

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 
 from companion.i18n import ngettext
@@ -24,7 +23,7 @@ from .. import theme
 from ..chart import PointsChart
 from ..i18n import tr
 from ..layout import Shaped, button, fit_label, gap, grow_label, row_height
-from ..qr import QRCode
+from ..qr import QRCode, enlarge
 from ..scale import SCALE
 from ..webaddress import HEIGHT as WEB_HEIGHT
 from ..webaddress import WebAddress, address
@@ -67,33 +66,29 @@ class EndScreen(Shaped):
         box.spacing = gap(8)
         said = (self.message.text, self.message.color)
         left = BoxLayout(orientation="vertical", spacing=gap(3), size_hint_y=None)
-        left.add_widget(
-            fit_label(
-                tr("Final standings"),
-                font=26,
-                size_hint_y=None,
-                height=row_height(36),
-                bold=True,
-                color=theme.ACCENT,
-            )
-        )
-        for line in self.standings(record):
-            left.add_widget(grow_label(line, font=15))
+        lines, verdict_lines = self.standings(record), self.verdict(record)
+        # Who won, first and largest: the sentence the table looks for.
+        for line in verdict_lines:
+            left.add_widget(grow_label(line, font=26, bold=True, color=theme.ACCENT))
+        left.add_widget(grow_label(tr("Final standings"), font=18, bold=True))
+        for line in lines:
+            left.add_widget(grow_label(line, font=16))
         titles = seat_titles(record.players, record.extra)
         self.chart = PointsChart(
             rounds=points_by_round(record), names=titles, goal=record.rules.winning_points
         )
         left.add_widget(self.chart)
         self.message = grow_label(said[0], font=17, color=said[1])
+        left.add_widget(self.message)
         url = address(self.app.setting("web") != "0")  # the table's web page, where it is served
         if SCALE.portrait:
-            left.add_widget(self._bgstats_panel(SCALE.width * 0.5, beside=True))
-            if url:
-                left.add_widget(WebAddress(url))
-            left.add_widget(self.message)
+            # The standings and the chart scroll if need be; the codes and the buttons stay
+            # in view below them, whole (a phone reads a code only whole).
             box.add_widget(self._scrolled(left))
+            box.add_widget(self._bgstats_panel(SCALE.width * 0.5, SCALE.width, beside=True))
+            if url:
+                box.add_widget(WebAddress(url))
         else:
-            left.add_widget(self.message)
             middle = BoxLayout(spacing=gap(8))
             middle.add_widget(self._scrolled(left))
             # The code as tall as the screen allows (less on a 3.5-inch screen, where the
@@ -102,7 +97,7 @@ class EndScreen(Shaped):
             if url:
                 room -= row_height(WEB_HEIGHT) + gap(8)
             side = min(SCALE.height * (0.5 if SCALE.small else 0.64), SCALE.width * 0.4, room)
-            middle.add_widget(self._bgstats_panel(side))
+            middle.add_widget(self._bgstats_panel(side, min(room, SCALE.width * 0.45)))
             box.add_widget(middle)
             if url:
                 box.add_widget(WebAddress(url))
@@ -144,9 +139,15 @@ class EndScreen(Shaped):
         return view
 
     @staticmethod
+    def verdict(record: Record) -> list[str]:
+        """Who won and why (the tie-break), in words: no ids."""
+        game = replay(record).game
+        return verdict(game)[len(game.standings()) :]
+
+    @staticmethod
     def standings(record: Record) -> list[str]:
-        """The standings in words (nobles counted, not named by id), then the verdict; the
-        companion's seats with the level it played at, as the history says them."""
+        """The standings in words (nobles counted, not named by id), then the game's time;
+        the companion's seats with the level it played at, as the history says them."""
         game = replay(record).game
         ranked = game.standings()
         title = dict(zip(record.players, seat_titles(record.players, record.extra), strict=True))
@@ -168,25 +169,33 @@ class EndScreen(Shaped):
                     time=clock_text(times[max(times)].elapsed)
                 )
             )
-        # After the standings, verdict() says who won and why (the tie-break): no ids.
-        return lines + verdict(game)[len(ranked) :]
+        return lines
 
-    def _bgstats_panel(self, side: float, beside: bool = False) -> BoxLayout:
+    def _bgstats_panel(self, side: float, most: float, beside: bool = False) -> BoxLayout:
         """The play as a QR code ``side`` pixels a side, its caption below it (``beside``:
-        to its right); a tap shows the code larger."""
+        to its right); a tap shows the code larger. A code that would not read at ``side``
+        grows to the least side at which it reads, up to ``most``; past that, its place is
+        a button that shows it over the whole screen (``ui/qr.py``)."""
         assert self.game_id is not None
+        self.link = bgstats.link(bgstats.stored_play(self.app.store, self.game_id))
+        self.qr = QRCode(text=self.link, size_hint=(None, None))
+        least = self.qr.least_side()
+        side = max(side, least) if least <= most else side
+        self.qr.size = (side, side)
+        said = tr("Scan with a phone to log this play in BG Stats. Tap the code to enlarge it.")
+        if least > side:  # a button, as wide as the code's place and a row tall
+            self.qr.height = row_height(56)
+            said = tr("Show the code, then scan it with a phone to log this play in BG Stats.")
+        else:
+            self.qr.bind(on_release=lambda *_: self.enlarge())
         panel = BoxLayout(orientation="horizontal" if beside else "vertical", spacing=gap(6))
         if beside:
             panel.size_hint_y = None
-            panel.height = side
+            panel.height = self.qr.height
         else:
             panel.size_hint_x = None
             panel.width = side
-        self.link = bgstats.link(bgstats.stored_play(self.app.store, self.game_id))
-        self.qr = QRCode(text=self.link, size_hint=(None, None), size=(side, side))
-        self.qr.bind(on_release=lambda *_: self.enlarge())
         panel.add_widget(self.qr)
-        said = tr("Scan with a phone to log this play in BG Stats. Tap the code to enlarge it.")
         if not self.qr.fits:
             said = tr(
                 "This play is too long for a QR code (very long names?): log it in BG Stats "
@@ -198,16 +207,8 @@ class EndScreen(Shaped):
 
     def enlarge(self) -> None:
         """The code over the whole screen, for a phone further away; a tap closes it."""
-        if not self.qr.fits:
-            return
-        view = ModalView(
-            size_hint=(1, 1), background_color=(1, 1, 1, 1), overlay_color=(1, 1, 1, 1)
-        )
-        view._anim_duration = 0
-        big = QRCode(text=self.link)
-        big.bind(on_release=lambda *_: view.dismiss())
-        view.add_widget(big)
-        view.open()
+        if self.qr.fits:
+            enlarge(self.link)
 
     def review(self) -> None:
         """The game move by move (``ui/screens/review.py``), back here after."""

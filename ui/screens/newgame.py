@@ -86,7 +86,7 @@ class NewGameScreen(Shaped):
         if SCALE.portrait:
             box.add_widget(self._seats(size_hint_y=None))
             box.add_widget(self._recent())
-            box.add_widget(Widget())
+            box.add_widget(Widget(size_hint_y=0.001))  # what the keyboard leaves, if any
             box.add_widget(self._keyboard())
         else:
             top = BoxLayout(spacing=gap(10))
@@ -199,11 +199,15 @@ class NewGameScreen(Shaped):
         keyboard.spacing = gap(3)
         for row in keyboard.children:
             row.spacing = gap(3)
-        if SCALE.portrait:  # not a wall of keys: a keyboard's height, the rest above
-            keyboard.size_hint_y = None
-            keyboard.height = 5 * row_height(56) + 4 * gap(3)
+        if SCALE.portrait:
+            # Not a wall of keys, nor a strip under a blank: the keys take the room the
+            # seats leave, up to half as tall again as in landscape.
+            keyboard.size_hint_y = 1
+            keyboard.size_hint_min_y = 5 * row_height(56) + 4 * gap(3)
+            keyboard.size_hint_max_y = 5 * row_height(84) + 4 * gap(3)
         else:
             keyboard.size_hint_y = 1
+            keyboard.size_hint_min_y = keyboard.size_hint_max_y = None
         return keyboard
 
     def _make_keyboard(self) -> BoxLayout:

@@ -68,23 +68,41 @@ PEOPLE_TITLES = (
 WIDTHS = (0.19, 0.08, 0.1, 0.09, 0.1, 0.1, 0.13, 0.21)
 COMPANION_TITLES = tuple(t for t in PEOPLE_TITLES if t not in ("Average rounds", "Favourite bonus"))
 COMPANION_WIDTHS = (0.27, 0.1, 0.1, 0.13, 0.15, 0.25)
-# Where the columns do not fit side by side (portrait, a 3.5-inch screen): the name on a
-# line of its own, the figures on two lines below it.
+# Where the columns do not fit side by side (portrait, a 3.5-inch screen): a player's
+# card, the name on a line of its own, each figure below it with its own title ("Wins:
+# 3"), two a line: no column titles above to decode the lines with.
 PEOPLE_NARROW: Layout = [
     [(0, 1.0)],
-    [(1, 0.25), (2, 0.25), (3, 0.25), (4, 0.25)],
-    [(5, 0.3), (6, 0.35), (7, 0.35)],
+    [(1, 0.5), (2, 0.5)],
+    [(3, 0.5), (4, 0.5)],
+    [(5, 0.5), (6, 0.5)],
+    [(7, 1.0)],
 ]
-COMPANION_NARROW: Layout = [[(0, 0.4), (1, 0.3), (2, 0.3)], [(3, 0.3), (4, 0.3), (5, 0.4)]]
+COMPANION_NARROW: Layout = [[(0, 1.0)], [(1, 0.5), (2, 0.5)], [(3, 0.5), (4, 0.5)], [(5, 1.0)]]
 PEOPLE, COMPANION = "people", "companion"  # the two views
 
 
 def _list_part(titles: tuple[str, ...], widths: tuple[float, ...], layout: Layout) -> BoxLayout:
-    """A list's part of the screen, its column titles on top; the rows go below."""
+    """A list's part of the screen, its column titles on top (none over cards, whose
+    figures say their titles); the rows go below."""
     said = tuple(tr(t) for t in titles)
     part = BoxLayout(orientation="vertical", spacing=gap(6))
-    part.add_widget(header(list(zip(said, widths, strict=True)), layout))
+    if len(layout) == 1:
+        part.add_widget(header(list(zip(said, widths, strict=True)), layout))
     return part
+
+
+def _titled(
+    titles: tuple[str, ...], cells: list[tuple[str, float]], layout: Layout
+) -> list[tuple[str, float]]:
+    """A row's cells for ``layout``: on a card (more than one line), every figure after
+    the name with its title ("Wins: 3"), on one line."""
+    if len(layout) == 1:
+        return cells
+    return [cells[0]] + [
+        (tr("{title}: {value}").format(title=tr(t), value=text.replace("\n", ", ")), width)
+        for t, (text, width) in zip(titles[1:], cells[1:], strict=True)
+    ]
 
 
 def _arranged(
@@ -254,8 +272,10 @@ class StatsScreen(Shaped):
         part = _list_part(PEOPLE_TITLES, WIDTHS, layout)
         for line in self.lines:
             choose = partial(self.choose, line.name)
-            row = Row(columns[line.name], choose, lines=2, layout=layout)
+            cells = _titled(PEOPLE_TITLES, columns[line.name], layout)
+            row = Row(cells, choose, lines=2 if len(layout) == 1 else 1, layout=layout)
             pip(row.cells[6], line.favourite_bonus)
+            row.cells[0].bold = len(layout) > 1  # a card's name heads it
             self.rows[line.name] = row
         part.add_widget(rows_view(list(self.rows.values()), tr("No games between people yet.")))
         return part
@@ -285,10 +305,11 @@ class StatsScreen(Shaped):
             self.level_lines[level.level] = heading
             lines.append(heading)
             for s in level.players:
+                cells = list(zip(figures[(level.level, s.name)], COMPANION_WIDTHS, strict=True))
                 row = Row(
-                    list(zip(figures[(level.level, s.name)], COMPANION_WIDTHS, strict=True)),
+                    _titled(COMPANION_TITLES, cells, layout),
                     partial(self.choose, s.name),
-                    lines=2,
+                    lines=2 if len(layout) == 1 else 1,
                     layout=layout,
                 )
                 self.level_rows[(level.level, s.name)] = row

@@ -37,10 +37,12 @@ def big_button(text: str, on_press: Callable[[], object], **kw: Any) -> Button:
     def fit(b: Button, *_: object) -> None:
         # As large as the height allows, but small enough (down to the text floor) that
         # the widest word fits the width: widths grow with the font size, so one measure
-        # at 18 px scales to any size.
+        # at 18 px scales to any size. The 26 px cap scales up with a large window (a
+        # 1920x1080 screen's names are 47 px: its buttons' words grow with them), never down.
         widest = widest_word(b.text, 18) or 1.0
         least = float(SCALE.min_text)
-        b.font_size = max(least, min(b.height * 0.38, 26, b.width * 0.94 * 18 / widest))
+        most = max(26.0, SCALE.font(26))
+        b.font_size = max(least, min(b.height * 0.38, most, b.width * 0.94 * 18 / widest))
 
     button.bind(size=fit, text=fit)
     button.bind(on_release=lambda *_: on_press())
