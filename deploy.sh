@@ -897,7 +897,7 @@ extras() {
 
 # What pip is said to install: the source, and [club] with the club's parts.
 project_words() {
-    if [ "$CLUB" = yes ]; then say "$SOURCE[club]"; else say "$SOURCE"; fi
+    if [ "$CLUB" = yes ]; then say "${SOURCE}[club]"; else say "$SOURCE"; fi
 }
 
 has_kivy() {

@@ -226,7 +226,7 @@ def test_games_header_in_the_language_and_numbers_of_the_reader(
     stored(data, Record.of(simulate(players=3, seed=1)))
     assert main(["games", "--lang", "pt"]) == 0
     header = capsys.readouterr().out.splitlines()[0]
-    assert header.split() == ["Partida", "Início", "Jogadores", "Vencedor", "Estado", "Jogadas"]
+    assert header.split() == ["Partida", "Início", "Jogadores", "Vencedor", "Situação", "Jogadas"]
     assert main(["stats", "--lang", "fr"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"en moyenne \d+,\d point", out), out

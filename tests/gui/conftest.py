@@ -111,6 +111,15 @@ def resized() -> Iterator[Callable[[tuple[int, int]], None]]:
     set_window(window_size(WINDOW))
 
 
+@pytest.fixture(autouse=True)
+def usual_window() -> Iterator[None]:
+    """Every test starts at the usual size: one that resized the window and then failed
+    (before its own resize back) must not hand the next test a 3.5-inch screen."""
+    if tuple(Window.size) != window_size(WINDOW):
+        set_window(window_size(WINDOW))
+    yield
+
+
 from .driver import Driver, skip_drawing  # noqa: E402
 
 skip_drawing()  # laid out, not rendered, but for screenshots (Driver.screenshot)

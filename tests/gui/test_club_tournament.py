@@ -100,7 +100,7 @@ def test_an_organiser_runs_a_tournament_night_from_the_kiosk(
 
         # At 480x320 the keyboard takes the screen while a name is typed.
         d.resize(480, 320)
-        d.press("Type a name" if en else "Taper un nom")
+        d.press("Type a name" if en else "Tapez un nom")
         d.frames(3)
         _type(d, "Fay")
         found = faults(f"typing ({language})", d.top())
