@@ -678,18 +678,67 @@ def no_such_command(name: str, commands: Sequence[str]) -> str:
     )
 
 
+def no_such_choice(value: str, choices: Sequence[str]) -> str | None:
+    """A word that is not one of an option's choices, with the nearest ("did you mean
+    enroll?") when a typo explains it; None when none is near (argparse lists them)."""
+    near = difflib.get_close_matches(value, choices, n=1, cutoff=0.6)
+    if not near:
+        return None
+    return _("{value} is not one of the choices: did you mean {near}?").format(
+        value=printable(value), near=near[0]
+    )
+
+
+def no_such_options(extras: Sequence[str], known: Sequence[str]) -> str:
+    """Words the command does not take; an option mistyped gets the nearest of the
+    command's own ("--mrege: did you mean --merge?")."""
+    for word in extras:
+        name = word.split("=", 1)[0]
+        if name.startswith("--"):
+            near = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            if near:
+                return _("there is no option {option}: did you mean {near}?").format(
+                    option=printable(name), near=near[0]
+                )
+    return _("unrecognized arguments: %s") % printable(" ".join(extras))
+
+
 class Program(argparse.ArgumentParser):
-    """The program's parser: a mistyped command gets the nearest one, not argparse's list
-    of every choice."""
+    """The program's parser, and each command's: a mistyped command, action, choice or
+    option gets the nearest one, not argparse's list of every choice."""
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
-        if (
-            isinstance(action, argparse._SubParsersAction)
-            and isinstance(value, str)
-            and value not in action.choices
-        ):
-            raise argparse.ArgumentError(None, no_such_command(value, list(action.choices)))
+        choices = action.choices
+        if choices is not None and isinstance(value, str) and value not in choices:
+            if isinstance(action, argparse._SubParsersAction):
+                raise argparse.ArgumentError(None, no_such_command(value, list(choices)))
+            words = [c for c in choices if isinstance(c, str)]
+            said = no_such_choice(value, words)
+            if said is not None:
+                raise argparse.ArgumentError(action, said)
         super()._check_value(action, value)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            parser, known = self._chosen(parsed)
+            parser.error(no_such_options(extras, known))
+        return parsed
+
+    def _chosen(self, parsed: argparse.Namespace) -> tuple[argparse.ArgumentParser, list[str]]:
+        """The parser of the command (and action) chosen, and every option it and the
+        parsers above it take."""
+        parser: argparse.ArgumentParser = self
+        known: list[str] = []
+        while True:
+            known += [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+            below = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+            name = getattr(parsed, below[0].dest, None) if below and below[0].dest else None
+            if not below or name not in below[0].choices:
+                return parser, known
+            parser = below[0].choices[name]
 
 
 def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParser:
@@ -708,11 +757,13 @@ def build_parser(extensions: Sequence[Extension] = ()) -> argparse.ArgumentParse
         help=_("show the program's version and exit"),
     )
     parser.set_defaults(func=lambda args: _usage(parser))
-    sub = parser.add_subparsers(
+    # Each command's parser is a Program too (as are its actions' below it), so a typo
+    # anywhere gets the nearest word; the extensions see argparse's own type.
+    sub: argparse._SubParsersAction[argparse.ArgumentParser] = parser.add_subparsers(
         dest="command",
         metavar=_("COMMAND"),
         title=_("commands"),
-        parser_class=argparse.ArgumentParser,
+        parser_class=Program,
     )
 
     p = command(sub, "replay", _("check a game record and show its result"))

@@ -16,6 +16,7 @@ from companion.cli import main
 from companion.engine.simulate import simulate
 from companion.journal.store import GameState, Store
 from companion.records.record import Record, read, replay, write
+from splendor_companion import program
 from web.cli import serve_reason
 
 
@@ -35,6 +36,34 @@ def test_a_mistyped_command_is_told_the_nearest(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit):  # nothing near: the list
         main(["zzz"])
     assert "there is no command zzz; the commands: replay, simulate" in capsys.readouterr().err
+
+
+def test_a_mistyped_action_choice_or_option_is_told_the_nearest(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Inside a command too: its actions (club stauts, rfid enrol), an option's choices
+    (--format jsn) and its options (--mrege), each with the nearest of that command's."""
+    said = {
+        ("club", "stauts"): "club: error: there is no command stauts: did you mean status?\n",
+        ("rfid", "enrol"): "rfid: error: there is no command enrol: did you mean enroll?\n",
+        ("export", "--format", "jsn", "1"): (
+            "export: error: argument --format: jsn is not one of the choices: did you mean json?\n"
+        ),
+        ("names", "--mrege", "Ada", "Ben"): (
+            "names: error: there is no option --mrege: did you mean --merge?\n"
+        ),
+        # an option of another command is not offered: games takes none of its own
+        ("games", "--merge", "Ada"): "games: error: unrecognized arguments: --merge Ada\n",
+    }
+    for argv, end in said.items():
+        with pytest.raises(SystemExit) as stop:
+            program.main(list(argv))  # the whole program: rfid is the hardware's command
+        assert stop.value.code == 2, argv
+        assert capsys.readouterr().err.endswith(end), argv
+    with pytest.raises(SystemExit):
+        main(["--lang", "it", "names", "--unmrege", "Ada"])
+    assert "non esiste l'opzione --unmrege: intendevi --unmerge?" in capsys.readouterr().err
+    i18n.set_language("en")
 
 
 def test_a_data_dir_that_does_not_exist_is_refused_unless_the_command_stores(
