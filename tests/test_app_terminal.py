@@ -33,6 +33,9 @@ def test_the_terminal_says_where_the_log_is_and_ctrl_c_stops_cleanly(
     ]
     app = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     assert app.stderr is not None
+    # The folder named does not exist: the app makes it, as the commands that store do,
+    # and says so (a typo shows as a line, not as an empty table).
+    assert app.stderr.readline() == f"Made the data folder {tmp_path / 'data'}.\n"
     said = app.stderr.readline()
     assert "The touchscreen app is running (Ctrl-C stops it); its log:" in said
     assert str(tmp_path / "kivy") in said
@@ -63,3 +66,27 @@ def test_with_no_display_the_terminal_says_nobody_will_see_the_window(
     assert "No desktop display" not in starting(fullscreen=True)  # the Pi's own screen
     monkeypatch.setenv("DISPLAY", ":0")
     assert "No desktop display" not in starting(fullscreen=False)
+
+
+def test_a_data_dir_that_is_a_file_stops_the_app_with_the_folder_to_give(tmp_path: Path) -> None:
+    """--data-dir at the journal's own file: refused in one line naming the folder meant,
+    before any window, and the file untouched."""
+    data = tmp_path / "data"
+    data.mkdir()
+    journal = data / "games.sqlite3"
+    journal.write_bytes(b"a family's games")
+    env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy"), "LANGUAGE": "en"}
+    done = subprocess.run(
+        [sys.executable, "-m", "splendor_companion", "--data-dir", str(journal)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"--data-dir {journal} is a file, not a folder: give the folder that holds it: "
+        f"--data-dir {data}\n"
+    )
+    assert journal.read_bytes() == b"a family's games"
+    assert not (tmp_path / "kivy").exists()  # stopped before Kivy was started

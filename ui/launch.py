@@ -13,7 +13,8 @@ import argparse
 import os
 import sys
 
-from companion.errors import ErrorCode, TextError
+from companion.cli import data_folder
+from companion.errors import CompanionError, ErrorCode, TextError
 
 SMALLEST = 100
 """The fewest pixels of a window's side: below, no screen of the app can be laid out."""
@@ -111,8 +112,14 @@ def run(args: argparse.Namespace) -> int:
     from companion.i18n import translate
 
     try:
+        if not args.demo:  # the demo plays in a journal of its own
+            # The app stores every move: a --data-dir that does not exist is made, and
+            # said (a typo shows as a line, not as a table with "No games yet."); a
+            # file there is refused as the commands refuse it. Said before Kivy is
+            # prepared: Kivy takes stderr for its log.
+            data_folder(args, writes=True)
         prepare_kivy(args.size, args.fullscreen)
-    except TextError as err:
+    except CompanionError as err:
         print(err.message, file=sys.stderr)
         return 2
     except ImportError as err:  # Kivy is not installed
