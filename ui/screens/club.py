@@ -159,6 +159,10 @@ class ClubScreen(Shaped):
                 lines.append(cell(_table_words(t) + done, 1))
             if seen.standings:  # after the games of the round played so far
                 lines.append(cell(tr("The tournament's standings"), 1, bold=True))
+                # The tournament's score, then the prestige points that break its ties.
+                # (Score: the tournament's own, the share of the table beaten; docs/club.md.)
+                head = ("#", tr("Player"), tr("Score"), tr("Points"), tr("Games"))
+                lines.append(_line(head, ENTRY_WIDTHS, bold=True))
             for place, e in enumerate(seen.standings, start=1):
                 lines.append(_entry_row(place, e))
         if seen is not None and seen.league is not None:
@@ -171,8 +175,22 @@ class ClubScreen(Shaped):
                     1,
                 )
             )
+            if league.people:
+                head = ("#", tr("Player"), tr("Rating"), tr("Games"))
+                lines.append(_line(head, RATING_WIDTHS, bold=True))
             for place, r in enumerate(league.people, start=1):
                 lines.append(_rating_row(place, r.who, r))
+            if league.people:  # what the number is, said once (as the phone's page says it)
+                lines.append(
+                    cell(
+                        tr(
+                            "The rating is OpenSkill's: it rises with wins and as the club "
+                            "grows surer of a player."
+                        ),
+                        1,
+                        color=theme.TEXT_DIM,
+                    )
+                )
             if league.levels:
                 lines.append(cell(tr("The companion:"), 1, bold=True))
             for place, r in enumerate(league.levels, start=1):
@@ -228,13 +246,19 @@ def _entry_row(place: int, e: tournament.Entry) -> Lines:
     points = ngettext("{n} point", "{n} points", e.points).format(n=number(e.points))
     games = ngettext("{n} game", "{n} games", e.played).format(n=number(e.played))
     texts = (f"{place}.", e.person, number(e.score, 2), points, games)
-    return _line(texts, (0.1, 0.35, 0.15, 0.2, 0.2))
+    return _line(texts, ENTRY_WIDTHS)
 
 
 def _rating_row(place: int, who: str, r: ratings.Rating) -> Lines:
     games = ngettext("{n} game", "{n} games", r.games).format(n=number(r.games))
-    return _line((f"{place}.", who, number(r.ordinal, 1), games), (0.1, 0.5, 0.15, 0.25))
+    return _line((f"{place}.", who, number(r.ordinal, 1), games), RATING_WIDTHS)
 
 
-def _line(texts: tuple[str, ...], widths: tuple[float, ...]) -> Lines:
-    return Lines([cell(t, w) for t, w in zip(texts, widths, strict=True)], one_line(widths), 1)
+# The columns' shares of the row: place, name, figure, (prestige points,) games.
+ENTRY_WIDTHS = (0.1, 0.35, 0.15, 0.2, 0.2)
+RATING_WIDTHS = (0.1, 0.5, 0.15, 0.25)
+
+
+def _line(texts: tuple[str, ...], widths: tuple[float, ...], bold: bool = False) -> Lines:
+    cells = [cell(t, w, bold=bold) for t, w in zip(texts, widths, strict=True)]
+    return Lines(cells, one_line(widths), 1)
