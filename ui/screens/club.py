@@ -176,8 +176,8 @@ class ClubScreen(Shaped):
                 )
             )
             if league.people:
-                head = ("#", tr("Player"), tr("Rating"), tr("Games"))
-                lines.append(_line(head, RATING_WIDTHS, bold=True))
+                league_head = ("#", tr("Player"), tr("Rating"), tr("Games"))
+                lines.append(_line(league_head, RATING_WIDTHS, bold=True))
             for place, r in enumerate(league.people, start=1):
                 lines.append(_rating_row(place, r.who, r))
             if league.people:  # what the number is, said once (as the phone's page says it)
