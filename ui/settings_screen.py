@@ -43,12 +43,21 @@ Line = tuple[str, float, bool, theme.RGBA]  # text, font size, bold, colour
 
 
 def _lines_needed(text: str, font: float, bold: bool, width: float) -> int:
-    """How many lines ``text`` wraps to in ``width`` (one more when it wraps at all:
-    words go whole to the next line, leaving room at the end of each)."""
+    """How many lines ``text`` wraps to in ``width``, words going whole to the next line
+    as Kivy wraps them (a little room kept at each line's end). Counting one line more
+    whenever it wrapped made French settings spill out of a 480x800 screen."""
     if width <= 0:
         return 99
-    lines = max(1, math.ceil(text_width(text, font, bold) / width))
-    return lines + 1 if lines > 1 else 1
+    room = width * 0.96
+    space = text_width(" ", font, bold)
+    lines, used = 1, 0.0
+    for word in text.split():
+        w = text_width(word, font, bold)
+        if used and used + space + w > room:
+            lines, used = lines + 1, w
+        else:
+            used += (space if used else 0) + w
+    return lines
 
 
 class Tile(ButtonBehavior, BoxLayout):
@@ -231,20 +240,27 @@ class SettingsScreen(Screen):
         for message, error in self.notes:
             colour = theme.ERROR if error else theme.OK
             box.add_widget(wrapping_label(message, font=SCALE.font(16), color=colour))
+        # Back where every screen has it, bottom left, apart from the tabs (issue 34: at
+        # the end of the tab row it read as a fourth tab); the list's tabs to its right,
+        # as a screen's other buttons are, the one shown lit.
+        bar = self._bar()
+        bar.add_widget(big_button(tr("Back"), self.back, size_hint_x=0.6))
+        if self.editing is None:
+            bar.add_widget(Widget(size_hint_x=None, width=SCALE.px(10)))
+            for i, (name, _) in enumerate(SECTIONS):
+                tab = big_button(tr(name), partial(self.show_section, i))
+                if i == self.section:
+                    tab.background_color = theme.ACCENT
+                    tab.color = theme.BANNER_TEXT
+                bar.add_widget(tab)
+        else:
+            bar.add_widget(Widget(size_hint_x=3))  # Back as wide as on the list
+        box.add_widget(bar)
 
     def _bar(self) -> BoxLayout:
         return BoxLayout(size_hint_y=None, height=SCALE.target(52), spacing=SCALE.px(6))
 
     def _list(self, gap: float) -> None:
-        bar = self._bar()
-        for i, (title, _) in enumerate(SECTIONS):
-            tab = big_button(tr(title), partial(self.show_section, i))
-            if i == self.section:
-                tab.background_color = theme.ACCENT
-                tab.color = theme.BANNER_TEXT
-            bar.add_widget(tab)
-        bar.add_widget(big_button(tr("Back"), self.back, size_hint_x=0.7))
-        self.box.add_widget(bar)
         # Two columns side by side on a wide screen, one under the other when upright.
         grid = FitGrid(most=1 if SCALE.portrait else 2, tall=SCALE.target(150), spacing=gap)
         for item in SECTIONS[self.section][1]:
@@ -280,7 +296,6 @@ class SettingsScreen(Screen):
         )
         title.bind(size=lambda w, s: setattr(w, "text_size", s))
         bar.add_widget(title)
-        bar.add_widget(big_button(tr("Back"), self.back, size_hint_x=None, width=SCALE.px(140)))
         self.box.add_widget(bar)
         if item.typed and not kiosk:
             # At the top: the kiosk's keyboard comes up over the bottom of the screen.

@@ -107,10 +107,15 @@ def targets(root: Widget) -> list[Widget]:
 def _in_view(w: Widget) -> bool:
     """Not scrolled out of its list's view."""
     x0, y0 = w.to_window(w.x, w.y)
-    cx, cy = x0 + w.width / 2, y0 + w.height / 2
+    return _seen_at(w, x0 + w.width / 2, y0 + w.height / 2)
+
+
+def _seen_at(w: Widget, x: float, y: float) -> bool:
+    """Whether the window's point (``x``, ``y``) of ``w`` is inside every list's view
+    that holds it: a row half scrolled out is touched on its half in view."""
     node: Any = w.parent
     while node is not None and node is not Window:
-        if isinstance(node, ScrollView) and not _inside(node, cx, cy):
+        if isinstance(node, ScrollView) and not _inside(node, x, y):
             return False
         node = node.parent
     return True
@@ -123,6 +128,8 @@ def faults(where: str, root: Widget, keep_in_sight: tuple[Widget, ...] = ()) -> 
     found: list[str] = []
     for target in targets(root):
         for x, y in _points(target)[:1] if _small(target) else _points(target):
+            if not _seen_at(target, x, y):
+                continue
             top = reached(x, y)
             if not _within(top, target):
                 found.append(
@@ -134,6 +141,8 @@ def faults(where: str, root: Widget, keep_in_sight: tuple[Widget, ...] = ()) -> 
         if not shown(widget):
             continue
         for x, y in _points(widget):
+            if not _seen_at(widget, x, y):
+                continue
             top = reached(x, y)
             if not _within(top, widget):
                 found.append(f"{where} at {size}: {_name(widget)} covered by {_name(top)}")

@@ -12,7 +12,10 @@ is the same on every run:
 - the final round (seed 9, 113 moves);
 - the companion's seat to act (in the late game, the seat renamed "Companion" in the
   table's language, its longest form), thinking, then its move shown;
-- a suggestion asked for a person's seat.
+- a suggestion asked for a person's seat;
+- then the players' overview over the final round, and off the table a finished game
+  (seed 9): its end, its review, stepped through move by move, past games, statistics,
+  settings, new game with four seats and the setup that follows.
 """
 
 from __future__ import annotations
@@ -28,13 +31,14 @@ from companion.coach.plan import Plan
 from companion.engine.game import Game
 from companion.engine.simulate import simulate
 from companion.engine.tokens import Colour
+from companion.journal.declaring import NewGame
 from companion.journal.store import GameState
 from companion.records.record import Record, replay
 from ui.dialogs import NoblePicker
 from ui.i18n import tr
 
 from .driver import Driver
-from .playing import shown_move
+from .playing import analysis_screen, reviewed, shown_move
 
 EARLY = (9, 8)  # seed, moves
 LATE = (1, 112)
@@ -52,6 +56,7 @@ class Games:
     final: int
     companion: int
     suggest: int
+    finished: int
 
 
 def store(d: Driver) -> Games:
@@ -67,11 +72,12 @@ def store(d: Driver) -> Games:
     late = simulate(players=4, seed=LATE[0], max_moves=LATE[1])
     final = simulate(players=4, seed=FINAL[0], max_moves=FINAL[1])
     # The companion to act in the late game, its seat named as the new-game screen names
-    # it; it thinks long enough to be seen thinking.
+    # it; it thinks long enough to be seen thinking, however slow a frame of a large
+    # window is on a busy machine (0.4 s was not, in the long run).
     names = list(late.names)
     names[late.to_act] = tr("Companion")
     levels = tuple("hard" if s == late.to_act else None for s in range(4))
-    thinking = Plan(levels, seed=5, think=0.4)
+    thinking = Plan(levels, seed=5, think=1.2)
     # A person's seat with suggestions on (the early game, another journal entry).
     suggesting = Plan((None,) * 4, seed=5, think=0.05, suggest=True)
     return Games(
@@ -80,6 +86,7 @@ def store(d: Driver) -> Games:
         final=put(final),
         companion=put(late, thinking, tuple(names)),
         suggest=put(simulate(players=4, seed=EARLY[0], max_moves=EARLY[1] + 1), suggesting),
+        finished=put(simulate(players=4, seed=FINAL[0])),
     )
 
 
@@ -170,12 +177,65 @@ def walk(d: Driver, games: Games, look: Look) -> Iterator[str]:
     table.companion.close_suggestion()
     d.frames(1)
 
-    resume(d, games.final)
+    table = resume(d, games.final)
     look("the final round")
+    lines = [p for p in table.players.panels if p.parent is not None and not p.active]
+    d.tap(lines[0] if lines else table.players.others)
+    d.frames(2)
+    look("the players overview")
+    dismiss(d)
     yield "the final round"
+
+    yield from off_the_table(d, games, look)
+
+
+def off_the_table(d: Driver, games: Games, look: Look) -> Iterator[str]:
+    """The screens a game leads to, and those before one."""
+    app = d.app
+    app.show_past_game(games.finished)
+    d.frames(3)
+    look("the end")
+    screen = analysis_screen(d)
+    screen.playouts = 4  # a small budget: made once, then kept in the journal
+    app.end_screen.analyse()
+    reviewed(d, screen)
+    look("the review")
+    app.show_past_game(games.finished)
+    d.frames(2)
+    app.end_screen.review()
+    review = app.manager.get_screen("review")
+    review.go(len(review.moves) // 2)
+    d.frames(2)
+    look("a past game stepped through")
+    app.show_history()
+    d.frames(2)
+    look("past games")
+    app.history_screen.show_stats()
+    d.frames(2)
+    look("statistics")
+    app.open_settings()
+    d.frames(2)
+    look("settings")
+    app.close_settings()
+    app.show_new_game()
+    d.frames(2)
+    newgame = app.new_game_screen
+    newgame.names, newgame.levels, newgame.editing = ["", ""], [None, None], 0
+    for name in ("Ada", "Ben", "Cleo", "Dev"):
+        newgame.use_name(name)
+    d.frames(2)
+    look("new game")
+    app.show_setup(NewGame(["Ada", "Ben", "Cleo", "Dev"]))
+    d.frames(3)
+    look("setup")
+    dismiss(d)  # the picker the setup opens by itself
+    look("setup, laid out by hand")
+    app.show_start()
+    d.frames(1)
+    yield "off the table"
 
 
 def top(d: Driver) -> Widget:
-    """What the walk's checks look at: the open dialog, else the table."""
+    """What the walk's checks look at: the open dialog, else the screen shown."""
     opened = [w for w in d.modals() if isinstance(w, ModalView)]
-    return opened[0] if opened else d.app.table_screen
+    return opened[0] if opened else d.app.manager.current_screen

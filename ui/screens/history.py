@@ -11,6 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion import i18n
+from companion.i18n import ngettext
 from companion.journal.seats import companion_levels, seat_title
 from companion.journal.store import GameInfo, StoreError
 from companion.reports.stats import PlayedGame, played_games
@@ -26,8 +27,11 @@ if TYPE_CHECKING:
 
 # Column widths, shared by the titles and the rows: date, players, winner, rounds, length.
 WIDTHS = (0.2, 0.34, 0.24, 0.1, 0.12)
-# Where they do not fit side by side (portrait, a 3.5-inch screen): two lines a game.
-NARROW: Layout = [[(0, 0.5), (3, 0.2), (4, 0.3)], [(1, 0.6), (2, 0.4)]]
+# Where they do not fit side by side (portrait, a 3.5-inch screen): a game's card, who
+# played on its own line, then who won, then when and how long, each figure saying what
+# it is ("Winner: Cleo", "29 rounds"): no column titles to decode two-line rows with, and
+# the width of an upright screen used (issue 34: a two-line header, 60% blank).
+CARD: Layout = [[(1, 1.0)], [(2, 1.0)], [(0, 0.4), (3, 0.3), (4, 0.3)]]
 
 
 def minutes_text(minutes: int | None) -> str:
@@ -58,6 +62,7 @@ class HistoryScreen(Shaped):
         self.rows: dict[int, Row] = {}
         self.said = ("", True)  # the line said under the list, and whether it is good news
         self.listed: dict[int, list[tuple[str, float]]] | None = None  # a game's columns
+        self.cards: dict[int, list[tuple[str, float]]] = {}  # the same, said on a card
         self.made: tuple[tuple[Any, ...], list[Widget]] | None = None  # the list last made
 
     def on_pre_enter(self, *_: Any) -> None:
@@ -74,6 +79,7 @@ class HistoryScreen(Shaped):
         unreadable: list[StoreError] = []
         played = {g.id: g for g in played_games(self.app.store, unreadable=unreadable)}
         self.listed = {info.id: self._columns(info, played.get(info.id)) for info in games}
+        self.cards = {info.id: self._card(info, self.listed[info.id]) for info in games}
         if unreadable and not message:
             message, ok = (
                 tr("A game whose journal cannot be read is left out of the figures."),
@@ -93,17 +99,27 @@ class HistoryScreen(Shaped):
         texts = [titles, *([text for text, _ in c] for c in columns.values())]
         layout = one_line(WIDTHS)
         if SCALE.portrait or not fits(layout, texts, bold=[True]):
-            layout = NARROW
+            layout = CARD
         # Made again only when the games or their arrangement change; else the same rows,
         # fitted to the window again (a list is many labels, slow to make).
         key = (id(columns), len(layout), i18n.language())
         if self.made is None or self.made[0] != key:
-            self.rows = {
-                game: Row(c, partial(self.app.show_past_game, game), lines=2, layout=layout)
-                for game, c in columns.items()
-            }
-            titled = header(list(zip(titles, WIDTHS, strict=True)), layout)
-            self.made = (key, [titled, rows_view(list(self.rows.values()), tr("No games yet."))])
+            carded = layout is CARD
+            self.rows = {}
+            for game, c in columns.items():
+                row = Row(
+                    self.cards[game] if carded else c,
+                    partial(self.app.show_past_game, game),
+                    lines=1 if carded else 2,
+                    layout=layout,
+                )
+                row.cells[1].bold = carded  # a card's players head it
+                self.rows[game] = row
+            listed = rows_view(list(self.rows.values()), tr("No games yet."))
+            parts: list[Widget] = [listed]
+            if not carded:  # a card's figures say what they are
+                parts.insert(0, header(list(zip(titles, WIDTHS, strict=True)), layout))
+            self.made = (key, parts)
         else:
             for part in self.made[1]:
                 refit(part)
@@ -133,6 +149,21 @@ class HistoryScreen(Shaped):
             length,
         )
         return list(zip(texts, WIDTHS, strict=True))
+
+    def _card(self, info: GameInfo, columns: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """A game's columns as its card says them: the winner and the rounds named."""
+        (day, w0), players, (won, w2), (rounds, w3), (length, w4) = columns
+        if info.winners and info.state != "playing" and info.problem is None:
+            won = tr("{title}: {value}").format(title=tr("Winner"), value=won)
+        if rounds != "-":
+            rounds = ngettext("{n} round", "{n} rounds", int(rounds)).format(n=int(rounds))
+        return [
+            (day, w0),
+            players,
+            (won, w2),
+            (rounds if rounds != "-" else "", w3),
+            (length if length != "-" else "", w4),
+        ]
 
     def _levels(self, info: GameInfo, game: PlayedGame | None) -> dict[str, str]:
         """The companion's level by seat name (names are unique at a table)."""

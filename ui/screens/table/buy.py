@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -17,6 +18,7 @@ from companion.engine.game import Hidden
 from companion.engine.moves import Move, Reserve
 from companion.engine.naming import card_words
 from companion.engine.tokens import Colour
+from companion.errors import ErrorCode, IllegalMove
 from companion.i18n import localise
 from companion.journal.declaring import Purchase
 
@@ -29,6 +31,8 @@ from ...widgets.pieces import CardView, GemRow
 from ...widgets.text import wrapping_label
 from .parts import Table
 from .words import error_words
+
+CARD_SHAPE = 0.72  # a card's width over its height, as the board draws it
 
 
 class BuyDialog(Dialog):
@@ -43,8 +47,13 @@ class BuyDialog(Dialog):
         super().__init__(title.format(name=name, card=card_words(card)))
         self.purchase = purchase
         self.name = name
-        row = BoxLayout(spacing=12)
-        row.add_widget(CardView(card=card, size_hint_x=0.26))
+        # The card as the card reads (its shape kept), beside what it costs on a wide
+        # window, above it upright, where beside it was a tall stripe in a panel 60%
+        # empty (issue 34).
+        self.card_view = CardView(card=card)
+        self.holder = Widget()
+        self.holder.add_widget(self.card_view)
+        self.holder.bind(pos=self._place_card, size=self._place_card)
         # What it costs and pays, scrolled on a screen too small for all of it at once.
         info = GridLayout(cols=1, spacing=6, size_hint_y=None)
         info.bind(minimum_height=info.setter("height"))
@@ -63,12 +72,18 @@ class BuyDialog(Dialog):
         info.add_widget(self.pay_gems)
         self.swaps = BoxLayout(spacing=6, size_hint_y=None, height=SCALE.target(56))
         info.add_widget(self.swaps)
-        scroll = ScrollView(do_scroll_x=False)
-        scroll.add_widget(info)
-        row.add_widget(scroll)
-        self.body.add_widget(row)
+        self.info = info
+        self.scroll = ScrollView(do_scroll_x=False)
+        self.scroll.add_widget(info)
+        self.row = BoxLayout(spacing=12)
+        # Upright, the words take the height they need (up to half the row), the card
+        # all the rest.
+        info.bind(height=self._share)
+        self.row.bind(height=self._share)
+        self._arrange()
+        self.body.add_widget(self.row)
         errors = [e for e in (purchase.buy_error, purchase.reserve_error) if e is not None]
-        self.message.text = " ".join(error_words(e) for e in errors)
+        self.message.text = " ".join(self._refusal(e) for e in errors)
         self.button(tr("Cancel"), self.dismiss)
         if purchase.face_up:
             self.button(
@@ -83,6 +98,44 @@ class BuyDialog(Dialog):
             background_color=theme.BUTTON_GO,
         )
         self.show_payment()
+
+    def _refusal(self, error: IllegalMove) -> str:
+        """Why a button is off: short of tokens is said by what the player holds (the
+        engine's words said the cost again, just said above)."""
+        if error.code == ErrorCode.CANNOT_AFFORD:
+            held = localise(self.purchase.held) or tr("no tokens")
+            return tr("{name} holds {tokens}: not enough to buy it.").format(
+                name=self.name, tokens=held
+            )
+        return error_words(error)
+
+    def _arrange(self) -> None:
+        """The card beside its cost on a wide window, above it upright."""
+        self.row.clear_widgets()
+        self.row.orientation = "vertical" if SCALE.portrait else "horizontal"
+        self.holder.size_hint = (1, 1) if SCALE.portrait else (0.3, 1)
+        self.scroll.size_hint_y = None if SCALE.portrait else 1
+        self.row.add_widget(self.holder)
+        self.row.add_widget(self.scroll)
+        self._share()
+
+    def _share(self, *_: Any) -> None:
+        if SCALE.portrait:
+            self.scroll.height = min(self.info.height, self.row.height * 0.5)
+
+    def _place_card(self, *_: Any) -> None:
+        """The card at its own shape (about 5 wide to 7 tall), as large as its room allows,
+        at the left of a wide window's row, in the middle of an upright one's."""
+        box = self.holder
+        h = min(box.height, box.width / CARD_SHAPE)
+        w = h * CARD_SHAPE
+        self.card_view.size = (w, h)
+        left = box.x + (box.width - w) / 2 if SCALE.portrait else box.x
+        self.card_view.pos = (left, box.y + (box.height - h) / 2)
+
+    def lay_out(self) -> None:
+        self._arrange()
+        super().lay_out()
 
     def buy(self, start: Callable[[Move], None]) -> None:
         self.dismiss()

@@ -429,8 +429,10 @@ class PlayersColumn(GridLayout):
 
 
 class PlayersDialog(Dialog):
-    """The whole table at a glance: every player in one row, the tapped one outlined; a
-    reserved card tapped there closes it and goes to ``on_reserved``."""
+    """The whole table at a glance: every player in one row on a wide window, each in full
+    upright (name, points and reserve over the holdings: in a row, the reserved cards
+    were tall stripes there, issue 34); the tapped one outlined; a reserved card tapped
+    there closes it and goes to ``on_reserved``."""
 
     def __init__(
         self,
@@ -439,30 +441,40 @@ class PlayersDialog(Dialog):
         on_reserved: Callable[[int, Card | Hidden], None],
     ) -> None:
         super().__init__(tr("The players"))
-        rows = GridLayout(cols=1, spacing=6, size_hint_y=None)
-        scroll = ScrollView(do_scroll_x=False)  # four rows a finger can hit, on any screen
-        scroll.add_widget(rows)
-
-        def share(*_: Any) -> None:
-            each = max(
-                SCALE.target(64),
-                SCALE.min_target + 12,
-                (scroll.height - 6 * (len(seats) - 1)) / len(seats),
-            )
-            for panel in rows.children:
-                panel.height = each
-            rows.height = each * len(seats) + 6 * (len(seats) - 1)
+        self.seats = seats
+        self.chosen = chosen
+        self.rows = GridLayout(cols=1, spacing=6, size_hint_y=None)
+        self.scroll = ScrollView(do_scroll_x=False)  # four rows a finger can hit, on any screen
+        self.scroll.add_widget(self.rows)
 
         def reserved(seat: int, item: Card | Hidden) -> None:
             self.dismiss()
             on_reserved(seat, item)
 
-        for seat in seats:
+        for _ in seats:
             panel = PlayerPanel(on_reserved=reserved, on_open=lambda _: None)
-            panel.mode = "wide"
             panel.size_hint_y = None
-            panel.show(seat, seat.seat == chosen, set())
-            rows.add_widget(panel)
-        scroll.bind(height=share)
-        self.body.add_widget(scroll)
+            self.rows.add_widget(panel)
+        self._modes()
+        self.scroll.bind(height=self._share)
+        self.body.add_widget(self.scroll)
         self.button(tr("Close"), self.dismiss)
+
+    def _modes(self) -> None:
+        for seat, panel in zip(self.seats, reversed(self.rows.children), strict=True):
+            panel.mode = "full" if SCALE.portrait else "wide"
+            panel.show(seat, seat.seat == self.chosen, set())
+
+    def _share(self, *_: Any) -> None:
+        """The rows share the height, each a finger's and its counts' at the least."""
+        n = len(self.seats)
+        least = full_least() if SCALE.portrait else SCALE.min_target + 12
+        each = max(SCALE.target(64), least, (self.scroll.height - 6 * (n - 1)) / n)
+        for panel in self.rows.children:
+            panel.height = each
+        self.rows.height = each * n + 6 * (n - 1)
+
+    def lay_out(self) -> None:
+        self._modes()
+        super().lay_out()
+        self._share()
