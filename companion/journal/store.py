@@ -360,21 +360,27 @@ class Store:
 
     @classmethod
     def reading_only(
-        cls, path: str | os.PathLike[str], clock: Callable[[], datetime] = system_clock
+        cls,
+        path: str | os.PathLike[str],
+        clock: Callable[[], datetime] = system_clock,
+        *,
+        check: bool = True,
     ) -> Store:
         """The journal opened only to read (SQLite's ``mode=ro``), whoever writes it: no
         lock taken, no file created, no migration, no set-aside, even when no app runs.
         For a reader that must never be a second writer (the web page, ``web.journal``).
         A journal that does not exist yet reads as one without games. Without a ``-wal``
         file beside it (no writer has it open) it is read as it lies (``immutable``), so
-        that SQLite adds no file beside it either: open it again once a ``-wal`` appears."""
+        that SQLite adds no file beside it either: open it again once a ``-wal`` appears.
+        ``check``: whether the whole file is checked (``quick_check``: a second or more
+        for a club's journal); a reader opening again a file it checked need not."""
         store = cls.__new__(cls)
         store.path, store.clock, store.notices = Path(path), clock, []
         store.read_only, store.saved = True, True
         store._lock = store._journal_lock = None
         store._copy = None
         try:
-            store._db = store._open_reading(immutable=not store._wal.exists())
+            store._db = store._open_reading(immutable=not store._wal.exists(), check=check)
         except BaseException:
             store._drop_copy()
             raise
@@ -631,7 +637,7 @@ class Store:
         query = "&".join(f"{k}={v}" for k, v in options.items())
         return f"{self.path.absolute().as_uri()}?{query}"
 
-    def _open_reading(self, immutable: bool = False) -> sqlite3.Connection:
+    def _open_reading(self, immutable: bool = False, check: bool = True) -> sqlite3.Connection:
         """The journal read-only, changing nothing: no lock, no set-aside, no migration
         (``immutable``: as it lies, when no writer can have it open)."""
         self.read_only = True
@@ -650,7 +656,7 @@ class Store:
                 db.close()
                 db = self._read_as_it_lies()
                 version = db.execute("PRAGMA user_version").fetchone()[0]
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            found = db.execute("PRAGMA quick_check").fetchone()[0] if check else "ok"
         except sqlite3.DatabaseError as err:
             if _damaged(err):
                 raise self._refusal("damaged") from None
@@ -659,7 +665,7 @@ class Store:
                 path=str(self.path),
                 reason=_reason(err, self.path.parent),
             ) from None
-        if check != "ok":
+        if found != "ok":
             db.close()
             raise self._refusal("damaged")
         if version == 0:
