@@ -21,6 +21,7 @@ import pytest
 from servetools import WAIT, Answer, Served, serving, stderr_of
 from webtools import play
 
+from companion.engine.simulate import simulate
 from companion.journal.store import Store
 from web.club import club_journal
 from web.server import PAGE_SIZE
@@ -250,6 +251,70 @@ def test_a_game_imported_by_a_command_is_on_the_page(
     assert f"Game {games[0]['id']}".encode() in server.get("/games").body
 
 
+def on_the_page_within(seconds: float, seen: Any) -> bool:
+    """Whether ``seen()`` comes true within ``seconds`` (the page's promise), asked every
+    0.1 s."""
+    deadline = time.monotonic() + seconds
+    while not seen():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def test_names_merged_by_a_command_are_on_the_page(tmp_path: Path) -> None:
+    """The app not running: ``names --merge`` writes the journal while ``serve`` reads it;
+    the statistics count the two names as one person within 2 s."""
+    data = tmp_path / "data"
+    data.mkdir()
+    env = {**os.environ, "SPLENDOR_LANG": "en"}
+    run = [sys.executable, "-m", "splendor_companion"]
+    record = tmp_path / "game.json"
+    subprocess.run([*run, "simulate", "--seed", "7", "--out", str(record)], check=True, env=env)
+    played = json.loads(record.read_text())
+    played["players"] = ["Benny", "Cleo"]  # Benny is Ben, spelt another way
+    record.write_text(json.dumps(played))
+    with Store(data / "games.sqlite3") as store:
+        play(store, seed=3)
+    subprocess.run([*run, "import", str(record), "--data-dir", str(data)], check=True, env=env)
+    with serving(data) as server:
+        assert on_the_page_within(WAIT, lambda: server.get("/stats").status == 200)
+        assert b"Benny" in server.get("/stats").body
+        subprocess.run(
+            [*run, "names", "--merge", "Benny", "Ben", "--data-dir", str(data)],
+            check=True,
+            env=env,
+            timeout=60,
+            capture_output=True,
+        )
+        assert on_the_page_within(2, lambda: b"Benny" not in server.get("/stats").body)
+
+
+def test_a_game_the_app_finishes_is_on_the_page(tmp_path: Path) -> None:
+    """The app running (the journal's writer, its WAL beside it): a game it plays to the
+    end is on the games list within 2 s, and the table says no game is being played."""
+    data = tmp_path / "data"
+    data.mkdir()
+    with Store(data / "games.sqlite3") as app, serving(data) as server:
+        session = play(app, seed=5, moves=10)
+
+        def table() -> dict[str, Any]:
+            return dict(json.loads(server.get("/api/v1/table").body))
+
+        assert on_the_page_within(2, lambda: table()["table"] is not None)
+        game = simulate(players=2, seed=5)
+        for move in game.moves[10:]:
+            session.play(move)
+        assert session.game.over
+
+        def listed() -> list[dict[str, Any]]:
+            return list(json.loads(server.get("/api/v1/games").body)["games"])
+
+        assert on_the_page_within(2, lambda: listed()[0]["state"] == "over")
+        assert on_the_page_within(2, lambda: table()["table"] is None)
+        assert table()["last"]["id"] == session.game_id
+
+
 def test_a_club_journal_is_answered_in_pages_under_100_kb(tmp_path: Path) -> None:
     data = tmp_path / "data"
     club_journal(data, 130, cache=tmp_path / "cache", seeds=2)
@@ -445,6 +510,7 @@ WRITER = """
 import random, sys, time
 from companion.engine.simulate import simulate
 from companion.journal.session import Session
+from companion.engine.simulate import simulate
 from companion.journal.store import Store
 
 store = Store(sys.argv[1])
