@@ -365,8 +365,10 @@ def test_a_tag_file_that_is_no_file_is_refused_in_one_line_and_left(
     assert "\n" not in refused.value.message
     assert os.path.lexists(path) and not list(tmp_path.glob("*.damaged-*"))
     done = subprocess.run(
-        [sys.executable, "-m", "splendor_companion", "rfid", "enroll"]
-        + ["--data-dir", str(tmp_path), "--port", "/dev/null"],
+        [
+            *(sys.executable, "-m", "splendor_companion", "rfid", "enroll"),
+            *("--data-dir", str(tmp_path), "--port", "/dev/null"),
+        ],
         capture_output=True,
         text=True,
         timeout=60,

@@ -200,12 +200,12 @@ def figures(games: int, runs: int = 5) -> list[str]:
                         slowest=_ms(max(waits, default=0.0)),
                     )
                 )
-            for path in PATHS:
-                size, first = _fetch(base + path)
-                times = sorted(_fetch(base + path)[1] for _ in range(runs))
+            for asked in PATHS:
+                size, first = _fetch(base + asked)
+                times = sorted(_fetch(base + asked)[1] for _ in range(runs))
                 lines.append(
                     _("{path}: {size} KB, first {first} ms, then median {median} ms").format(
-                        path=path,
+                        path=asked,
                         size=number(size / 1024, 1),
                         first=number(first * 1000, 1),
                         median=number(statistics.median(times) * 1000, 1),

@@ -87,9 +87,7 @@ def _unchunk(data: bytes) -> bytes:
 
 
 @contextmanager
-def serving(
-    data: Path, *options: str, files: tuple[int, int] | None = None
-) -> Iterator[Served]:
+def serving(data: Path, *options: str, files: tuple[int, int] | None = None) -> Iterator[Served]:
     """``serve`` on ``data``'s journal, on 127.0.0.1 and a free port, until the block ends
     (then SIGTERM). Its standard error is in ``data/serve.err`` only while it runs.
     ``files``: the most files it may open (its soft and hard limits), as a system may set."""
