@@ -230,6 +230,36 @@ def journal_state(err: StoreError) -> str | None:
     return None if found is None else translate(found)
 
 
+def _state(code: ErrorCode) -> Later:
+    return Later(JOURNAL_STATES[code])
+
+
+def schema_problem(path: Path, version: int, read_only: bool = True) -> StoreError | None:
+    """What a journal of schema ``version`` is to this companion, in the one set of words
+    the app, the commands and the web page say (:data:`JOURNAL_STATES`): ``None`` when it
+    is current (or older, for the writer, which updates it); newer (this companion cannot
+    read it: update it), older (the app updates it when it next starts)."""
+    if version > SCHEMA_VERSION:
+        return StoreError(
+            "{state} ({path}: schema {found}, this one reads {known})",
+            code=ErrorCode.NEWER_JOURNAL,
+            path=str(path),
+            found=version,
+            known=SCHEMA_VERSION,
+            state=_state(ErrorCode.NEWER_JOURNAL),
+        )
+    if version < SCHEMA_VERSION and read_only:
+        return StoreError(
+            "{state} ({path}: schema {found}, this one reads {known})",
+            code=ErrorCode.OLDER_JOURNAL,
+            path=str(path),
+            found=version,
+            known=SCHEMA_VERSION,
+            state=_state(ErrorCode.OLDER_JOURNAL),
+        )
+    return None
+
+
 def system_clock() -> datetime:
     return datetime.now(UTC)
 
@@ -615,20 +645,22 @@ class Store:
         )
 
     def _refusal(self, problem: str) -> StoreError:
-        """What a reader says of a journal it will not touch."""
+        """What a reader says of a journal it will not touch: the state's sentence (the
+        page's, :data:`JOURNAL_STATES`), then the file and what to do."""
         if problem == "damaged":
             return StoreError(
-                "the games journal {path} is damaged: it was left as it is and nothing was "
-                "read. Keep a copy of it (sqlite3's .recover may save its games); the app "
-                "sets it aside and starts a new journal when it next starts.",
+                "{state} Nothing was read from {path}, and it was left as it is: keep a "
+                "copy of it (sqlite3's .recover may save its games).",
                 code=ErrorCode.DAMAGED_JOURNAL,
                 path=str(self.path),
+                state=_state(ErrorCode.DAMAGED_JOURNAL),
             )
         return StoreError(
-            "{path} is not a Splendor Companion journal: it was left as it is and nothing "
-            "was read. Check --data-dir, or move the file away.",
+            "{state} Nothing was read from {path}, and it was left as it is: check "
+            "--data-dir, or move the file away.",
             code=ErrorCode.FOREIGN_JOURNAL,
             path=str(self.path),
+            state=_state(ErrorCode.FOREIGN_JOURNAL),
         )
 
     def _uri(self, **options: str) -> str:
@@ -686,28 +718,7 @@ class Store:
         return db
 
     def _schema_problem(self, version: int) -> StoreError | None:
-        """What a journal of schema ``version`` is to this companion, in the one set of
-        words the app, the commands and the web page say: ``None`` when it is current;
-        newer (this companion cannot read it: update it), older (the app updates it)."""
-        if version > SCHEMA_VERSION:
-            return StoreError(
-                "the games journal {path} was written by a newer Splendor Companion "
-                "(schema {found}, this one knows {known}): update the app",
-                code=ErrorCode.NEWER_JOURNAL,
-                path=str(self.path),
-                found=version,
-                known=SCHEMA_VERSION,
-            )
-        if version < SCHEMA_VERSION and self.read_only:
-            return StoreError(
-                "the games journal {path} has schema {found}, this companion reads {known}: "
-                "open it with the app once (it updates the journal), then try again",
-                code=ErrorCode.OLDER_JOURNAL,
-                path=str(self.path),
-                found=version,
-                known=SCHEMA_VERSION,
-            )
-        return None
+        return schema_problem(self.path, version, self.read_only)
 
     @property
     def _wal(self) -> Path:

@@ -198,3 +198,26 @@ def test_a_hostile_tag_file_never_stops_the_app_with_a_reader_set(
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_a_journal_of_a_newer_companion_is_said_in_the_pages_words(tmp_path: Path) -> None:
+    """The app refuses a journal a newer companion wrote (it cannot read it) and plays in
+    a temporary one, saying the same sentence as the commands and the web page."""
+    from companion.journal.store import JOURNAL_STATES
+
+    data = tmp_path / "data"
+    data.mkdir()
+    from companion.journal.store import Store
+
+    Store(data / "games.sqlite3").close()
+    raw = sqlite3.connect(data / "games.sqlite3")
+    raw.execute("PRAGMA user_version=99")  # as a newer companion leaves it
+    raw.commit()
+    raw.close()
+    d = started(data)
+    try:
+        assert JOURNAL_STATES["newer-journal"] in d.texts()  # type: ignore[index]
+        assert "temporary journal" in d.texts()
+        play_a_move(d)
+    finally:
+        d.close()

@@ -506,6 +506,53 @@ def test_each_journal_state_has_its_honest_word(
         assert "open it with the app once" not in page + api["message"]
 
 
+def journal_in_state(path: Path, state: str) -> None:
+    """A journal of one game, then made ``state``: newer, older, damaged or foreign."""
+    import sqlite3
+
+    with Store(path) as store:
+        play(store, seed=3, moves=4)
+    if state == "damaged":
+        with open(path, "r+b") as f:  # pages of the tables overwritten
+            f.seek(4096)
+            f.write(b"\xa5" * 4096 * 3)
+        return
+    raw = sqlite3.connect(path)
+    version = {"newer": 99, "older": 4, "foreign": 0}[state]
+    raw.execute(f"PRAGMA user_version={version}")
+    if state == "foreign":
+        raw.execute("PRAGMA application_id=0")
+    raw.commit()
+    raw.close()
+
+
+@pytest.mark.parametrize("state", ["newer", "older", "damaged", "foreign"])
+def test_a_journal_state_is_said_in_the_same_words_by_the_commands_and_the_page(
+    tmp_path: Path, state: str
+) -> None:
+    from companion.journal.store import JOURNAL_STATES
+
+    data = tmp_path / "data"
+    data.mkdir()
+    journal_in_state(data / "games.sqlite3", state)
+    code = f"{state}-journal"
+    words = JOURNAL_STATES[code]  # type: ignore[index]
+    said = subprocess.run(
+        [sys.executable, "-m", "splendor_companion", "games", "--data-dir", str(data)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SPLENDOR_LANG": "en"},
+    )
+    assert said.returncode != 0 and said.stderr.startswith(words), said.stderr
+    assert said.stderr.strip().count("\n") == 0
+    with serving(data) as server:
+        api = json.loads(server.get("/api/v1/games").body)
+        page = server.get("/games")
+    assert (api["error"], api["message"]) == (code, words)
+    assert words.encode() in page.body and page.status == 503
+
+
 WRITER = """
 import random, sys, time
 from companion.engine.simulate import simulate
