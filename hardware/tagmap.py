@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.engine.cards import CARDS, NOBLES
-from companion.files import write_atomic
+from companion.files import NotAFile, check_file, kind_of, write_atomic
 from companion.i18n import _, os_reason
 from companion.paths import data_dir
 
@@ -75,7 +76,15 @@ class TagMap:
         """
         path = Path(path) if path is not None else default_path()
         try:
-            with path.open("rb") as file:
+            # Only a regular file is read: a pipe there would hold the app before its
+            # start screen for ever (opened without waiting, then refused), a link is
+            # refused as the map's saving refuses it.
+            check_file(path)
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+            with os.fdopen(fd, "rb") as file:
+                found = os.fstat(file.fileno()).st_mode
+                if not stat.S_ISREG(found):
+                    raise NotAFile(path, kind_of(found))
                 data = file.read(MAX_BYTES + 1)
         except FileNotFoundError:
             return cls(path)

@@ -283,8 +283,6 @@ THE_APP = {
     "kiosk (git pull && ./setup.sh --club)",
     "{url} has no club's tables: its owner runs the companion's schema.sql on it first "
     "(docs/club.md)",
-    "the games journal {path} has schema {found}, this companion reads {known}: open it with "
-    "the app once (it updates the journal), then try again",
 }
 
 # A {time} is always an elapsed time (a clock time is {at}): never after a word that

@@ -96,6 +96,25 @@ def test_a_pn532_answer_lost_on_the_way_is_asked_again_and_the_reader_stays(
     assert rec.states == [CONNECTED]
 
 
+def test_a_pn532_answer_claiming_a_200_byte_uid_is_a_reading_error(
+    readers: list[RfidReader], pn532: tuple[Pty, PN532Module]
+) -> None:
+    """A module (or a line) claiming a tag of 200 bytes: no ISO 14443 tag has such an id
+    (4, 7 or 10 bytes), so it is a reading error said in one line, never a 400-digit tag;
+    the next real tag is read."""
+    _pty, module = pn532
+    rec = connected(readers, pn532)
+    module.tag = "AB" * 200
+    rec.wait_count("dropped", 1)
+    wrong = rec.of("dropped")[0]
+    assert wrong.reason == "uid-size" and "200 bytes" in wrong.message
+    assert "\n" not in wrong.message and len(wrong.message) < 200
+    module.tag = NTAG
+    rec.wait_count("tag", 1)
+    assert rec.tags == [NTAG]
+    assert rec.states == [CONNECTED]
+
+
 def test_pn532_unplugged_and_plugged_back_is_woken_again(
     tmp_path: Path, readers: list[RfidReader]
 ) -> None:

@@ -340,6 +340,44 @@ def test_rfid_enroll_refuses_a_hostile_tag_file_in_one_line(tmp_path: Path) -> N
     assert (tmp_path / FILE_NAME).read_bytes() == HOSTILE_TAG_FILES["deep"]  # left as it was
 
 
+def not_a_file(path: Path, kind: str) -> None:
+    """``path`` made a pipe, a folder or a link (to a file that is no tag map)."""
+    if kind == "pipe":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        (path.parent / "elsewhere.txt").write_text("a person's notes\n")
+        path.symlink_to(path.parent / "elsewhere.txt")
+
+
+@pytest.mark.parametrize("kind", ["pipe", "folder", "link"])
+def test_a_tag_file_that_is_no_file_is_refused_in_one_line_and_left(
+    tmp_path: Path, kind: str
+) -> None:
+    """A pipe would hold whoever opens it for ever (the app before its start screen): it
+    is not opened to wait; a folder or a link is not read either. Each is said in one line
+    and left as it is (it is not the map's to move), and the app starts with no map."""
+    path = tmp_path / FILE_NAME
+    not_a_file(path, kind)
+    with pytest.raises(TagMapError, match="not a file") as refused:
+        TagMap.load_or_set_aside(path)
+    assert "\n" not in refused.value.message
+    assert os.path.lexists(path) and not list(tmp_path.glob("*.damaged-*"))
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "splendor_companion", "rfid", "enroll"),
+            *("--data-dir", str(tmp_path), "--port", "/dev/null"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SPLENDOR_LANG": "en"},
+    )
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "not a file" in done.stderr
+
+
 # -------------------------------------------------------------- scans into a real game
 
 

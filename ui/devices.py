@@ -31,9 +31,9 @@ class DevicesHost(Protocol):
     wire them, its notices to say what failed, and where their events go (the screen on
     show, by what it can do). :class:`ui.application.CompanionApp` implements it."""
 
-    @property
-    def notices(self) -> list[str]:
-        """What the app says at the start: a device that failed is added there."""
+    def notice(self, message: str) -> None:
+        """A line the start screen keeps, and the log: a device that failed, a tag file
+        set aside (a line for the table, :meth:`say`, would replace it at once)."""
         ...
 
     def setting(self, key: str) -> str:
@@ -97,9 +97,9 @@ class Devices:
             try:
                 tags, said = TagMap.load_or_set_aside(default_path(app.data_folder()))
                 if said is not None:
-                    app.notices.append(said)
+                    app.notice(said)
             except HardwareError as err:
-                app.notices.append(err.message)
+                app.notice(err.message)
                 tags = TagMap()
             self.tags = tags
             self.scanner = CardScanner(tags, target=app.on_card_scanned, on_result=self.scanned)
@@ -132,7 +132,7 @@ class Devices:
             hold=_seconds(app.setting("undo_hold"), 1.0),
         )
         if pins.fitted and not self.panel.available:
-            app.notices.append(self.panel.reason)
+            app.notice(self.panel.reason)
 
     def tag_read(self, tag: str) -> None:
         """On the app's thread: a tag for the screen that takes raw tags (enrolling), else a

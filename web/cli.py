@@ -37,6 +37,21 @@ def _clients(text: str) -> int:
     return int(text)
 
 
+def _host(text: str) -> str:
+    """A name or address the page is reached by, as a browser sends it in ``Host``."""
+    try:
+        from .guard import host_name  # aiohttp: only once the command runs
+    except ImportError:
+        return text  # run() says aiohttp is missing, in its own line
+    if host_name(text) is None:
+        raise argparse.ArgumentTypeError(
+            _("a host name or address (letters, digits, '-' and '.'), not {text}").format(
+                text=text[:60]
+            )
+        )
+    return text
+
+
 def register(sub: Any, command: Command) -> None:
     p = command(sub, "serve", _("serve the table's read-only web page to the phones around it"))
     p.add_argument(
@@ -57,6 +72,7 @@ def register(sub: Any, command: Command) -> None:
         "--allow-host",
         action="append",
         default=[],
+        type=_host,
         metavar="NAME",
         help=_(
             "another name or address the page is reached by (besides this machine's own "

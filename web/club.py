@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -55,28 +56,34 @@ def _make(path: Path, games: int, count: int) -> None:
         db.execute("BEGIN")
         start = datetime(2020, 1, 1, 18, 0, tzinfo=UTC)
         for number in range(len(seeds), games):
-            source = seeds[number % len(seeds)]
             at = (start + timedelta(hours=number)).strftime("%Y-%m-%dT%H:%M:%SZ")
-            new = db.execute(
-                "INSERT INTO games (started_at, updated_at, ended_at, players, record, state, "
-                "winners) SELECT ?, ?, ?, players, record, state, winners FROM games "
-                "WHERE id = ?",
-                (at, at, at, source),
-            ).lastrowid
-            db.execute(
-                "INSERT INTO moves (game_id, seq, move, active) "
-                "SELECT ?, seq, move, active FROM moves WHERE game_id = ?",
-                (new, source),
-            )
-            db.execute(
-                "INSERT INTO events (game_id, at, kind, seq, detail) "
-                "SELECT ?, at, kind, seq, detail FROM events WHERE game_id = ?",
-                (new, source),
-            )
+            copy_game(db, seeds[number % len(seeds)], at)
         db.execute("COMMIT")
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         db.close()
+
+
+def copy_game(db: sqlite3.Connection, source: int, at: str) -> int:
+    """A copy of game ``source`` (its rows), started and ended at ``at``: its id."""
+    new = db.execute(
+        "INSERT INTO games (started_at, updated_at, ended_at, players, record, state, "
+        "winners) SELECT ?, ?, ?, players, record, state, winners FROM games "
+        "WHERE id = ?",
+        (at, at, at, source),
+    ).lastrowid
+    assert new is not None
+    db.execute(
+        "INSERT INTO moves (game_id, seq, move, active) "
+        "SELECT ?, seq, move, active FROM moves WHERE game_id = ?",
+        (new, source),
+    )
+    db.execute(
+        "INSERT INTO events (game_id, at, kind, seq, detail) "
+        "SELECT ?, at, kind, seq, detail FROM events WHERE game_id = ?",
+        (new, source),
+    )
+    return int(new)
 
 
 PATHS = (
@@ -99,23 +106,54 @@ page: a journal of 10,000 games has 200)."""
 
 
 def _fetch(url: str) -> tuple[int, float]:
+    """An answer's size and time (an error's too: a page still counting is a 503)."""
     started = time.perf_counter()
-    with urllib.request.urlopen(url, timeout=900) as answer:
-        size = len(answer.read())
+    try:
+        with urllib.request.urlopen(url, timeout=900) as answer:
+            size = len(answer.read())
+    except urllib.error.HTTPError as err:
+        size = len(err.read())
     return size, time.perf_counter() - started
 
 
+def _body(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=900) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+def _until_fresh(url: str, old: bytes | None) -> tuple[float, list[float]]:
+    """Seconds until ``url`` answers 200 with another body than ``old``, asked every 0.1 s
+    (a phone's page asks every 3 s: this is finer), and each answer's own time meanwhile."""
+    started = time.perf_counter()
+    times = []
+    while True:
+        asked = time.perf_counter()
+        status, body = _body(url)
+        times.append(time.perf_counter() - asked)
+        if status == 200 and body != old:
+            return time.perf_counter() - started, times
+        time.sleep(0.1)
+
+
+def _ms(seconds: float) -> str:
+    return number(seconds * 1000, 0)
+
+
 def figures(games: int, runs: int = 5) -> list[str]:
-    """A club's journal of ``games`` games served by ``serve``: each answer's size, its
-    first time (the statistics read afresh) and its median over ``runs`` more; and how
-    long another phone waits for a page while the statistics are read. Lines to print,
-    in the reader's language; nothing judged."""
+    """A club's journal of ``games`` games served by ``serve`` (its own process, the app
+    not running): the statistics read cold (just started) and warm (one game more), and
+    each answer meanwhile and another phone's; then each answer's size, its first time
+    and its median over ``runs`` more. Lines to print, in the reader's language; nothing
+    judged."""
     from .bench import free_port, start_server
 
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
-        club_journal(Path(tmp) / "data", games)
+        path = club_journal(Path(tmp) / "data", games)
         lines.append(
             _("a club's journal of {games} games, ready in {seconds} s").format(
                 games=number(games), seconds=number(time.perf_counter() - started, 1)
@@ -125,35 +163,49 @@ def figures(games: int, runs: int = 5) -> list[str]:
         server = start_server(Path(tmp) / "data", port, 32)
         base = f"http://127.0.0.1:{port}"
         try:
-            # The statistics read afresh, with another phone asking for pages meanwhile.
-            waits: list[float] = []
-            done = threading.Event()
+            for warm in (False, True):
+                case = _("warm (one game more)") if warm else _("cold (serve just started)")
+                old = None
+                if warm:
+                    old = _body(base + "/stats")[1]
+                    db = sqlite3.connect(path, isolation_level=None)
+                    try:
+                        copy_game(db, 1, "2030-01-01T18:00:00Z")
+                    finally:
+                        db.close()
+                # Another phone asks for pages while the statistics are read.
+                waits: list[float] = []
+                done = threading.Event()
 
-            def other() -> None:
-                while not done.is_set():
-                    waits.append(_fetch(base + "/games")[1])
+                def other(waits: list[float] = waits, done: threading.Event = done) -> None:
+                    while not done.is_set():
+                        waits.append(_fetch(base + "/games")[1])
 
-            phone = threading.Thread(target=other)
-            phone.start()
-            size, cold = _fetch(base + "/stats")
-            done.set()
-            phone.join()
-            lines.append(
-                _(
-                    "statistics read afresh: {cold} ms; meanwhile another phone's page: "
-                    "{count} answers, the longest {longest} ms"
-                ).format(
-                    cold=number(cold * 1000, 0),
-                    count=number(len(waits)),
-                    longest=number(max(waits, default=0.0) * 1000, 0),
+                phone = threading.Thread(target=other)
+                phone.start()
+                fresh, times = _until_fresh(base + "/stats", old)
+                done.set()
+                phone.join()
+                lines.append(
+                    _(
+                        "statistics {case}: figures on the page after {fresh} ms; its "
+                        "answers meanwhile {count}, the longest {longest} ms; another phone's "
+                        "page: {other} answers, the longest {slowest} ms"
+                    ).format(
+                        case=case,
+                        fresh=_ms(fresh),
+                        count=number(len(times)),
+                        longest=_ms(max(times)),
+                        other=number(len(waits)),
+                        slowest=_ms(max(waits, default=0.0)),
+                    )
                 )
-            )
-            for path in PATHS:
-                size, first = _fetch(base + path)
-                times = sorted(_fetch(base + path)[1] for _ in range(runs))
+            for asked in PATHS:
+                size, first = _fetch(base + asked)
+                times = sorted(_fetch(base + asked)[1] for _ in range(runs))
                 lines.append(
                     _("{path}: {size} KB, first {first} ms, then median {median} ms").format(
-                        path=path,
+                        path=asked,
                         size=number(size / 1024, 1),
                         first=number(first * 1000, 1),
                         median=number(statistics.median(times) * 1000, 1),

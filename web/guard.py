@@ -20,8 +20,11 @@ Imports aiohttp, never Jinja2 or the journal: ``web.server`` builds on it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import ipaddress
 import logging
+import resource
 import socket
 import subprocess
 import time
@@ -40,6 +43,13 @@ log = logging.getLogger("splendor_companion.web")
 KEEPALIVE_SECONDS = 5.0  # an idle keep-alive connection: a phone reuses it within this
 DEFAULT_MAX_CONNECTIONS = 256  # open sockets, live feeds included (see max_connections)
 SPARE_CONNECTIONS = 224  # beyond the live feeds: pages, the API, the static files
+BACKLOG = 64  # connections the system holds before they are accepted
+# Files besides the sockets kept: the journal and its -wal, the listener, stdio (64), and
+# the sockets accepted before the cap sees them: asyncio accepts up to the backlog in one
+# go, hands each over two turns of the loop later, and a socket closed to make room is
+# closed a turn later still, while more batches come.
+OTHER_FILES = 64 + 4 * BACKLOG
+WANTED_FILES = 2048  # as the unit's LimitNOFILE
 LOG_EVERY_SECONDS = 60.0
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -53,10 +63,50 @@ SECURITY_HEADERS = {
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
-def max_connections(live_feeds: int) -> int:
+def max_connections(live_feeds: int, open_files: int | None = None) -> int:
     """The sockets kept open for ``live_feeds`` live feeds: room for them and for the
-    pages besides (systemd's ``LimitNOFILE=2048`` in the unit is above the largest, 1,224)."""
-    return max(DEFAULT_MAX_CONNECTIONS, live_feeds + SPARE_CONNECTIONS)
+    pages besides (systemd's ``LimitNOFILE=2048`` in the unit is above the largest, 1,224),
+    and never more than the process may open (``open_files``) less what it needs besides.
+
+    >>> max_connections(32), max_connections(1000), max_connections(1000, 1024)
+    (256, 1224, 704)
+    """
+    wanted = max(DEFAULT_MAX_CONNECTIONS, live_feeds + SPARE_CONNECTIONS)
+    if open_files is None:
+        return wanted
+    return max(1, min(wanted, open_files - OTHER_FILES))
+
+
+def open_files_limit(wanted: int = WANTED_FILES) -> int:
+    """The files this process may open, raised first towards ``wanted`` where the system
+    allows (a shell's soft limit is often 1,024, below the most sockets the server may
+    keep; the unit sets 2,048 and forbids changing it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        with contextlib.suppress(OSError, ValueError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    return wanted if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
+    """asyncio's own complaint when ``accept`` finds no file left (``EMFILE``: other
+    programs' sockets, the limit lowered meanwhile) is a traceback each time, hundreds a
+    second under a flood: it is said once a minute with a count instead."""
+    refused = RateLimitedLog("connections not accepted: no file left to open")
+    default = loop.get_exception_handler()
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno in (errno.EMFILE, errno.ENFILE):
+            refused.note()
+        elif default is not None:
+            default(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
 
 
 @dataclass

@@ -14,10 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from companion.journal.store import Store, StoreError
+
+# A journal that cannot be read (damaged: checking it takes a second on a club's) is tried
+# again when its file changes, or after this long (its folder's rights changed, say).
+RETRY_SECONDS = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +79,9 @@ class Journal:
         self._store: Store | None = None
         self._signature: _Signature | None = None
         self._version: tuple[_Signature, int] | None = None
+        self._checked: int | None = None  # the inode of the file last checked whole
+        self._failed: _Signature | None = None  # the file as it was when it could not be read
+        self._failed_at = 0.0
         self.problem: StoreError | None = None
         """Why the journal cannot be read now (damaged, foreign, newer), or ``None``."""
 
@@ -83,14 +91,26 @@ class Journal:
         now = _signature(self.path)
         if self._store is not None and now != self._signature:
             self.close()
+        if (
+            self._store is None
+            and self.problem is not None
+            and now == self._failed
+            and time.monotonic() - self._failed_at < RETRY_SECONDS
+        ):
+            return None  # the same file as when it could not be read: not read again yet
         if self._store is None:
+            # The whole file checked once per file (a new inode): a commit of a command
+            # changes the file's time, and checking a club's journal again at each would
+            # hold every phone for a second (this runs on the server's event loop).
+            check = now.inode is None or now.inode != self._checked
             try:
-                self._store = Store.reading_only(self.path)
+                self._store = Store.reading_only(self.path, check=check)
             except StoreError as err:
-                self.problem = err
+                self.problem, self._failed, self._failed_at = err, now, time.monotonic()
                 return None
-            self.problem = None
+            self.problem, self._failed = None, None
             self._signature = now
+            self._checked = now.inode
         return self._store
 
     def version(self) -> tuple[object, ...]:

@@ -17,8 +17,10 @@ from .server import Site
 class ServerThread:
     """``with ServerThread(journal) as server:`` ... ``server.url``."""
 
-    def __init__(self, journal: Path, **options: Any) -> None:
+    def __init__(self, journal: Path, *, figures: bool = True, **options: Any) -> None:
         self.site = Site(journal, **options)
+        self.figures = figures
+        """Whether it starts once the statistics are read (a screenshot shows them)."""
         self.port = 0
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -43,6 +45,8 @@ class ServerThread:
         # The port the system picked: the listening socket's (aiohttp keeps its server).
         server: Any = site._server
         self.port = int(server.sockets[0].getsockname()[1])
+        if self.figures:
+            await self.site.first_figures()
 
     def __enter__(self) -> ServerThread:
         self._thread.start()

@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import signal
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -49,7 +50,16 @@ from companion.reports.stats import (
 from companion.text import normal_name, printable
 
 from . import league, views
-from .guard import SECURITY_HEADERS, Hosts, Runner, max_connections, plain
+from .guard import (
+    BACKLOG,
+    SECURITY_HEADERS,
+    Hosts,
+    Runner,
+    max_connections,
+    open_files_limit,
+    plain,
+    quiet_accept_errors,
+)
 from .journal import Journal
 from .style import colours_css
 
@@ -59,7 +69,9 @@ DEFAULT_PORT = 8080
 DEFAULT_MAX_CLIENTS = 32
 POLL_SECONDS = 0.2  # how often the journal's change counter is read: well inside 1 s
 RUNNING_SECONDS = 1.0  # how often the system's lock table is read (is the app running?)
-STATS_PATIENCE = 0.2  # seconds a statistics page waits for fresh figures before the last
+SWITCH_SECONDS = 0.001  # the interpreter's thread switch (see serve)
+STATS_PATIENCE = 0.1  # seconds a statistics page waits for fresh figures before the last
+COUNTING_REFRESH = 3  # seconds before a page still counting the games asks again
 HEARTBEAT_SECONDS = 15.0  # a comment on each live feed, so a dead connection is noticed
 MAX_ID = 2**63 - 1  # SQLite's largest integer: any other number is no game
 MAX_MOVE = 10_000
@@ -326,6 +338,9 @@ class Site:
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="web-statistics")
         self._played_last: Figures | None = None
         self._stopping = threading.Event()
+        # The worker's [games counted, games in the journal]: what a statistics page asked
+        # before the first figures are read says (a club's journal takes a minute or more).
+        self._progress = [0, 0]
 
     # ------------------------------------------------------------------ the app
 
@@ -365,9 +380,11 @@ class Site:
         """The app's runner: idle connections closed after seconds, the open sockets
         capped (room for every live feed and pages besides), aiohttp's own error answers
         short and with the security headers (:mod:`web.guard`)."""
-        return Runner(self.app(), limit=lambda: max_connections(self.settings.max_clients))
+        files = open_files_limit()
+        return Runner(self.app(), limit=lambda: max_connections(self.settings.max_clients, files))
 
     async def _start(self, app: web.Application) -> None:
+        quiet_accept_errors(asyncio.get_running_loop())
         self.hub.check()
         self._task = asyncio.create_task(self.hub.run())
         # The statistics read at once, on their thread: the first phone to ask finds them.
@@ -708,16 +725,18 @@ class Site:
             self._store()  # a journal that cannot be read is said now, as on every page
             path, known = self.journal.path, self._known
 
-            stopping = self._stopping
+            stopping, progress = self._stopping, self._progress
 
             def going_on(_line: PlayedGame) -> bool:
                 if stopping.is_set():  # the server stops: no game more is replayed
                     raise asyncio.CancelledError
+                progress[0] += 1
                 return True
 
             def read() -> Figures:
                 store = Store.reading_only(path)
                 try:
+                    progress[:] = [0, store.count_games()]
                     games = played_games(store, include=going_on, known=known)
                 finally:
                     store.close()
@@ -729,6 +748,12 @@ class Site:
             self._played = (version, future)
         return self._played[1]
 
+    async def first_figures(self) -> None:
+        """Once the statistics were read a first time (or could not be): for what shows
+        the page at once with its figures (a screenshot, a test), never for a phone."""
+        with contextlib.suppress(Exception):
+            await asyncio.shield(self._played_games())
+
     def _played_done(self, future: asyncio.Future[Figures]) -> None:
         if future.cancelled():
             return
@@ -737,13 +762,12 @@ class Site:
         else:
             log.warning("reading the statistics: %s", future.exception())
 
-    async def _fresh_played(self) -> Figures:
+    async def _fresh_played(self) -> Figures | None:
         """The statistics' games: the journal's as it is now, or, while those are being
         read after a change, the last ones read (a move of the game being played changes
-        no finished game; the page is never held long for it)."""
+        no finished game; the page is never held long for it); ``None`` while the first
+        ones are still being read (every game of a club's journal replayed: minutes)."""
         future = asyncio.shield(self._played_games())
-        if self._played_last is None:
-            return await future
         try:
             return await asyncio.wait_for(future, STATS_PATIENCE)
         except TimeoutError:
@@ -752,6 +776,16 @@ class Site:
     async def stats(self, request: web.Request) -> web.Response:
         lang = language_of(request)[0]
         figures = await self._fresh_played()
+        if figures is None:
+            done, total = self._progress
+            counting = {
+                "counted": min(done, total),
+                "total": total,
+                "refresh": COUNTING_REFRESH,
+                "page": "stats",
+            }
+            headers = {"Retry-After": str(COUNTING_REFRESH)}
+            return self._page(request, "counting.html", counting, status=503, headers=headers)
         people, players, levels = figures.people, figures.players, figures.levels
         with views.language(lang):
             a, b = request.query.get("a", ""), request.query.get("b", "")
@@ -881,6 +915,11 @@ def serve(
 ) -> None:
     """Serve until stopped (Ctrl-C, or systemd's SIGTERM); ``ready`` is called once it
     listens. ``OSError`` when it cannot listen (the port taken, say)."""
+    # The statistics' thread replays games in Python for a minute on a club's journal:
+    # the event loop waits for the interpreter's lock at each switch (5 ms by default,
+    # many times a page), so it is asked to switch every millisecond (the page's answers
+    # stay within a few tens of ms; the statistics take about as long).
+    sys.setswitchinterval(SWITCH_SECONDS)
     site = Site(
         journal_path,
         settings_file=settings_file,
@@ -895,7 +934,7 @@ async def _serve(site: Site, host: str, port: int, ready: Callable[[], None]) ->
     runner = site.runner()
     await runner.setup()
     try:
-        await web.TCPSite(runner, host, port).start()
+        await web.TCPSite(runner, host, port, backlog=BACKLOG).start()
         ready()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ErrorCode, StoreError
-from .store import SCHEMA_VERSION, Store, now
+from .store import Store, now, schema_problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,15 +43,10 @@ class Outbox:
         uri = f"{self.path.absolute().as_uri()}?mode=rw"
         self._db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0)
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version != SCHEMA_VERSION:
+        problem = schema_problem(self.path, version)
+        if problem is not None:
             self._db.close()
-            raise StoreError(
-                "the games journal {path} has schema {found}, this companion reads {known}: "
-                "open it with the app once (it updates the journal), then try again",
-                path=str(self.path),
-                found=version,
-                known=SCHEMA_VERSION,
-            )
+            raise problem
 
     def waiting(self) -> list[Waiting]:
         """The games waiting, in the order they finished."""

@@ -230,6 +230,36 @@ def journal_state(err: StoreError) -> str | None:
     return None if found is None else translate(found)
 
 
+def _state(code: ErrorCode) -> Later:
+    return Later(JOURNAL_STATES[code])
+
+
+def schema_problem(path: Path, version: int, read_only: bool = True) -> StoreError | None:
+    """What a journal of schema ``version`` is to this companion, in the one set of words
+    the app, the commands and the web page say (:data:`JOURNAL_STATES`): ``None`` when it
+    is current (or older, for the writer, which updates it); newer (this companion cannot
+    read it: update it), older (the app updates it when it next starts)."""
+    if version > SCHEMA_VERSION:
+        return StoreError(
+            "{state} ({path}: schema {found}, this one reads {known})",
+            code=ErrorCode.NEWER_JOURNAL,
+            path=str(path),
+            found=version,
+            known=SCHEMA_VERSION,
+            state=_state(ErrorCode.NEWER_JOURNAL),
+        )
+    if version < SCHEMA_VERSION and read_only:
+        return StoreError(
+            "{state} ({path}: schema {found}, this one reads {known})",
+            code=ErrorCode.OLDER_JOURNAL,
+            path=str(path),
+            found=version,
+            known=SCHEMA_VERSION,
+            state=_state(ErrorCode.OLDER_JOURNAL),
+        )
+    return None
+
+
 def system_clock() -> datetime:
     return datetime.now(UTC)
 
@@ -360,21 +390,27 @@ class Store:
 
     @classmethod
     def reading_only(
-        cls, path: str | os.PathLike[str], clock: Callable[[], datetime] = system_clock
+        cls,
+        path: str | os.PathLike[str],
+        clock: Callable[[], datetime] = system_clock,
+        *,
+        check: bool = True,
     ) -> Store:
         """The journal opened only to read (SQLite's ``mode=ro``), whoever writes it: no
         lock taken, no file created, no migration, no set-aside, even when no app runs.
         For a reader that must never be a second writer (the web page, ``web.journal``).
         A journal that does not exist yet reads as one without games. Without a ``-wal``
         file beside it (no writer has it open) it is read as it lies (``immutable``), so
-        that SQLite adds no file beside it either: open it again once a ``-wal`` appears."""
+        that SQLite adds no file beside it either: open it again once a ``-wal`` appears.
+        ``check``: whether the whole file is checked (``quick_check``: a second or more
+        for a club's journal); a reader opening again a file it checked need not."""
         store = cls.__new__(cls)
         store.path, store.clock, store.notices = Path(path), clock, []
         store.read_only, store.saved = True, True
         store._lock = store._journal_lock = None
         store._copy = None
         try:
-            store._db = store._open_reading(immutable=not store._wal.exists())
+            store._db = store._open_reading(immutable=not store._wal.exists(), check=check)
         except BaseException:
             store._drop_copy()
             raise
@@ -609,20 +645,22 @@ class Store:
         )
 
     def _refusal(self, problem: str) -> StoreError:
-        """What a reader says of a journal it will not touch."""
+        """What a reader says of a journal it will not touch: the state's sentence (the
+        page's, :data:`JOURNAL_STATES`), then the file and what to do."""
         if problem == "damaged":
             return StoreError(
-                "the games journal {path} is damaged: it was left as it is and nothing was "
-                "read. Keep a copy of it (sqlite3's .recover may save its games); the app "
-                "sets it aside and starts a new journal when it next starts.",
+                "{state} Nothing was read from {path}, and it was left as it is: keep a "
+                "copy of it (sqlite3's .recover may save its games).",
                 code=ErrorCode.DAMAGED_JOURNAL,
                 path=str(self.path),
+                state=_state(ErrorCode.DAMAGED_JOURNAL),
             )
         return StoreError(
-            "{path} is not a Splendor Companion journal: it was left as it is and nothing "
-            "was read. Check --data-dir, or move the file away.",
+            "{state} Nothing was read from {path}, and it was left as it is: check "
+            "--data-dir, or move the file away.",
             code=ErrorCode.FOREIGN_JOURNAL,
             path=str(self.path),
+            state=_state(ErrorCode.FOREIGN_JOURNAL),
         )
 
     def _uri(self, **options: str) -> str:
@@ -631,7 +669,7 @@ class Store:
         query = "&".join(f"{k}={v}" for k, v in options.items())
         return f"{self.path.absolute().as_uri()}?{query}"
 
-    def _open_reading(self, immutable: bool = False) -> sqlite3.Connection:
+    def _open_reading(self, immutable: bool = False, check: bool = True) -> sqlite3.Connection:
         """The journal read-only, changing nothing: no lock, no set-aside, no migration
         (``immutable``: as it lies, when no writer can have it open)."""
         self.read_only = True
@@ -650,7 +688,7 @@ class Store:
                 db.close()
                 db = self._read_as_it_lies()
                 version = db.execute("PRAGMA user_version").fetchone()[0]
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            found = db.execute("PRAGMA quick_check").fetchone()[0] if check else "ok"
         except sqlite3.DatabaseError as err:
             if _damaged(err):
                 raise self._refusal("damaged") from None
@@ -659,7 +697,7 @@ class Store:
                 path=str(self.path),
                 reason=_reason(err, self.path.parent),
             ) from None
-        if check != "ok":
+        if found != "ok":
             db.close()
             raise self._refusal("damaged")
         if version == 0:
@@ -680,28 +718,7 @@ class Store:
         return db
 
     def _schema_problem(self, version: int) -> StoreError | None:
-        """What a journal of schema ``version`` is to this companion, in the one set of
-        words the app, the commands and the web page say: ``None`` when it is current;
-        newer (this companion cannot read it: update it), older (the app updates it)."""
-        if version > SCHEMA_VERSION:
-            return StoreError(
-                "the games journal {path} was written by a newer Splendor Companion "
-                "(schema {found}, this one knows {known}): update the app",
-                code=ErrorCode.NEWER_JOURNAL,
-                path=str(self.path),
-                found=version,
-                known=SCHEMA_VERSION,
-            )
-        if version < SCHEMA_VERSION and self.read_only:
-            return StoreError(
-                "the games journal {path} has schema {found}, this companion reads {known}: "
-                "open it with the app once (it updates the journal), then try again",
-                code=ErrorCode.OLDER_JOURNAL,
-                path=str(self.path),
-                found=version,
-                known=SCHEMA_VERSION,
-            )
-        return None
+        return schema_problem(self.path, version, self.read_only)
 
     @property
     def _wal(self) -> Path:

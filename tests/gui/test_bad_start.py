@@ -165,3 +165,59 @@ def test_past_games_list_a_damaged_game_and_open_the_others(driver: Driver, tmp_
     with sqlite3.connect(d.app.store.path) as db:  # kept, as it was
         kept = db.execute("SELECT players FROM games WHERE id = ?", (ids[1],)).fetchone()
     assert kept == ('["Ada", ',)
+
+
+@pytest.mark.parametrize("kind", ["not-utf8", "deep", "pipe"])
+def test_a_hostile_tag_file_never_stops_the_app_with_a_reader_set(
+    tmp_path: Path, kind: str
+) -> None:
+    """The reader's port set in the settings, and beside the journal a tags file with
+    bytes that are not UTF-8, nested 200,000 deep, or a pipe (which would hold whoever
+    waits on it): the app reaches its start screen and says so in one line."""
+    import os
+
+    data = tmp_path / "data"
+    master, slave = os.openpty()
+    try:
+        settings_file(data, rfid_port=os.ttyname(slave), rfid_reader="rdm6300")
+        tags = data / "rfid-tags.json"
+        if kind == "pipe":
+            os.mkfifo(tags)
+        else:
+            tags.write_bytes(b"\xff\xfe{" if kind == "not-utf8" else b"[" * 200_000)
+        d = started(data)
+        try:
+            assert d.app.manager.current == "start"
+            said = [n for n in d.app.notices if "rfid-tags.json" in n]
+            assert len(said) == 1 and "\n" not in said[0], d.app.notices
+            assert said[0] in d.texts()  # on the start screen, beside the reader's line
+            assert d.app.hardware is not None and d.app.hardware.tags is not None
+            play_a_move(d)
+        finally:
+            d.close()
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_a_journal_of_a_newer_companion_is_said_in_the_pages_words(tmp_path: Path) -> None:
+    """The app refuses a journal a newer companion wrote (it cannot read it) and plays in
+    a temporary one, saying the same sentence as the commands and the web page."""
+    from companion.journal.store import JOURNAL_STATES
+
+    data = tmp_path / "data"
+    data.mkdir()
+    from companion.journal.store import Store
+
+    Store(data / "games.sqlite3").close()
+    raw = sqlite3.connect(data / "games.sqlite3")
+    raw.execute("PRAGMA user_version=99")  # as a newer companion leaves it
+    raw.commit()
+    raw.close()
+    d = started(data)
+    try:
+        assert JOURNAL_STATES["newer-journal"] in d.texts()  # type: ignore[index]
+        assert "temporary journal" in d.texts()
+        play_a_move(d)
+    finally:
+        d.close()

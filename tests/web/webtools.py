@@ -92,6 +92,7 @@ def serve(path: Path, test: Callable[[TestClient[Any, Any]], Awaitable[T]], **op
     async def run() -> T:
         site = Site(path, **options)
         async with TestClient(TestServer(site.app(), host="127.0.0.1", port=0)) as client:
+            await site.first_figures()  # the statistics' page with its figures, not "counting"
             return await test(client)
 
     return asyncio.run(run())
