@@ -619,8 +619,15 @@ def journal_in_state(path: Path, state: str) -> None:
 
 @pytest.mark.parametrize("state", ["newer", "older", "damaged", "foreign"])
 def test_a_journal_state_is_said_in_the_same_words_by_the_commands_and_the_page(
-    tmp_path: Path, state: str
+    tmp_path: Path, state: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The command's line begins with the page's sentence, which the page's answer and
+    the API's message are (the server in this process: each state's file is read the
+    same way by ``serve``)."""
+    from aiohttp.test_utils import TestClient
+    from webtools import serve
+
+    from companion.cli import main
     from companion.journal.store import JOURNAL_STATES
 
     data = tmp_path / "data"
@@ -628,20 +635,18 @@ def test_a_journal_state_is_said_in_the_same_words_by_the_commands_and_the_page(
     journal_in_state(data / "games.sqlite3", state)
     code = f"{state}-journal"
     words = JOURNAL_STATES[code]  # type: ignore[index]
-    said = subprocess.run(
-        [sys.executable, "-m", "splendor_companion", "games", "--data-dir", str(data)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "SPLENDOR_LANG": "en"},
-    )
-    assert said.returncode != 0 and said.stderr.startswith(words), said.stderr
-    assert said.stderr.strip().count("\n") == 0
-    with serving(data) as server:
-        api = json.loads(server.get("/api/v1/games").body)
-        page = server.get("/games")
+    assert main(["games", "--data-dir", str(data)]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(words) and said.strip().count("\n") == 0, said
+
+    async def check(client: TestClient[Any, Any]) -> tuple[int, str, dict[str, Any]]:
+        page = await client.get("/games")
+        api = await client.get("/api/v1/games")
+        return page.status, await page.text(), await api.json()
+
+    status, page, api = serve(data / "games.sqlite3", check)
     assert (api["error"], api["message"]) == (code, words)
-    assert words.encode() in page.body and page.status == 503
+    assert words in page and status == 503
 
 
 WRITER = """
