@@ -183,7 +183,17 @@ def data_folder(args: argparse.Namespace, writes: bool) -> None:
     made only for a command that stores something, which says so; otherwise refused with
     the hint. A file is refused as such (the journal's own file: its folder is meant)."""
     if not args.data_dir:
-        return  # the environment's or the default folder: made when first needed, as ever
+        # The environment's or the default folder: made when first needed, as ever; but
+        # a file there would be opened as no journal at all (serve would start, empty).
+        named = os.environ.get(DATA_DIR_VARIABLE)
+        if named and os.path.lexists(named) and not os.path.isdir(named):
+            raise StoreError(
+                "{variable} names {folder}, a file, not a folder: set it to the folder that "
+                "holds the games (games.sqlite3)",
+                variable=DATA_DIR_VARIABLE,
+                folder=named,
+            )
+        return
     folder = Path(os.environ.get(DATA_DIR_VARIABLE) or args.data_dir)
     if folder.is_dir():
         return

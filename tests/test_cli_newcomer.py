@@ -4,11 +4,13 @@ wrong and what to type instead (issue 35): a mistyped command or data folder, a 
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import io
 from pathlib import Path
 
 import pytest
-from helpers import run
+from helpers import alarm, run
 from journal import store_games
 
 from companion import i18n
@@ -183,3 +185,23 @@ def test_serve_says_why_it_cannot_bind_in_the_readers_words() -> None:
     said = serve_reason(OSError(errno.EADDRNOTAVAIL, "error while attempting to bind"))
     assert said.startswith("ce n'est pas une adresse de cette machine")
     assert "attempting" not in serve_reason(OSError(errno.EACCES, "error while attempting to bind"))
+
+
+def test_a_data_folder_variable_naming_a_file_is_refused_by_every_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPLENDOR_DATA_DIR at a file (the journal itself, say): every command, serve too,
+    says so in one line instead of reading it as a journal with no games."""
+    journal = tmp_path / "games.sqlite3"
+    journal.write_bytes(b"not a folder")
+    monkeypatch.setenv("SPLENDOR_DATA_DIR", str(journal))
+    for argv in (["games"], ["stats"], ["names"], ["serve", "--port", "8999"]):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), alarm(30):  # the whole program: serve too
+            code = program.main(argv)
+        assert (code, err.getvalue()) == (
+            2,
+            f"SPLENDOR_DATA_DIR names {journal}, a file, not a folder: set it to the folder "
+            "that holds the games (games.sqlite3)\n",
+        ), argv
+    assert journal.read_bytes() == b"not a folder"
