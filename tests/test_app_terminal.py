@@ -32,27 +32,32 @@ def test_the_terminal_says_where_the_log_is_and_ctrl_c_stops_cleanly(
         *options,
     ]
     app = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-    assert app.stderr is not None
-    # The folder named does not exist: the app makes it, as the commands that store do,
-    # and says so (a typo shows as a line, not as an empty table).
-    assert app.stderr.readline() == f"Made the data folder {tmp_path / 'data'}.\n"
-    said = app.stderr.readline()
-    assert "The touchscreen app is running (Ctrl-C stops it); its log:" in said
-    assert str(tmp_path / "kivy") in said
-    # Let it reach its main loop (its log says so), then Ctrl-C as in a terminal.
-    logs = tmp_path / "kivy" / "logs"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        text = "".join(p.read_text() for p in logs.glob("*.txt")) if logs.exists() else ""
-        if "Start application main loop" in text:
-            break
-        time.sleep(0.2)
-    app.send_signal(signal.SIGINT)
-    rest = app.stderr.read()
-    assert app.wait(timeout=60) == 130
-    assert stopped in rest and "Every move was saved" not in rest.replace(stopped, "")
-    assert "Traceback" not in rest
-    assert "Traceback" not in "".join(p.read_text() for p in logs.glob("*.txt"))
+    try:
+        assert app.stderr is not None
+        # The folder named does not exist: the app makes it, as the commands that store do,
+        # and says so (a typo shows as a line, not as an empty table).
+        assert app.stderr.readline() == f"Made the data folder {tmp_path / 'data'}.\n"
+        said = app.stderr.readline()
+        assert "The touchscreen app is running (Ctrl-C stops it); its log:" in said
+        assert str(tmp_path / "kivy") in said
+        # Let it reach its main loop (its log says so), then Ctrl-C as in a terminal.
+        logs = tmp_path / "kivy" / "logs"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            text = "".join(p.read_text() for p in logs.glob("*.txt")) if logs.exists() else ""
+            if "Start application main loop" in text:
+                break
+            time.sleep(0.2)
+        app.send_signal(signal.SIGINT)
+        rest = app.stderr.read()
+        assert app.wait(timeout=60) == 130
+        assert stopped in rest and "Every move was saved" not in rest.replace(stopped, "")
+        assert "Traceback" not in rest
+        assert "Traceback" not in "".join(p.read_text() for p in logs.glob("*.txt"))
+    finally:  # a failed look must not leave the app running after the test
+        if app.poll() is None:
+            app.kill()
+            app.wait(timeout=30)
 
 
 def test_with_no_display_the_terminal_says_nobody_will_see_the_window(
