@@ -156,3 +156,38 @@ def test_a_noble_a_rival_was_one_bonus_from_is_said_so() -> None:
     buy = next(m for m in game.legal_moves() if isinstance(m, Buy) and m.card == "1G4")  # type: ignore[attr-defined]
     said = reason(game, buy)  # type: ignore[arg-type]
     assert said.endswith("the noble Ben was one bonus from, 3 points"), said
+
+
+@pytest.mark.parametrize(
+    ("language", "why"),
+    [
+        ("en", "Why: keeps it away from Cleo"),
+        ("fr", "Pourquoi : "),
+        ("it", "Perché: "),
+        ("pt", "Por quê: "),
+        ("sv", "Varför: "),
+    ],
+)
+def test_the_companions_move_says_why_naming_the_rival_once_its_card_is_said(
+    language: str, why: str
+) -> None:
+    """The sentence the table shows for the companion's move ends with its reason; a card
+    it reserves is named once (in the move), the rival it keeps it from by name."""
+    from companion.ai.words import explained
+
+    set_language(language)
+    try:
+        game = position(
+            Hand(tokens="WWWWWW", points=4),
+            Hand(tokens="WWWWW", points=5),
+            Hand(tokens="WWWWWW", points=9),
+            market=MARKET,
+            nobles="N3 N4 N5 N6",
+        )
+        reserve = Reserve(player=0, card="2W6")
+        said = explained("Robo reserves it", game, reserve)  # type: ignore[arg-type]
+        assert said.startswith("Robo reserves it. " + why), said
+        assert said.endswith(reason(game, reserve, told=True)), said  # type: ignore[arg-type]
+        assert "Cleo" in said and card_words(CARDS["2W6"]) not in said
+    finally:
+        set_language("en")

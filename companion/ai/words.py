@@ -1,7 +1,9 @@
 """The companion's move and its reason, in words, in the current language.
 
 ``announce`` says what a player must do at the table for the companion's seat; ``reason``
-says in one line why the hard level likes a move (the "Suggest a move" line). A card is
+says in one line why the hard level likes a move (the "Suggest a move" line); ``explained``
+joins a move told (the move log's sentence, the companion's move on the table) and its reason:
+"Robo (hard) reserves a blue level-2 card, takes 1 gold. Why: keeps it away from Ben". A card is
 worded as the move log words it (``movelog.card_words``): one wording of a card everywhere.
 """
 
@@ -66,6 +68,12 @@ def announce(game: Game, move: Move, name: str | None = None) -> str:
     return text
 
 
+def explained(told: str, game: Game, move: Move) -> str:
+    """``told`` (``move``, the next of ``game``, in a sentence) and why it was chosen, in a
+    few words: at a table of three or four, the reason names the rival it matters to."""
+    return _("{move}. Why: {reason}").format(move=told, reason=reason(game, move, told=True))
+
+
 def visiting(game: Game, move: Move) -> str | None:
     """The noble that visits at the end of ``move`` (chosen, or the only one due)."""
     if move.noble is not None:
@@ -74,9 +82,10 @@ def visiting(game: Game, move: Move) -> str | None:
     return nobles[0].id if len(nobles) == 1 else None
 
 
-def reason(game: Game, move: Move) -> str:
+def reason(game: Game, move: Move, told: bool = False) -> str:
     """Why ``move`` is good for the seat to act, in one line: "3 points, and one bonus
-    closer to a noble"."""
+    closer to a noble". ``told``: the move is said just before (:func:`explained`), so a
+    card reserved is not named twice ("keeps it away from Ada")."""
     seat = game.seats[game.to_act]
     parts: list[str] = []
     noble = visiting(game, move)
@@ -100,7 +109,9 @@ def reason(game: Game, move: Move) -> str:
     elif isinstance(move, Reserve):
         kept = game.rules.cards[move.card] if move.card is not None and move.deck is None else None
         rival = _wanting(game, kept) if kept is not None and kept.points else None
-        if kept is not None and rival is not None:
+        if kept is not None and rival is not None and told:
+            parts.append(_("keeps it away from {name}").format(name=rival))
+        elif kept is not None and rival is not None:
             parts.append(
                 _("keeps {card} away from {name}").format(card=card_words(kept), name=rival)
             )

@@ -10,6 +10,7 @@ import pytest
 from kivy.uix.button import Button
 
 from companion.ai import make
+from companion.ai.words import explained
 from companion.coach.plan import Plan
 from companion.engine.moves import Buy, Reserve, Take
 from companion.engine.simulate import Dealer
@@ -57,7 +58,9 @@ def test_one_person_against_the_companion_a_whole_game_through_taps(
                 # Its move in a sentence; its seat kept the companion's own name: said
                 # once, with the level.
                 level = level_word(plan.levels[1] or "")
-                said = foretell(game, expected, f"{tr('Companion')} ({level})")
+                said = explained(
+                    foretell(game, expected, f"{tr('Companion')} ({level})"), game, expected
+                )
                 assert table.panel.title.text == said, table.panel.title.text
                 if shots < 3 and isinstance(expected, Take | Buy | Reserve):
                     faults, _ = measure(table)  # two players, one line each, readable

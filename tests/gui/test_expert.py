@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.ai import make
+from companion.ai.words import explained
 from companion.coach.plan import Plan
 from companion.coach.play import play
 from companion.engine.game import Game
@@ -59,7 +60,7 @@ def _expert_game(d: Driver, moves: int | None) -> Game:
         assert d.top() is table, d.top()
         expected = plan.choose(game)  # the same seed: the move the table shows
         assert shown_move(d) == expected
-        said = foretell(game, expected, seat)  # the move in a sentence, its seat named
+        said = explained(foretell(game, expected, seat), game, expected)  # and why
         assert table.panel.title.text == said, table.panel.title.text
         d.press(tr("Done"), exact=True)
         played = dealer.deal(expected)

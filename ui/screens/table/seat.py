@@ -15,6 +15,7 @@ from kivy.clock import Clock
 from kivy.uix.widget import Widget
 
 from companion.ai.thinking import Thinking
+from companion.ai.words import explained
 from companion.ai.words import reason as why_suggested
 from companion.coach.plan import Plan, fill
 from companion.engine.moves import Move
@@ -163,9 +164,11 @@ class CompanionSeat:
                 self.table.say(err.message, error=True)
                 return
         if self.panel.move != move or self.panel.thinking:
-            # The move in a sentence, as the move log will say it once made (issue 34):
-            # "Robo (hard) reserves a blue level-2 card, takes 1 gold".
-            title = foretell(game, move, seat_title(name, level))
+            # The move in a sentence, as the move log will say it once made (issue 34),
+            # and why in a few words (issue 37): at a larger table, the rival it matters to.
+            # "Robo (hard) reserves a blue level-2 card, takes 1 gold. Why: keeps it away
+            # from Ben".
+            title = explained(foretell(game, move, seat_title(name, level)), game, move)
             self.panel.show(game, move, title, tr("Done"), self.companion_done)
         self._mark(move)
 
