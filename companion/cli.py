@@ -599,6 +599,20 @@ def _progress(done: int, total: int) -> None:
     )
 
 
+def _checking(done: int, total: int) -> None:
+    """The deeper search's checks of the costliest moves, on the line after the moves'."""
+    end = "\n" if done == total else ""
+    print(
+        "\r"
+        + _("Checking the costliest moves with a deeper search: {n} of {total}").format(
+            n=done, total=total
+        ),
+        end=end,
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def cmd_review(args: argparse.Namespace) -> int:
     from .coach.review import Review, review, summary, text_lines
     from .journal.seats import companion_levels, seat_titles
@@ -628,7 +642,13 @@ def cmd_review(args: argparse.Namespace) -> int:
             done = Review.from_document(stored)
     if done is None:
         tty = sys.stderr is not None and sys.stderr.isatty()
-        done = review(record, args.playouts, args.seed, progress=_progress if tty else None)
+        done = review(
+            record,
+            args.playouts,
+            args.seed,
+            progress=_progress if tty else None,
+            checking=_checking if tty else None,
+        )
     levels = companion_levels(record.extra, len(record.players))
     if args.json:
         doc = summary(record, done, levels)

@@ -162,7 +162,7 @@ def test_a_noble_a_rival_was_one_bonus_from_is_said_so() -> None:
     ("language", "why"),
     [
         ("en", "Why: keeps it away from Cleo"),
-        ("fr", "Pourquoi : "),
+        ("fr", "Pourquoi\u00a0: "),
         ("it", "Perché: "),
         ("pt", "Por quê: "),
         ("sv", "Varför: "),

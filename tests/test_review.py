@@ -119,6 +119,60 @@ def test_a_review_says_its_progress_and_stops_when_asked() -> None:
     assert job.judged == list(job.result.moves)  # each move as it was judged: a chart meanwhile
 
 
+def test_a_costly_move_the_deeper_search_does_not_confirm_is_not_listed() -> None:
+    """Game 0 of the benchmark's (two medium players): each seat's costliest moves are
+    judged again, the preferred move against the one played, with CONFIRM times the budget;
+    the ones listed are those it confirms, the costliest first, and a move it refutes is
+    left out even where it cost more by the review's first judgement."""
+    from companion.coach.verify import table_game
+
+    record = table_game(0)
+    done = review(record, BUDGET, seed=0)
+    assert done.checked is not None
+    refuted = 0
+    for seat in range(len(record.players)):
+        listed = done.costly(seat)
+        assert listed and all(done.checked[j.number] > 0 for j in listed)
+        assert [j.cost for j in listed] == sorted((j.cost for j in listed), reverse=True)
+        worse = [j for j in done.candidates(seat) if j.cost >= listed[-1].cost]
+        refuted += sum(1 for j in worse if done.checked[j.number] <= 0)
+        for j in worse:
+            assert (j in listed) == (done.checked[j.number] > 0)
+    assert refuted >= 1  # seeded: the check did leave a costly-looking move out
+    # The margin is the deeper search's own: the same comparison made again.
+    number = next(iter(done.checked))
+    judged = done.moves[number - 1]
+    game = Game(record.setup)
+    for move in record.moves[: number - 1]:
+        game.push(move)
+    assert judged.preferred is not None
+    better, played = reviewing.compare(
+        game,
+        [judged.preferred, record.moves[number - 1]],
+        BUDGET * reviewing.CONFIRM,
+        0,
+        "confirm",
+    )
+    assert done.checked[number] == round(better - played, 4)
+    # Unchecked (the benchmark's raw verdicts), the refuted moves are listed again.
+    raw = review(record, BUDGET, seed=0, confirm=False)
+    assert raw.checked is None
+    assert any(
+        j.number not in {k.number for k in done.costly(j.seat)}
+        for s in (0, 1)
+        for j in raw.costly(s)
+    )
+
+
+def test_the_deeper_check_says_its_progress() -> None:
+    record = Record.of(played(["medium", "easy"], seed=2, moves=16))
+    checks: list[tuple[int, int]] = []
+    done = review(record, 6, checking=lambda n, total: checks.append((n, total)))
+    assert done.checked is not None and len(checks) == len(done.checked)
+    assert [n for n, _total in checks] == list(range(1, len(checks) + 1))
+    assert checks[-1][0] == checks[-1][1]  # it ends at its total
+
+
 def stored(data: Path, record: Record) -> int:
     game = read(write(record))
     with Store(data / "games.sqlite3") as store:
@@ -161,7 +215,7 @@ def test_the_command_reviews_every_seat_the_peoples_first(
     path.write_text(write(record), encoding="utf-8")
     assert main(["review", str(path), "--json", "--playouts", "6"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["version"] == 1 and doc["format"] == "splendor-review"
+    assert doc["version"] == 2 and doc["format"] == "splendor-review"
     assert [s["seat"] for s in doc["seats"]] == [1, 2, 0]
     assert [s["companion"] for s in doc["seats"]] == [None, None, "hard"]
     assert [m["seat"] for m in doc["moves"]] == [0, 1, 2] * 3

@@ -11,9 +11,10 @@ budget give the same review on any machine; a budget is a number of playouts a m
 scaled from seconds on a Raspberry Pi 4 as the companion's own budget is
 (:func:`~.search.rollouts_for`).
 
-Each seat's three costliest moves come with the move the companion prefers, the chance it
-would have kept, and a one-line reason built from the two moves and what the others did
-next (:func:`why`). The numbers are stored (:meth:`Review.document`, in the journal and in
+Each seat's three costliest moves, among those a deeper search confirms (:func:`check`: a
+move it does not confirm is not shown as a mistake), come with the move the companion
+prefers, the chance it would have kept, and a one-line reason built from the two moves and
+what the others did next (:func:`why`). The numbers are stored (:meth:`Review.document`, in the journal and in
 a record's ``annotations.review``); the words are made when shown, in the reader's
 language. The command's JSON is in ``docs/review.md``.
 
@@ -30,7 +31,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..ai.expert import determinised
@@ -49,12 +50,18 @@ from ..records.record import Record, fingerprint, move_document, read_move, repl
 from ..records.timeline import Step, timeline
 
 FORMAT = "splendor-review"
-VERSION = 1
-"""The review's version: a stored review of another version is computed again."""
+VERSION = 2
+"""The review's version: a stored review of another version is computed again (2: its
+costly moves checked by a deeper search)."""
 THINK = 0.3
 """Seconds of a Raspberry Pi 4 a move by default: a 60-move game in under half a minute."""
 COSTLY = 3  # moves listed a seat
 NOTICED = 0.01  # a move costing less than this (1 point of chance) is not a mistake
+CONFIRM = 2
+"""A costly move is checked again, the preferred move against the move played alone, with this
+many times the review's budget a move: about twenty times what each candidate had (the review
+shares its budget among eight to fourteen). Only a move the check confirms is listed."""
+CHECKS = 6  # candidate mistakes checked at most a seat (the costliest first)
 
 Progress = Callable[[int, int], object]  # moves reviewed, moves in all
 
@@ -74,6 +81,9 @@ class Judged:
     after: float  # the mover's chance after the move played
     preferred: Move | None  # the companion's move where it is not the one played
     chances: tuple[float, ...]  # every seat's share of the chances after the move
+    # Every seat's judgement after the move before calibration (not stored: what the
+    # calibration is fitted on, :mod:`.calibrate`).
+    outlooks: tuple[float, ...] = field(default=(), compare=False)
 
     @property
     def cost(self) -> float:
@@ -87,15 +97,28 @@ class Review:
     playouts: int
     record: str  # the fingerprint of the record reviewed (see records.record.fingerprint)
     moves: tuple[Judged, ...]
+    # Each costly move checked by the deeper search: its number, and the chance the preferred
+    # move keeps over the one played by that search's judgement (above 0: confirmed).
+    # ``None``: not checked (every costly move is listed).
+    checked: Mapping[int, float] | None = None
 
-    def costly(self, seat: int, n: int = COSTLY) -> list[Judged]:
-        """The seat's ``n`` moves that cost it most (the first of equals first)."""
+    def candidates(self, seat: int) -> list[Judged]:
+        """The seat's moves that cost it something, the costliest first (the first of
+        equals first): what the deeper search checks."""
         mistakes = [
             j
             for j in self.moves
             if j.seat == seat and j.preferred is not None and j.cost >= NOTICED
         ]
-        return sorted(mistakes, key=lambda j: (-j.cost, j.number))[:n]
+        return sorted(mistakes, key=lambda j: (-j.cost, j.number))
+
+    def costly(self, seat: int, n: int = COSTLY) -> list[Judged]:
+        """The seat's ``n`` moves that cost it most, among those the deeper search confirmed
+        (a move it does not confirm is not shown as a mistake)."""
+        checked = self.checked
+        if checked is None:
+            return self.candidates(seat)[:n]
+        return [j for j in self.candidates(seat) if checked.get(j.number, 0.0) > 0][:n]
 
     def document(self) -> dict[str, Any]:
         """What is stored: the numbers, not the words (those are said in the reader's
@@ -106,6 +129,9 @@ class Review:
             "seed": self.seed,
             "playouts": self.playouts,
             "record": self.record,
+            "checked": None
+            if self.checked is None
+            else [[n, margin] for n, margin in sorted(self.checked.items())],
             "moves": [
                 {
                     "move": j.number,
@@ -158,7 +184,16 @@ def _read(doc: Any) -> Review:
     seed, playouts, record = doc["seed"], doc["playouts"], doc["record"]
     if not isinstance(seed, int) or not isinstance(playouts, int) or not isinstance(record, str):
         raise ValueError("seed, playouts or record")
-    return Review(seed, playouts, record, tuple(moves))
+    checked = None
+    if doc["checked"] is not None:
+        checked = {}
+        for n, margin in doc["checked"]:
+            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(moves):
+                raise ValueError("a move checked that is not reviewed")
+            if isinstance(margin, bool) or not isinstance(margin, int | float):
+                raise ValueError("a margin is a number")
+            checked[n] = float(margin)
+    return Review(seed, playouts, record, tuple(moves), checked)
 
 
 # ------------------------------------------------------------------ judging
@@ -247,6 +282,7 @@ def judge(
         after=_round(means[mine]),
         preferred=None if best == mine else moves[best],
         chances=tuple(_round(c) for c in shares(everyone)),
+        outlooks=tuple(_round(o) for o in everyone),
     )
 
 
@@ -281,15 +317,62 @@ def _means(
     return [t / rounds for t in totals], [e / rounds for e in everyone]
 
 
-def compare(game: Game, moves: Sequence[Move], playouts: int, seed: int) -> list[float]:
+def compare(
+    game: Game,
+    moves: Sequence[Move],
+    playouts: int,
+    seed: int,
+    stream: str = "check",
+    stop: Callable[[], bool] | None = None,
+) -> list[float]:
     """The mover's chance after each of ``moves`` (each a move of the seat to act in
-    ``game``), judged as :func:`judge` judges, over the same playouts for all, with its own
-    random stream: how a deeper search checks a review's verdict. ``game`` is left as it was."""
+    ``game``), judged as :func:`judge` judges, over the same playouts for all, with a random
+    stream of its own (named ``stream``: the review's check and the benchmark's deeper one
+    never share their cards): how a deeper search checks a review's verdict. ``game`` is
+    left as it was."""
     seat = game.to_act
     view = public_view(game, seat)
-    rng = random.Random(f"check:{seed}:{len(game.moves) + 1}")
-    means, _everyone = _means(view, seat, [as_chosen(m) for m in moves], 0, playouts, rng)
+    rng = random.Random(f"{stream}:{seed}:{len(game.moves) + 1}")
+    means, _everyone = _means(view, seat, [as_chosen(m) for m in moves], 0, playouts, rng, stop)
     return means
+
+
+def check(
+    record: Record,
+    judged: Sequence[Judged],
+    playouts: int,
+    seed: int,
+    stop: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
+) -> dict[int, float]:
+    """Each seat's costliest moves checked, the preferred move against the one played, at
+    ``playouts`` a move (:func:`compare`): the costliest first, until :data:`COSTLY` are
+    confirmed or :data:`CHECKS` were tried. ``progress(done, total)`` after each check."""
+    unchecked = Review(seed, playouts, "", tuple(judged))
+    seats = sorted({j.seat for j in judged})
+    queues = {seat: unchecked.candidates(seat)[:CHECKS] for seat in seats}
+    # The least there is to check: the first three of each seat; a move refuted adds one.
+    total = sum(min(COSTLY, len(q)) for q in queues.values())
+    margins: dict[int, float] = {}
+    for seat in seats:
+        confirmed = 0
+        for tried, j in enumerate(queues[seat]):
+            if confirmed == COSTLY:
+                break
+            if tried >= COSTLY:
+                total += 1
+            game = Game(record.setup)
+            for move in record.moves[: j.number - 1]:
+                game.push(move)
+            assert j.preferred is not None
+            better, played = compare(
+                game, [j.preferred, record.moves[j.number - 1]], playouts, seed, "confirm", stop
+            )
+            margins[j.number] = _round(better - played)
+            confirmed += margins[j.number] > 0
+            if progress is not None:
+                progress(len(margins), total)
+    return margins
 
 
 def review(
@@ -299,12 +382,16 @@ def review(
     progress: Progress | None = None,
     stop: Callable[[], bool] | None = None,
     on_judged: Callable[[Judged], object] | None = None,
+    checking: Progress | None = None,
+    confirm: bool = True,
 ) -> Review:
-    """Every legal move of ``record`` judged (a move that breaks a rule ends the review).
+    """Every legal move of ``record`` judged (a move that breaks a rule ends the review),
+    then each seat's costliest moves checked by a deeper search (:func:`check`; not when
+    ``confirm`` is false, as when the benchmark measures the review's raw verdicts).
 
-    ``progress(done, total)`` is called after each move, ``on_judged`` with each move
-    judged; ``stop`` is asked between rounds of playouts: when it says yes,
-    :class:`~.search.Stopped` is raised.
+    ``progress(done, total)`` is called after each move, ``checking(done, total)`` after
+    each check, ``on_judged`` with each move judged; ``stop`` is asked between rounds of
+    playouts: when it says yes, :class:`~.search.Stopped` is raised.
     """
     budget = default_playouts() if playouts is None else max(1, playouts)
     moves = record.moves[: replay(record).moves_applied]
@@ -317,13 +404,14 @@ def review(
         game.push(move)
         if progress is not None:
             progress(done, len(moves))
-    return Review(seed, budget, fingerprint(record), tuple(judged))
+    checked = check(record, judged, budget * CONFIRM, seed, stop, checking) if confirm else None
+    return Review(seed, budget, fingerprint(record), tuple(judged), checked)
 
 
 class Reviewing(Worker):
-    """A review computed in a daemon thread (a :class:`Worker`): ``on_progress`` and
-    ``on_done`` are called from that thread; :meth:`stop` makes it give up before the next
-    move, and then ``on_done`` is not called."""
+    """A review computed in a daemon thread (a :class:`Worker`): ``on_progress``,
+    ``on_checking`` and ``on_done`` are called from that thread; :meth:`stop` makes it give
+    up before the next round of playouts, and then ``on_done`` is not called."""
 
     def __init__(
         self,
@@ -332,23 +420,35 @@ class Reviewing(Worker):
         on_progress: Progress | None = None,
         playouts: int | None = None,
         seed: int = 0,
+        on_checking: Progress | None = None,
     ) -> None:
         super().__init__("companion-reviews", on_done)
         self.record = record
         self.result: Review | None = None
         self.judged: list[Judged] = []  # the moves judged so far (a chart drawn meanwhile)
         self._on_progress = on_progress
+        self._on_checking = on_checking
         self._playouts = playouts
         self._seed = seed
 
     def work(self, stop: Callable[[], bool]) -> None:
         self.result = review(
-            self.record, self._playouts, self._seed, self._progress, stop, self.judged.append
+            self.record,
+            self._playouts,
+            self._seed,
+            self._progress,
+            stop,
+            self.judged.append,
+            self._checking,
         )
 
     def _progress(self, done: int, total: int) -> None:
         if self._on_progress is not None and not self.stopped:
             self._on_progress(done, total)
+
+    def _checking(self, done: int, total: int) -> None:
+        if self._on_checking is not None and not self.stopped:
+            self._on_checking(done, total)
 
 
 # ------------------------------------------------------------------ words

@@ -28,7 +28,7 @@ from ..i18n import _, ngettext, number, percent
 from ..records.record import Record, replay
 from .ladder import interval
 from .play import play
-from .review import default_playouts, review
+from .review import CONFIRM, default_playouts, review
 from .verify import (
     BINS,
     DEEPER,
@@ -185,14 +185,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def verified(job: tuple[int, int, int, int, int]) -> tuple[list[Checked], list[Said]]:
-    """Game ``n`` reviewed, its advice checked and its chances played out."""
+def verified(job: tuple[int, int, int, int, int]) -> tuple[list[Checked], list[Said], int]:
+    """Game ``n`` reviewed, its advice checked and its chances played out; and how many
+    costly-looking moves the review's own check left out."""
     n, playouts, deeper, play_playouts, every = job
     record = table_game(n)
     done = review(record, playouts, seed=n)
+    left_out = sum(1 for margin in (done.checked or {}).values() if margin <= 0)
     return (
         check_advice(record, done, playouts * deeper, seed=n),
         play_out(record, done, play_playouts, seed=n, every=every),
+        left_out,
     )
 
 
@@ -210,6 +213,7 @@ def verify(
             results = list(pool.map(verified, jobs))
     checked = [c for r in results for c in r[0]]
     said = [s for r in results for s in r[1]]
+    left_out = sum(r[2] for r in results)
     print(
         ngettext(
             "{n} game reviewed at {playouts} playouts a move (tables of 2, 3 and 4 "
@@ -222,6 +226,15 @@ def verify(
             playouts=number(playouts),
             seconds=number(time.perf_counter() - start),
         )
+    )
+    print(
+        ngettext(
+            "The review's own check ({times} times its budget) left out {n} costly-looking "
+            "move the deeper search there did not confirm",
+            "The review's own check ({times} times its budget) left out {n} costly-looking "
+            "moves the deeper search there did not confirm",
+            left_out,
+        ).format(times=number(CONFIRM), n=number(left_out))
     )
     print(
         _("Advice judged again with {times} times the budget ({playouts} playouts a move):").format(

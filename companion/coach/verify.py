@@ -24,7 +24,7 @@ from ..ai.players import make
 from ..engine.game import Game
 from ..records.record import Record
 from .play import play, play_on
-from .review import Review, compare
+from .review import Review, compare, shares
 
 DEEPER = 16  # the deeper search's budget, in times the review's
 EVERY = 8  # one position in this many is played out
@@ -82,6 +82,8 @@ class Said:
     players: int
     chance: float
     won: float
+    raw: float = 0.0  # the chance before calibration (a share of the seats' judgements)
+    outlook: float = 0.0  # the seat's judgement itself, which the calibration maps
 
 
 def play_out(
@@ -108,9 +110,11 @@ def play_out(
         ranks = [s.rank for s in sorted(game.standings(), key=lambda s: s.seat)]
         finished = game.over or game.stalled
         winners = ranks.count(1)
+        raw = shares(judged.outlooks) if judged.outlooks else judged.chances
         for seat, chance in enumerate(judged.chances):
             won = 1.0 / winners if finished and ranks[seat] == 1 else 0.0
-            out.append(Said(size, chance, won))
+            outlook = judged.outlooks[seat] if judged.outlooks else chance
+            out.append(Said(size, chance, won, raw[seat], outlook))
     return out
 
 

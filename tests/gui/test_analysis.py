@@ -13,6 +13,7 @@ from plays import blunder
 from companion import i18n
 from companion.journal.store import GameState
 from companion.records.record import Record, replay
+from ui.i18n import tr
 from ui.launch import window_size
 
 from .conftest import WINDOW, set_window
@@ -52,10 +53,15 @@ def test_the_review_of_a_past_game_steps_to_a_costly_move(past: tuple[Driver, in
     screen.playouts = 12
     d.press(title)
     assert d.app.manager.current == "analysis"
+    said: list[str] = []  # every status line the screen showed while it worked
+    screen.status.bind(text=lambda _label, text: said.append(text))
     d.frames(2)
     assert screen.job is not None  # in the background: the screen answers meanwhile
     reviewed(d, screen)
     assert screen.done is not None
+    # After the moves, the costliest are checked by a deeper search, the screen says so.
+    checking = tr("Checking the costliest moves with a deeper search: {n} of {total}")
+    assert any(t.startswith(checking.split("{n}")[0]) for t in said), said
     for size in [(800, 480), (720, 1280)]:
         set_window(size)
         d.frames(3)

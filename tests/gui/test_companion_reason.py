@@ -24,7 +24,7 @@ from .driver import Driver
 from .legible import measure
 from .playing import shown_move
 
-WHY = {"en": "Why: keeps it away from Ada", "fr": "Pourquoi : "}
+WHY = {"en": "Why: keeps it away from Ada", "fr": "Pourquoi\u00a0: "}
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

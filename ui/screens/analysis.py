@@ -58,6 +58,7 @@ class AnalysisScreen(Shaped):
         self.done: Review | None = None
         self.job: Reviewing | None = None
         self.progress = (0, 0)
+        self.checking: tuple[int, int] | None = None  # the deeper search's checks: done, total
         self.error = ""
         self.rows: list[tuple[int, Row]] = []  # each costly move's number and its row
         self.box = BoxLayout(orientation="vertical")
@@ -72,6 +73,7 @@ class AnalysisScreen(Shaped):
         self.game_id, self.record, self.back_to = game_id, record, back_to
         self.done, self.error = None, ""
         self.progress = (0, len(record.moves))
+        self.checking = None
         stored = None
         if game_id is not None:
             with suppress(StoreError):
@@ -86,6 +88,7 @@ class AnalysisScreen(Shaped):
     def start(self) -> None:
         assert self.record is not None
         self.error = ""
+        self.checking = None
         self.job = Reviewing(
             self.record,
             on_done=lambda job: Clock.schedule_once(partial(self._finished, job)),
@@ -93,6 +96,9 @@ class AnalysisScreen(Shaped):
                 partial(self._advanced, done, total)
             ),
             playouts=self.playouts if self.playouts is not None else default_playouts(),
+            on_checking=lambda done, total: Clock.schedule_once(
+                partial(self._checked, done, total)
+            ),
         ).start()
 
     def stop(self) -> None:
@@ -115,6 +121,12 @@ class AnalysisScreen(Shaped):
         n = len(self.chart.names)
         self.chart.rounds = [[1.0 / n] * n, *([*j.chances] for j in self.job.judged[:done])]
         self.stop_button.text = tr("Stop")
+
+    def _checked(self, done: int, total: int, *_: Any) -> None:
+        if self.job is None:
+            return
+        self.checking = (done, total)
+        self.status.text = self._said()
 
     def _finished(self, job: Reviewing, *_: Any) -> None:
         if job is not self.job:
@@ -235,6 +247,13 @@ class AnalysisScreen(Shaped):
     def _said(self) -> str:
         if self.error:
             return self.error
+        if self.job is not None and self.checking is not None:
+            # The costliest moves judged again (issue 37): a move the deeper search does
+            # not confirm is not listed.
+            done, total = self.checking
+            return tr("Checking the costliest moves with a deeper search: {n} of {total}").format(
+                n=done, total=total
+            )
         if self.job is not None:
             done, total = self.progress
             return tr("Reviewing: move {n} of {total}").format(n=done, total=total)
