@@ -14,9 +14,9 @@ scaled from seconds on a Raspberry Pi 4 as the companion's own budget is
 Each seat's three costliest moves, among those a deeper search confirms (:func:`check`: a
 move it does not confirm is not shown as a mistake), come with the move the companion
 prefers, the chance it would have kept, and a one-line reason built from the two moves and
-what the others did next (:func:`why`). The numbers are stored (:meth:`Review.document`, in the journal and in
-a record's ``annotations.review``); the words are made when shown, in the reader's
-language. The command's JSON is in ``docs/review.md``.
+what the others did next (:func:`why`). The numbers are stored (:meth:`Review.document`,
+in the journal and in a record's ``annotations.review``); the words are made when shown,
+in the reader's language. The command's JSON is in ``docs/review.md``.
 
 >>> from companion.records.record import Record
 >>> from companion.engine.simulate import simulate
