@@ -303,3 +303,58 @@ def test_the_reviews_playouts_deal_a_rivals_blind_reserve_from_the_unseen_cards(
     review(Record(record.setup, record.moves[:5]), BUDGET)
     unseen = {c.id for c in replay(Record(record.setup, record.moves[:2])).game.unseen(1)}
     assert len(dealt) > 3 and dealt <= unseen | {"1W1"}
+
+
+def test_the_command_says_its_progress_on_a_terminal_for_a_four_player_game(
+    tmp_path: Path,
+) -> None:
+    """A whole four-player game of 100 moves (a small budget), reviewed by the command with
+    its standard error on a terminal: the moves counted to 100, then the deeper checks;
+    every seat's costliest moves printed."""
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    from companion.coach.verify import table_game
+
+    record = table_game(11)  # four medium players, 100 moves
+    assert len(record.moves) == 100
+    (tmp_path / "game.json").write_text(write(record), encoding="utf-8")
+    main_fd, side = os.openpty()
+    said = bytearray()
+
+    def listen() -> None:  # read as it is written: a terminal's buffer is small
+        while True:
+            try:
+                chunk = os.read(main_fd, 65536)
+            except OSError:  # the terminal's other end is closed: all is read
+                return
+            if not chunk:
+                return
+            said.extend(chunk)
+
+    reader = threading.Thread(target=listen, daemon=True)
+    reader.start()
+    try:
+        ran = subprocess.run(
+            [sys.executable, "-m", "companion", "review", "game.json", "--playouts", "4"],
+            cwd=tmp_path,
+            env={**os.environ, "SPLENDOR_LANG": "en", "SPLENDOR_DATA_DIR": str(tmp_path / "d")},
+            stdout=subprocess.PIPE,
+            stderr=side,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+    finally:
+        os.close(side)
+        reader.join(30)
+        os.close(main_fd)
+    assert ran.returncode == 0, said
+    progress = bytes(said).decode()
+    assert "Reviewing: move 1 of 100" in progress and "Reviewing: move 100 of 100" in progress
+    assert "Checking the costliest moves with a deeper search: 1 of " in progress
+    for name in record.players:
+        assert f"{name}: 25 moves reviewed" in ran.stdout
+    assert ran.stdout.count("was the companion's choice") >= 4

@@ -52,4 +52,40 @@ def test_the_benchmark_verifies_in_the_readers_words(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert "1 game reviewed at 6 playouts a move" in out
     assert "Advice judged again with 2 times the budget (12 playouts a move):" in out
-    assert "2 players: Brier score" in out
+    assert "2 players: Brier score" in out and "before calibration" in out
+
+
+def test_the_calibration_is_a_rising_fit_of_what_was_won_on_what_was_said() -> None:
+    """Isotonic: where a higher chance won less, the two are pooled; the knots stand for
+    about as many positions each and rise, and a chance is read between them."""
+    from companion.coach.calibrate import isotonic, knots
+
+    points = [(i / 100, 1.0 if (i * 37) % 100 < i else 0.0) for i in range(1, 100)]
+    steps = isotonic(points)
+    assert [y for _x, y, _n in steps] == sorted(y for _x, y, _n in steps)
+    assert sum(n for _x, _y, n in steps) == len(points)
+    fitted = knots(points, most=6)
+    assert 1 <= len(fitted) <= 6
+    assert [x for x, _y in fitted] == sorted(x for x, _y in fitted)
+    assert [y for _x, y in fitted] == sorted(y for _x, y in fitted)
+
+
+def test_the_reviews_chances_are_the_calibrated_shares_of_its_judgements() -> None:
+    """At every table size, the chart's chances are each seat's share of the judgements read
+    through that size's calibration, adding up to one; the mover's chance after the move is
+    its own share read the same way (docs/review.md)."""
+    from companion.coach.calibration import KNOTS, calibrated
+    from companion.coach.review import shares
+
+    for n in range(3):
+        record = table_game(n)
+        size = len(record.players)
+        assert KNOTS.get(size), size  # fitted for every table size
+        cut = type(record)(record.setup, record.moves[:6])
+        done = review(cut, 6, confirm=False)
+        for j in done.moves:
+            raw = shares(j.outlooks)
+            expected = shares([calibrated(s, size) for s in raw])
+            assert j.chances == pytest.approx(expected, abs=2e-4)
+            assert sum(j.chances) == pytest.approx(1.0, abs=1e-3)
+            assert j.after == pytest.approx(calibrated(raw[j.seat], size), abs=2e-3)

@@ -48,6 +48,7 @@ from ..i18n import _, localise, ngettext, percent
 from ..records.movelog import tell
 from ..records.record import Record, fingerprint, move_document, read_move, replay
 from ..records.timeline import Step, timeline
+from .calibration import calibrated
 
 FORMAT = "splendor-review"
 VERSION = 2
@@ -275,13 +276,23 @@ def judge(
         mine = len(moves) - 1
     means, everyone = _means(view, seat, moves, mine, playouts, rng, stop)
     best = max(range(len(moves)), key=lambda i: (means[i], i == mine))
+    size = len(view.seats)
+    # A judgement is a share of all the seats' (after the move played, the chart's); then a
+    # rate, by the calibration fitted on games played on (docs/review.md). The mover's before
+    # and after are on the same scale: their judgements over the seats' total after the move.
+    total = sum(everyone)
+
+    def chance(outlook: float) -> float:
+        share = min(1.0, outlook / total) if total > 0 else 1.0 / size
+        return calibrated(share, size)
+
     return Judged(
         number=number,
         seat=seat,
-        before=_round(means[best]),
-        after=_round(means[mine]),
+        before=_round(chance(means[best])),
+        after=_round(chance(means[mine])),
         preferred=None if best == mine else moves[best],
-        chances=tuple(_round(c) for c in shares(everyone)),
+        chances=tuple(_round(c) for c in shares([calibrated(s, size) for s in shares(everyone)])),
         outlooks=tuple(_round(o) for o in everyone),
     )
 

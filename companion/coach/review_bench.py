@@ -7,7 +7,8 @@ a Raspberry Pi 4, at the review's default budget.
 The honest figure first: the review timed here, one process, then scaled to a Pi 4 by this
 machine's measured speed (the hard level's playouts a second here, against the 400 a Pi 4
 runs: the ratio by which the companion's own budget is scaled). Then the budget alone (the
-review's playouts at 400 a second), which leaves out the work around the playouts.
+review's playouts, its deeper checks' included, at 400 a second), which leaves out the work
+around the playouts.
 
 Each game is fixed by its number: the games of two medium players, dealt by seeds 0, 1,
 2..., that last 60 moves or more, cut at 60 moves.
@@ -32,6 +33,7 @@ from .review import CONFIRM, default_playouts, review
 from .verify import (
     BINS,
     DEEPER,
+    ENOUGH,
     EVERY,
     Checked,
     Said,
@@ -140,11 +142,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     times: list[float] = []
     pi: list[float] = []
+    budgets: list[int] = []  # playouts a game, the checks' included
     for n in range(args.games):
         record = game(n, args.players)
         start = time.perf_counter()
-        review(record, args.playouts, seed=n)
+        done = review(record, args.playouts, seed=n)
         spent = time.perf_counter() - start
+        checks = len(done.checked or {})
+        budgets.append(args.playouts * (len(record.moves) + CONFIRM * checks))
         rate = playout_rate(record)
         times.append(spent)
         pi.append(spent * rate / PI_ROLLOUTS_PER_SECOND)
@@ -177,9 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "the budget alone: {total} playouts a game at {rate} playouts/s on a Raspberry Pi 4 "
             "is {seconds} s (the work around the playouts left out)"
         ).format(
-            total=number(args.playouts * LENGTHS[args.players][0]),
+            total=number(statistics.median(budgets)),
             rate=number(PI_ROLLOUTS_PER_SECOND),
-            seconds=number(args.playouts * LENGTHS[args.players][0] / PI_ROLLOUTS_PER_SECOND, 1),
+            seconds=number(statistics.median(budgets) / PI_ROLLOUTS_PER_SECOND, 1),
         )
     )
     return 0
@@ -274,28 +279,49 @@ def verify(
         positions = [s for s in said if s.players == size]
         if not positions:
             continue
+        uncalibrated = [Said(s.players, s.raw, s.won) for s in positions]
         print(
             "  "
-            + _("{where}: Brier score {brier} over {n} chances said").format(
-                where=_players(size), brier=number(brier(positions), 3), n=number(len(positions))
+            + _(
+                "{where}: Brier score {brier} over {n} chances said ({raw} before calibration)"
+            ).format(
+                where=_players(size),
+                brier=number(brier(positions), 3),
+                n=number(len(positions)),
+                raw=number(brier(uncalibrated), 3),
             )
         )
+        before = calibration(uncalibrated)
         for tenth, (n, mean, won) in enumerate(calibration(positions)):
             if n:
-                print(
-                    "    "
-                    + ngettext(
-                        "said {low} to {high}: {n} chance, {mean} on average, won {won}",
-                        "said {low} to {high}: {n} chances, {mean} on average, won {won}",
-                        n,
-                    ).format(
-                        low=percent(tenth / BINS),
-                        high=percent((tenth + 1) / BINS),
-                        n=number(n),
-                        mean=percent(mean),
-                        won=percent(won),
-                    )
+                line = ngettext(
+                    "said {low} to {high}: {n} chance, {mean} on average, won {won}",
+                    "said {low} to {high}: {n} chances, {mean} on average, won {won}",
+                    n,
+                ).format(
+                    low=percent(tenth / BINS),
+                    high=percent((tenth + 1) / BINS),
+                    n=number(n),
+                    mean=percent(mean),
+                    won=percent(won),
                 )
+                if n >= ENOUGH:
+                    line += "; " + _("gap {gap} (goal: 5% at most)").format(
+                        gap=percent(abs(mean - won))
+                    )
+                print("    " + line)
+        print(
+            "    "
+            + _("before calibration: {rows}").format(
+                rows=", ".join(
+                    _("{low}: {mean} said, {won} won ({n})").format(
+                        low=percent(tenth / BINS), mean=percent(m), won=percent(w), n=number(n)
+                    )
+                    for tenth, (n, m, w) in enumerate(before)
+                    if n
+                )
+            )
+        )
 
 
 def _players(size: int) -> str:

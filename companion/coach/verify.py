@@ -29,6 +29,7 @@ from .review import Review, compare, shares
 DEEPER = 16  # the deeper search's budget, in times the review's
 EVERY = 8  # one position in this many is played out
 BINS = 10  # the calibration table's rows: tenths
+ENOUGH = 100  # chances in a tenth for it to be held to 5 points (its standard error is 5 at most)
 
 
 def table_game(n: int) -> Record:

@@ -102,3 +102,45 @@ def test_a_review_is_kept_and_leaving_stops_it(past: tuple[Driver, int, int]) ->
     assert screen.job is None and screen.done == made
     record: Record = d.app.store.record(game_id)
     assert len(made.moves) == len(record.moves) if made is not None else False
+
+
+def test_a_four_player_game_of_100_moves_is_reviewed_with_its_progress_and_exported(
+    tmp_path: Path,
+) -> None:
+    """Four people, 100 moves (the benchmark's four-player game, a small budget): the
+    screen says its progress move by move, then its checks; each person's three costliest
+    moves are listed, and the text export names the same ones."""
+    from companion.coach.review import mistakes
+    from companion.coach.verify import table_game
+    from companion.reports.export import to_text
+
+    record = table_game(11)  # four medium players, a whole game of 100 moves
+    assert len(record.players) == 4 and len(record.moves) == 100
+    d = Driver(tmp_path / "data", language="en")
+    try:
+        game_id = d.app.store.import_record(record, GameState.of(replay(record).game))
+        d.app.show_past_game(game_id)
+        d.frames(3)
+        screen = analysis_screen(d)
+        screen.playouts = 6
+        d.press("Game review")
+        said: list[str] = []
+        screen.status.bind(text=lambda _label, text: said.append(text))
+        reviewed(d, screen)
+        done = screen.done
+        assert done is not None and len(done.moves) == 100
+        assert "Reviewing: move 100 of 100" in said, said[-5:]
+        assert any(t.startswith("Checking the costliest moves") for t in said)
+        listed = [n for n, _row in screen.rows]
+        expected = [j.number for seat in range(4) for j in done.costly(seat)]
+        assert sorted(listed) == sorted(expected)
+        assert all(len(done.costly(seat)) == 3 for seat in range(4))
+        assert not faults("review 4p en", screen)
+        d.screenshot_to(tmp_path / "review-4p.png")
+        text = to_text(d.app.store.record(game_id, with_journal=True))
+        for seat, name in enumerate(record.players):
+            assert f"{name}: 25 moves reviewed" in text
+            for m in mistakes(record, done, seat):
+                assert f"Move {m.judged.number}, round {m.step.round}:" in text
+    finally:
+        d.close()
