@@ -190,6 +190,8 @@ class MovePanel(FramedBox):
         super().__init__(**kw)
         self.move: Move | None = None
         self.thinking = False
+        self.sentence = ""  # the title without its reason
+        self.explained = ""  # the title with it ("... Why: keeps it away from Ada")
         self.title = wrapping_label("", font=17 * unit(), bold=True, color=theme.ACCENT)
         self.body = BoxLayout()
         self.spinner: Spinner | None = None
@@ -210,7 +212,6 @@ class MovePanel(FramedBox):
         SCALE.bind(portrait=self._place)
         SCALE.bind(unit=self._rescale)
         self.bind(width=self._rescale)
-        self.title.bind(text=self._rescale)
         self._rescale()
 
     def _place(self, *_: Any) -> None:
@@ -241,12 +242,26 @@ class MovePanel(FramedBox):
         self.spacing = SCALE.px(4)
         # The move's sentence on two lines where it can, down to the text floor: the
         # pictures below it keep their room.
-        size = SCALE.font(17)
         width = max(1.0, float(self.width) - SCALE.px(12))
-        text = self.title.text
-        while size > SCALE.min_text and len(wrapped_lines(text, size, width, bold=True)) > 2:
+        if self.explained:
+            # Why, too (issue 37), where a third line leaves the pictures their room: not
+            # on the smallest screens, nor beside three pictures (a card, its payment and a
+            # noble); else the sentence alone.
+            room = 2 if SCALE.small or self.pictures is None or len(self.pictures.groups) > 2 else 3
+            size = self._fitting(self.explained, width, room)
+            if len(wrapped_lines(self.explained, size, width, bold=True)) <= room:
+                self.title.text, self.title.font_size = self.explained, size
+                return
+        self.title.text = self.sentence
+        self.title.font_size = self._fitting(self.sentence, width, 2)
+
+    @staticmethod
+    def _fitting(text: str, width: float, lines: int) -> float:
+        """The largest size down to the text floor at which ``text`` takes ``lines``."""
+        size = SCALE.font(17)
+        while size > SCALE.min_text and len(wrapped_lines(text, size, width, bold=True)) > lines:
             size = max(float(SCALE.min_text), size - 1)
-        self.title.font_size = size
+        return size
 
     def _clear(self) -> None:
         if self.spinner is not None:
@@ -278,23 +293,32 @@ class MovePanel(FramedBox):
             self.second(other, on_other)
         self.move = None
         self.thinking = True
-        self.title.text = title
+        self.sentence, self.explained = title, ""
+        self._rescale()
         self.spinner = Spinner()
         self.body.add_widget(self.spinner)
         self.button.text = button
         self.button.disabled = True
 
     def show(
-        self, game: Game, move: Move, title: str, button: str, action: Callable[[], object]
+        self,
+        game: Game,
+        move: Move,
+        title: str,
+        button: str,
+        action: Callable[[], object],
+        explained: str = "",
     ) -> None:
-        """The move in pictures; ``action`` when the button is tapped."""
+        """The move in pictures; ``action`` when the button is tapped. ``explained``: the
+        title with why, shown instead where the panel has the room."""
         self._clear()
         self._alone()
         self.move = move
         self.thinking = False
-        self.title.text = title
         self.pictures = Pictures(game, move)
         self.body.add_widget(self.pictures)
+        self.sentence, self.explained = title, explained
+        self._rescale()
         self.button.text = button
         self.button.disabled = False
         self.on_button = action

@@ -89,6 +89,7 @@ class CompanionSeat:
             # Said where it is seen; the spinner stops (a new refresh asks again).
             text = tr("The companion could not decide: {error}").format(error=thinking.error)
             self.panel.close()
+            self.panel.sentence, self.panel.explained = text, ""
             self.panel.title.text = text
             self.table.say(text, error=True)
             return
@@ -165,11 +166,13 @@ class CompanionSeat:
                 return
         if self.panel.move != move or self.panel.thinking:
             # The move in a sentence, as the move log will say it once made (issue 34),
-            # and why in a few words (issue 37): at a larger table, the rival it matters to.
+            # and why in a few words where the panel has the room (issue 37): at a larger
+            # table, the rival it matters to.
             # "Robo (hard) reserves a blue level-2 card, takes 1 gold. Why: keeps it away
             # from Ben".
-            title = explained(foretell(game, move, seat_title(name, level)), game, move)
-            self.panel.show(game, move, title, tr("Done"), self.companion_done)
+            told = foretell(game, move, seat_title(name, level))
+            why = explained(told, game, move)
+            self.panel.show(game, move, told, tr("Done"), self.companion_done, why)
         self._mark(move)
 
     def _suggestion(self, position: MovesSoFar) -> None:
