@@ -19,6 +19,7 @@ from unittest.mock import patch
 
 import pytest
 
+from companion import i18n
 from companion.coach.plan import Plan
 from companion.engine.game import Game, Seat
 from companion.engine.simulate import simulate
@@ -40,11 +41,12 @@ from .tablewalk import FINAL, open_piles
 FLOOR = 14.0  # px at 800x480: the text floor
 
 
-@pytest.fixture
-def final_round(tmp_path: Path) -> Iterator[tuple[Driver, Game]]:
-    """Four players in the final round at 800x480, the player to act the companion."""
+@pytest.fixture(params=["en", "fr"])
+def final_round(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Driver, Game]]:
+    """Four players in the final round at 800x480, in English (the refusal on two lines)
+    and French (on three)."""
     set_window((800, 480))
-    d = Driver(tmp_path / "data")
+    d = Driver(tmp_path / "data", language=request.param)
     try:
         yield d, simulate(players=4, seed=FINAL[0], max_moves=FINAL[1])
     finally:
@@ -134,7 +136,8 @@ def look(d: Driver, state: str, folder: Path | None) -> list[str]:
     found += legible.faults(state, table)
     found += covered.faults(state, table, (panel.name_label, panel.points_label))
     if folder is not None:
-        d.screenshot_to(folder / f"{state.replace(' ', '-')}.png")
+        name = state.replace(" ", "-").replace("'", "")
+        d.screenshot_to(folder / f"{name}-{i18n.language()}.png")
     return found
 
 
@@ -147,7 +150,7 @@ def test_the_others_holdings_stay_in_view_beside_the_companions_move_and_a_refus
     d, game = final_round
     folder = Path(SHOTS) if SHOTS else None
     found: list[str] = []
-    # A refusal in the final round: two tokens chosen, then the gold pile (two lines).
+    # A refusal in the final round: two tokens chosen, then the gold pile.
     table = put(d, game)
     assert table.banner.height > 0, "not the final round"
     piles = open_piles(table)

@@ -424,6 +424,15 @@ class PlayersColumn(GridLayout):
         # (three or four players; on the 3.5-inch screen with two as well, where in full
         # its counts were pressed flat): the move has its room, every count its floor.
         squeezed = landscape and (n > 2 or SCALE.small)
+        # A refusal of three lines (French at 800x480): the player to act a line too,
+        # outlined, rather than the others' holdings a tap away, while it shows.
+        squeezed = squeezed or (
+            not SCALE.portrait
+            and not SCALE.small
+            and n > 2
+            and not self.lines_fit(n)
+            and self.lines_fit(n, everyone=True)
+        )
         # Landscape beside a docked move, two players: the player to act in full, the
         # other a line.
         everyone = self.room(n) and not landscape
