@@ -119,10 +119,13 @@ def test_the_companions_move_and_a_suggestion_read_on_every_display(
             table = d.app.table_screen
             shown_move(d)
             _check(d, "the companion's move", found)
-            # Its tokens and bonuses stay in view beside its move (in full, or a line of
-            # every colour on the 3.5-inch screen).
+            # Its tokens and bonuses stay in view beside its move: in full upright, else
+            # a line of every colour, as each other player's is (issue 34) but on the
+            # 3.5-inch screen, where the others share one line of names and points.
             seat = table.players.panels[game.to_act]
-            assert seat.parent is not None and (seat.full or SCALE.small), (size, seat.mode)
+            assert seat.parent is not None and (seat.full or not SCALE.portrait), seat.mode
+            lines = [p for p in table.players.panels if p.parent is not None]
+            assert len(lines) == (1 if SCALE.small else 4), (size, len(lines))
         set_window(DISPLAYS[0])
     finally:
         set_window(DISPLAYS[0])

@@ -36,6 +36,7 @@ from ...widgets.text import wrapped_lines, wrapping_label
 GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the gem)
 GEM_MOST = 56.0  # px at 800x480: as large as the bank's, no larger
 CARD_FULL = 88.0  # shorter than this, a card is drawn small (its cost would be too fine)
+SHORT = 176.0  # px at 800x480: a panel shorter than this has its buttons beside the pictures
 
 
 def unit() -> float:
@@ -210,13 +211,18 @@ class MovePanel(FramedBox):
         self.side_by_side = False
         self._place()
         SCALE.bind(portrait=self._place)
+        self.bind(height=self._place)
         SCALE.bind(unit=self._rescale)
         self.bind(width=self._rescale)
         self._rescale()
 
     def _place(self, *_: Any) -> None:
-        """The buttons under the pictures (landscape), or beside them (portrait)."""
-        wanted = bool(SCALE.portrait)
+        """The buttons under the pictures (landscape), or beside them (portrait; and in
+        landscape where the panel is short: three or four players' lines beside it, whose
+        holdings stay in view, issue 34), so the pictures keep the panel's height."""
+        # One button beside: a suggestion's two would break their words there.
+        alone = self.other.parent is None
+        wanted = bool(SCALE.portrait) or (self.height < SCALE.px(SHORT) and alone)
         if self.buttons.parent is not None and wanted == self.side_by_side:
             return
         self.side_by_side = wanted
@@ -233,6 +239,7 @@ class MovePanel(FramedBox):
 
     def _share(self) -> None:
         """Beside the pictures: a third of the row for Done, half for Done and Close."""
+        self._place()
         if self.side_by_side:
             self.buttons.size_hint = (0.34 if len(self.buttons.children) < 2 else 0.5, 1)
 

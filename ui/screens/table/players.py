@@ -42,10 +42,17 @@ DIGIT = 0.76  # a held token's count, of its gem's side
 LINE = 50  # px at 800x480: a player's line, its gems' counts at the text floor
 
 
-def full_least() -> float:
+def line_least() -> float:
+    """The least height of a player's line: a finger's height, and its tokens over its
+    bonuses with their counts at the text floor (44 px at 800x480, 36 at 480x320)."""
+    return float(max(SCALE.min_target, 2 * SCALE.min_text / (DIGIT * 0.96) + 2))
+
+
+def full_least(text: float = 0.0) -> float:
     """The least height of a player in full: its top line a finger's height, its counts
-    at the text floor (its gems twice the floor over their share of the count)."""
-    return float(SCALE.min_target + 2 * SCALE.min_text / (DIGIT * 0.96) + 16)
+    at ``text`` px (the text floor by default; its gems twice the text over their share
+    of the count)."""
+    return float(SCALE.min_target + 2 * (text or SCALE.min_text) / (DIGIT * 0.96) + 16)
 
 
 class Holdings(Widget):
@@ -350,9 +357,14 @@ class Others(ButtonBehavior, Label):
 
 class PlayersColumn(GridLayout):
     """The panels in play order. With room (a portrait window; two players) every player
-    in full; else the player to act in full and the others one line each; while a move is
-    docked beside them (``docked``), the player to act in full and the others in one
-    line, so its tokens stay in view beside its move."""
+    in full; else the player to act in full and the others one line each, the lines
+    giving up their height down to :func:`line_least` for the player to act's room (a
+    refusal's two lines). While a move is docked beside them (``docked``) in landscape
+    with three or four players, every player a line, the one to act outlined: the move's
+    pictures are what the person making it needs, and each player's holdings stay in
+    view (issue 34). Where even that leaves no room (a refusal of three lines; the
+    3.5-inch screen beside a move) the others share one line of names and points, a tap
+    from the whole table."""
 
     def __init__(
         self,
@@ -374,11 +386,19 @@ class PlayersColumn(GridLayout):
     def panels(self) -> list[PlayerPanel]:
         return list(self._panels)
 
-    def lines_fit(self, n: int) -> bool:
-        """A line for each of the others, and the player to act still in full with its
-        counts at the text floor (else the others share one line: a 3.5-inch screen, or
-        a refusal's three lines on the 7-inch one)."""
-        line = SCALE.target(LINE) + self.spacing[1]
+    def line_height(self, lines: int, rest: float) -> float:
+        """Each of ``lines`` lines' height when ``rest`` is left for the player to act:
+        a line's own (``LINE``) where the column has it, down to :func:`line_least`."""
+        room = (self.height - rest) / max(1, lines) - self.spacing[1]
+        return float(max(line_least(), min(SCALE.target(LINE), room)))
+
+    def lines_fit(self, n: int, everyone: bool = False) -> bool:
+        """A line for each of the others and the player to act still in full with its
+        counts at the text floor (``everyone``: a line for every player), else the
+        others share one line (a refusal's three lines on the 7-inch screen)."""
+        line = line_least() + self.spacing[1]
+        if everyone:
+            return bool(self.height >= n * line - self.spacing[1])
         return bool(self.height >= (n - 1) * line + full_least())
 
     def room(self, n: int) -> bool:
@@ -399,28 +419,44 @@ class PlayersColumn(GridLayout):
         del self._panels[n:]
         self.clear_widgets()
         self.cols = 2 if SCALE.portrait and n > 1 else 1
-        # A 3.5-inch screen beside a docked move: every player a line, the one to act too,
-        # so each one's counts keep the text floor (in full they were pressed flat).
-        squeezed = docked and SCALE.small and not SCALE.portrait
-        # Landscape beside a docked move: the player to act in full, the others a line
-        # (two players) or one line between them (more), so the move has its room.
-        everyone = self.room(n) and not (docked and not SCALE.portrait) and not squeezed
-        # The others in one line: while a move is docked beside the players, and where a
-        # line each would leave the player to act no room (:meth:`lines_fit`).
-        docked = (docked or not self.lines_fit(n)) and not everyone and n > 2
+        landscape = docked and not SCALE.portrait
+        # Beside a docked move in landscape, every player a line, the one to act too
+        # (three or four players; on the 3.5-inch screen with two as well, where in full
+        # its counts were pressed flat): the move has its room, every count its floor.
+        squeezed = landscape and (n > 2 or SCALE.small)
+        # A refusal of three lines (French at 800x480): the player to act a line too,
+        # outlined, rather than the others' holdings a tap away, while it shows.
+        squeezed = squeezed or (
+            not SCALE.portrait
+            and not SCALE.small
+            and n > 2
+            and not self.lines_fit(n)
+            and self.lines_fit(n, everyone=True)
+        )
+        # Landscape beside a docked move, two players: the player to act in full, the
+        # other a line.
+        everyone = self.room(n) and not landscape
+        # The others in one line: where a line each would leave no room (:meth:`lines_fit`),
+        # and on the 3.5-inch screen beside a docked move (its pictures need the room).
+        fits = self.lines_fit(n, squeezed) and not (landscape and SCALE.small)
+        shared = not everyone and n > 2 and not fits
+        lines = n if squeezed else n - 1
+        # The player to act in full keeps its counts read across the table (18 px at
+        # 800x480) before the others' lines grow past their least.
+        line_height = self.line_height(lines, 0.0 if squeezed else full_least(SCALE.font(18)))
         for seat, panel in zip(seats, self._panels, strict=True):
             active = seat.seat == to_act
             panel.mode = "full" if everyone or (active and not squeezed) else "line"
-            if docked and not everyone and not active:
+            if shared and not active:
                 continue  # said in the line of the others
             # A player in a line: a finger's height and its counts' room; the player to
             # act: all the rest.
             line = panel.mode == "line"
             panel.size_hint_y = None if line else 1.0
-            panel.height = SCALE.target(LINE) if line else panel.height
+            panel.height = line_height if line else panel.height
             self.add_widget(panel)
             panel.show(seat, active, affordable if active else set())
-        if docked and not everyone:
+        if shared:
             self.others.text = "   ".join(f"{s.name} {s.points}" for s in seats if s.seat != to_act)
             self.others.font_size = SCALE.font(18)
             self.others.size_hint_y = None

@@ -14,7 +14,7 @@ from ...i18n import tr
 from ...scale import SCALE
 from ...widgets.buttons import big_button
 from ...widgets.text import widest_word
-from .players import LINE, ROOM, PlayersColumn, full_least
+from .players import LINE, ROOM, PlayersColumn, full_least, line_least
 
 PANEL_MOST = 190  # px at 800x480: a docked move's pictures need no more
 
@@ -128,9 +128,10 @@ class ActionColumn(BoxLayout):
 
     def share(self, *_: object) -> None:
         """The column's heights: the bank, the take bar and the buttons have their own;
-        docked, the move takes what the players leave of the rest (the player to act in
-        full, so its tokens stay beside its move, the others in a line), up to what its
-        pictures need; the players have all that is left."""
+        docked, the move takes what the players leave of the rest (two players: the one
+        to act in full, the other a line; more: a line each, so every player's holdings
+        stay in view; the 3.5-inch screen: the one to act a line, the others one), up
+        to what its pictures need; the players have all that is left."""
         docked = self.docked
         if docked is None:
             return
@@ -143,10 +144,10 @@ class ActionColumn(BoxLayout):
             least = rows * (full_least() + self.spacing)
         elif SCALE.small:  # a line for the player to act, one for the others
             least = SCALE.target(LINE) * 2 + self.spacing * 2
-        elif n == 2:  # the player to act in full, the other a line
+        elif n > 2:  # a line for every player (PlayersColumn)
+            least = n * (line_least() + self.spacing)
+        else:  # two players: the player to act in full, the other a line
             least = SCALE.px(ROOM * 0.8) + SCALE.target(LINE) + self.spacing
-        else:
-            least = SCALE.px(ROOM) + SCALE.target(46)
         docked.size_hint_y = None
         # The 3.5-inch screen: every pixel the lines leave (its sentence takes two or
         # three lines there, and the pictures need their own room).
