@@ -240,24 +240,19 @@ def schema_problem(path: Path, version: int, read_only: bool = True) -> StoreErr
     is current (or older, for the writer, which updates it); newer (this companion cannot
     read it: update it), older (the app updates it when it next starts)."""
     if version > SCHEMA_VERSION:
-        return StoreError(
-            "{state} ({path}: schema {found}, this one reads {known})",
-            code=ErrorCode.NEWER_JOURNAL,
-            path=str(path),
-            found=version,
-            known=SCHEMA_VERSION,
-            state=_state(ErrorCode.NEWER_JOURNAL),
-        )
-    if version < SCHEMA_VERSION and read_only:
-        return StoreError(
-            "{state} ({path}: schema {found}, this one reads {known})",
-            code=ErrorCode.OLDER_JOURNAL,
-            path=str(path),
-            found=version,
-            known=SCHEMA_VERSION,
-            state=_state(ErrorCode.OLDER_JOURNAL),
-        )
-    return None
+        code = ErrorCode.NEWER_JOURNAL
+    elif version < SCHEMA_VERSION and read_only:
+        code = ErrorCode.OLDER_JOURNAL
+    else:
+        return None
+    return StoreError(
+        "{state} ({path}: schema {found}, this one reads {known})",
+        code=code,
+        path=str(path),
+        found=version,
+        known=SCHEMA_VERSION,
+        state=_state(code),
+    )
 
 
 def system_clock() -> datetime:
