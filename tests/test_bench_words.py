@@ -149,8 +149,8 @@ def test_the_companions_benchmark_reports_in_the_environments_language(
         (
             ai_bench.main,
             ["--games", "0"],
-            "erreur\u00a0: --games et --workers doivent valoir au moins 1, --timing-games au "
-            "moins 0, --think plus de 0",
+            "erreur\u00a0: --games et --workers doivent valoir au moins 1, --timing-games et "
+            "--first au moins 0, --think plus de 0",
         ),
         (
             review_bench.main,

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import random
 import re
 
 import pytest
 
 from companion.ai import fitted
-from companion.ai.fitted import TURN, WEIGHTS, outlooks
+from companion.ai.fitted import PLACES_AT, TURN, WEIGHTS, WEIGHTS_AT, outlooks
 from companion.ai.players import make
 from companion.coach import fit
 from companion.coach.fit import Sample
@@ -45,23 +46,44 @@ def test_more_bonuses_and_points_are_judged_ahead_of_tokens_alone() -> None:
     assert three[0] == max(three)
 
 
-def test_the_fit_finds_the_weights_that_made_the_outcomes() -> None:
+@pytest.mark.parametrize("size", [2, 4])
+def test_the_fit_finds_the_weights_that_made_the_outcomes(size: int) -> None:
     rng = random.Random(7)
     truth = (1.0, -0.5)
     data = []
     for _ in range(3000):
-        x = (rng.uniform(-3, 3), rng.uniform(-3, 3))
-        z = truth[0] * x[0] + truth[1] * x[1]
-        data.append(Sample(x, float(rng.random() < fit.logistic(z)), 0.5))
+        seats = tuple((rng.uniform(-3, 3), rng.uniform(-3, 3)) for _ in range(size))
+        scores = [math.exp(truth[0] * a + truth[1] * b) for a, b in seats]
+        winner = rng.choices(range(size), weights=scores)[0]
+        data.append(Sample(seats, winner, tuple(1 / size for _ in seats)))
     found = fit.fit(data)
     assert found == pytest.approx(truth, abs=0.15)
 
 
-def test_a_games_samples_are_seen_from_both_seats_and_labelled_by_its_winner() -> None:
-    found = [s for n in range(6) for s in fit.samples(n)]
-    assert {s.won for s in found} == {0.0, 1.0}
-    assert {s.x[-1] for s in found} == {1.0, -1.0}  # whose turn: both
-    assert all(len(s.x) == len(fitted.FEATURES) + 1 for s in found)
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_a_games_samples_hold_every_seat_in_turn_order_and_name_its_winner(size: int) -> None:
+    found = [s for n in range(4) for s in fit.samples(n, size)]
+    assert found
+    assert {s.winner for s in found} <= set(range(size))
+    assert len({s.winner for s in found}) > 1  # not always the seat to act
+    for s in found:
+        assert len(s.seats) == size
+        assert all(len(x) == len(fitted.FEATURES) + size - 1 for x in s.seats)
+        # the places: the seat to act first, then the next; the last place has no input
+        places = [x[len(fitted.FEATURES) :] for x in s.seats]
+        assert places == [tuple(float(i == k) for i in range(size - 1)) for k in range(size)]
+        assert sum(s.hand) == pytest.approx(1.0)
+
+
+def test_at_a_larger_table_the_chances_add_up_and_follow_the_turn_order() -> None:
+    for size in (3, 4):
+        hands = [Hand() for _ in range(size)]
+        for to_act in range(size):
+            chances = outlooks(position(*hands, to_act=to_act))
+            assert sum(chances) == pytest.approx(1.0)
+            # with equal tableaux, the seat to act is ahead, the seat just before it last
+            assert max(chances) == chances[to_act]
+            assert min(chances) == chances[(to_act - 1) % size]
 
 
 @pytest.mark.long
@@ -70,6 +92,11 @@ def test_the_fit_prints_the_weights_the_expert_plays_with() -> None:
     with contextlib.redirect_stdout(out):
         assert fit.main([]) == 0
     text = out.getvalue()
-    weights = [float(w) for w in re.findall(r"^    (-?\d+\.\d+),", text, re.M)]
-    assert weights == list(WEIGHTS)
-    assert f"TURN = {TURN:.4f}" in text
+    for size in fit.SIZES:
+        block = text.split(f"WEIGHTS[{size}] = (")[1].split(")")[0]
+        weights = [float(w) for w in re.findall(r"^    (-?\d+\.\d+),", block, re.M)]
+        assert weights == list(WEIGHTS_AT[size])
+        places = ", ".join(f"{p:.4f}" for p in PLACES_AT[size])
+        assert f"PLACES[{size}] = ({places})" in text
+    assert PLACES_AT[2] == (TURN, 0.0)
+    assert WEIGHTS_AT[2] == WEIGHTS

@@ -117,3 +117,19 @@ def test_the_benchmark_plays_a_three_player_table_beside_its_fair_share() -> Non
         x for x in done.stdout.splitlines() if x.startswith("easy vs greedy in the other 2 seats")
     )
     assert "over 3 games; fair share 33%" in line
+    # Each game is told as it ends, with the hero's seat and place: a run cut short still
+    # says what it played.
+    told = [x for x in done.stderr.splitlines() if x.startswith("game ")]
+    assert [x.split(":")[0] for x in told] == ["game 0", "game 1", "game 2"]
+    assert told[1].startswith("game 1: easy at seat 2, place ")
+    assert told[2].endswith(" of 3 so far")
+
+
+def test_a_long_table_run_played_in_parts_plays_the_same_games() -> None:
+    """Games 2 and 3 of a run from game 2 are games 2 and 3 of a run from 0: a run of 200
+    games can be played in parts and its figures added up."""
+    whole = lineup("easy", "greedy", 3, 4, 6, 1)
+    heard: list[int] = []
+    part = lineup("easy", "greedy", 3, 2, 6, 2, first=2, told=lambda n, _g: heard.append(n))
+    assert part == whole[2:]
+    assert heard == [2, 3]

@@ -10,8 +10,10 @@ plays the games and prints :data:`WEIGHTS`). Held out from the fit, it names the
 a position more often than the hand-tuned judgement does (docs/companion.md has the
 figures).
 
-A seat's standing is ``WEIGHTS`` times its :func:`features`, plus the turn's weight for the
-seat to act; its chance is the logistic function of its lead over the best other seat:
+A seat's standing is its table size's weights (:data:`WEIGHTS_AT`) times its
+:func:`features`, plus the weight of its place in the turn order after the seat to act
+(:data:`PLACES_AT`); its chance is ``exp(standing)`` over the sum of every seat's (a
+conditional logit, fitted for each size; at two seats, the logistic function of its lead):
 
 >>> import random
 >>> from companion.engine.simulate import random_setup
@@ -64,12 +66,53 @@ WEIGHTS = (
     -0.0855,  # points buyable now
     0.0816,  # cards buyable now
 )
-"""Each feature's weight, fitted by ``python -m companion.coach.fit`` (its defaults: 6,000
-two-player games of the playouts' policy, seeds from 1,000,000; a test run with ``-m long``
-checks that the fit still gives these)."""
+"""Each feature's weight at a table of two, fitted by ``python -m companion.coach.fit`` (its
+defaults: 6,000 games of each size of the playouts' policy, the two-player ones from seed
+1,000,000; a test run with ``-m long`` checks that the fit still gives these)."""
 
 TURN = 0.2507
-"""The weight of being the seat to act: a move ahead of the others."""
+"""The weight of being the seat to act at a table of two: a move ahead of the other."""
+
+WEIGHTS_AT: dict[int, tuple[float, ...]] = {
+    2: WEIGHTS,
+    3: (
+        0.3670,  # points
+        0.6353,  # bonuses up to 12
+        0.1196,  # bonuses beyond 12
+        0.0653,  # tokens
+        -0.1540,  # gold
+        0.4425,  # nobles' pull
+        0.3167,  # best cards in reach
+        -0.0583,  # cards reserved
+        -0.0098,  # tokens short of the reserve
+        0.7897,  # at the winning points
+        -0.1098,  # points buyable now
+        0.0563,  # cards buyable now
+    ),
+    4: (
+        0.4112,  # points
+        0.6421,  # bonuses up to 12
+        0.0027,  # bonuses beyond 12
+        0.0686,  # tokens
+        -0.1370,  # gold
+        0.2838,  # nobles' pull
+        0.3086,  # best cards in reach
+        -0.0166,  # cards reserved
+        -0.0167,  # tokens short of the reserve
+        0.9655,  # at the winning points
+        -0.0754,  # points buyable now
+        0.0099,  # cards buyable now
+    ),
+}
+"""Each table size's weights, fitted on that size's games (``fit`` prints them)."""
+
+PLACES_AT: dict[int, tuple[float, ...]] = {
+    2: (TURN, 0.0),
+    3: (0.4077, 0.2108, 0.0000),
+    4: (0.4641, 0.3128, 0.1528, 0.0000),
+}
+"""The weight of each place in the turn order, the seat to act first (the last 0): at a
+larger table, the seat to act is a move ahead and the seat after it is next."""
 
 
 def features(seat: Seat, cards: Sequence[Card], nobles: Sequence[Noble]) -> list[float]:
@@ -96,29 +139,35 @@ def features(seat: Seat, cards: Sequence[Card], nobles: Sequence[Noble]) -> list
     ]
 
 
-def standing(seat: Seat, cards: Sequence[Card], nobles: Sequence[Noble]) -> float:
-    """The seat's weighted :func:`features` (before the turn's weight)."""
-    return sum(w * f for w, f in zip(WEIGHTS, features(seat, cards, nobles), strict=True))
+def standing(
+    seat: Seat, cards: Sequence[Card], nobles: Sequence[Noble], weights: Sequence[float] = WEIGHTS
+) -> float:
+    """The seat's weighted :func:`features` (before its place's weight)."""
+    return sum(w * f for w, f in zip(weights, features(seat, cards, nobles), strict=True))
 
 
 def outlooks(game: Game) -> tuple[float, ...]:
     """Every seat's chance of winning as judged: 1 a win, 0 a loss (a shared win shared
-    out), else the logistic function of its lead over the best other seat."""
+    out), else its share of the seats' ``exp(standing)`` (at two seats, the logistic
+    function of its lead over the other)."""
     if game.over or game.stalled:
         ranks = [s.rank for s in sorted(game.standings(), key=lambda s: s.seat)]
         first = ranks.count(1)
         return tuple(1.0 / first if r == 1 else 0.0 for r in ranks)
     cards, nobles = market(game), game.nobles
-    to_act = game.to_act
+    to_act, size = game.to_act, len(game.seats)
+    weights, places = WEIGHTS_AT[size], PLACES_AT[size]
     scores = [
-        standing(s, cards, nobles) + (TURN if i == to_act else 0.0)
+        standing(s, cards, nobles, weights) + places[(i - to_act) % size]
         for i, s in enumerate(game.seats)
     ]
-    out = []
-    for i, mine in enumerate(scores):
-        rival = max(v for j, v in enumerate(scores) if j != i)
-        out.append(1.0 / (1.0 + math.exp(rival - mine)))
-    return tuple(out)
+    if size == 2:
+        a, b = scores  # as the two-player expert was measured: each against the other
+        return (1.0 / (1.0 + math.exp(b - a)), 1.0 / (1.0 + math.exp(a - b)))
+    top = max(scores)
+    shares = [math.exp(v - top) for v in scores]
+    total = sum(shares)
+    return tuple(v / total for v in shares)
 
 
 def chance(game: Game, seat: int) -> float:

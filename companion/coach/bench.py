@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -33,7 +34,7 @@ from ..journal.seats import level_word
 from .ladder import ANCHOR, bootstrap, fit, interval, round_robin
 from .ladder import match as duels
 from .play import play
-from .tables import hero_scores, lineup, pairwise
+from .tables import TableGame, hero_scores, lineup, pairwise
 
 
 @dataclass(frozen=True)
@@ -150,13 +151,33 @@ def _print_ratings(results: dict[tuple[str, str], list[float]]) -> None:
         )
 
 
-def print_table(hero: str, field: str, size: int, games: int, rollouts: int, workers: int) -> None:
-    """``hero`` against ``size - 1`` seats of ``field``: its win share with a 95% interval,
-    beside the fair share and the goal if it has one."""
+def print_table(
+    hero: str, field: str, size: int, games: int, rollouts: int, workers: int, first: int = 0
+) -> None:
+    """``hero`` against ``size - 1`` seats of ``field``: each game's result as it ends (on
+    standard error: a run cut short still says what it played), then its win share with a
+    95% interval, beside the fair share and the goal if it has one."""
     start = time.perf_counter()
-    rate, low, high = interval(
-        hero_scores(lineup(hero, field, size, games, rollouts, workers), hero)
-    )
+    scores: list[float] = []
+
+    def told(number_: int, game: TableGame) -> None:
+        scores.extend(hero_scores([game], hero))
+        seat = game.players.index(hero)
+        print(
+            _("game {n}: {hero} at seat {seat}, place {place}; {won} of {played} so far").format(
+                n=number_,
+                hero=_rival(hero),
+                seat=seat + 1,
+                place=game.ranks[seat],
+                won=number(sum(scores), 1),
+                played=number(len(scores)),
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
+
+    lineup(hero, field, size, games, rollouts, workers, first, told)
+    rate, low, high = interval(scores)
     line = ngettext(
         "{hero} vs {field} in the other {n} seats: wins {rate} (95% interval {low} to "
         "{high}) over {games} game",
@@ -254,17 +275,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             ),
         )
         parser.add_argument(
+            "--first",
+            type=int,
+            default=0,
+            help=_(
+                "at 3 or 4 players, the first game's number (game n is the same game in "
+                "every run: a long run can be played in parts)"
+            ),
+        )
+        parser.add_argument(
             "--timing-games",
             type=int,
             default=10,
             help=_("games against the greedy player at the table's default budget, timed"),
         )
         args = parser.parse_args(argv)
-        if args.games < 1 or args.workers < 1 or args.timing_games < 0 or args.think <= 0:
+        if (
+            args.games < 1
+            or args.workers < 1
+            or args.timing_games < 0
+            or args.think <= 0
+            or args.first < 0
+        ):
             parser.error(
                 _(
-                    "--games and --workers must be 1 or more, --timing-games 0 or more, "
-                    "--think above 0"
+                    "--games and --workers must be 1 or more, --timing-games and --first 0 "
+                    "or more, --think above 0"
                 )
             )
     scratch.enter("splendor-coach-bench-")  # its worker processes too: no person's folders
@@ -289,7 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         lineups = [args.match] if args.match is not None else TABLE_LINEUPS
         for hero, field in lineups:
-            print_table(hero, field, args.players, args.games, rollouts, args.workers)
+            print_table(hero, field, args.players, args.games, rollouts, args.workers, args.first)
         return 0
     if args.ladder:
         print_ladder(args.games, rollouts, args.workers)

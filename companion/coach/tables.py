@@ -14,7 +14,7 @@ Elo fit of :mod:`.ladder` then rates players from tables of any size.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -67,14 +67,34 @@ def table_game(job: tuple[tuple[str, ...], int, int]) -> TableGame:
 
 
 def lineup(
-    hero: str, field: str, size: int, games: int, rollouts: int, workers: int
+    hero: str,
+    field: str,
+    size: int,
+    games: int,
+    rollouts: int,
+    workers: int,
+    first: int = 0,
+    told: Callable[[int, TableGame], None] | None = None,
 ) -> list[TableGame]:
-    """``games`` games of ``hero`` against ``size - 1`` seats of ``field``, seats rotated."""
-    jobs = [(seating(hero, field, size, n), rollouts, n) for n in range(games)]
+    """``games`` games of ``hero`` against ``size - 1`` seats of ``field``, seats rotated,
+    numbered from ``first`` (a long run can be played in parts: the same number is the same
+    game). ``told`` hears of each game, in order, as soon as it and those before it end."""
+    jobs = [(seating(hero, field, size, n), rollouts, n) for n in range(first, first + games)]
+    out = []
+    for number, game in zip(range(first, first + games), _played(jobs, workers), strict=True):
+        if told is not None:
+            told(number, game)
+        out.append(game)
+    return out
+
+
+def _played(jobs: Sequence[tuple[tuple[str, ...], int, int]], workers: int) -> Iterator[TableGame]:
     if workers == 1:
-        return [table_game(j) for j in jobs]
+        yield from map(table_game, jobs)
+        return
     with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(table_game, jobs, chunksize=2))
+        # One game a piece: a game's result is told as soon as it and those before it end.
+        yield from pool.map(table_game, jobs)
 
 
 def hero_scores(games: Sequence[TableGame], hero: str) -> list[float]:
