@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -117,6 +118,12 @@ def test_the_benchmark_plays_a_three_player_table_beside_its_fair_share() -> Non
         x for x in done.stdout.splitlines() if x.startswith("easy vs greedy in the other 2 seats")
     )
     assert "over 3 games; fair share 33%" in line
+    assert re.search(
+        r"^easy, time per decision: median [\d.]+ ms, p99 [\d.]+ ms over \d+ decisions \(1 "
+        r"process on this machine\)$",
+        done.stdout,
+        re.M,
+    ), done.stdout
     # Each game is told as it ends, with the hero's seat and place: a run cut short still
     # says what it played.
     told = [x for x in done.stderr.splitlines() if x.startswith("game ")]

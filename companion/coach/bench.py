@@ -176,7 +176,7 @@ def print_table(
             flush=True,
         )
 
-    lineup(hero, field, size, games, rollouts, workers, first, told)
+    played = lineup(hero, field, size, games, rollouts, workers, first, told)
     rate, low, high = interval(scores)
     line = ngettext(
         "{hero} vs {field} in the other {n} seats: wins {rate} (95% interval {low} to "
@@ -198,6 +198,23 @@ def print_table(
     if goal is not None:
         line += "; " + _("goal {goal}").format(goal=percent(goal))
     print(line + "; " + _("{seconds} s").format(seconds=number(time.perf_counter() - start)))
+    times = [t for g in played for t in g.times]
+    if times:
+        print(
+            ngettext(
+                "{hero}, time per decision: median {median} ms, p99 {p99} ms over {n} "
+                "decisions ({workers} process on this machine)",
+                "{hero}, time per decision: median {median} ms, p99 {p99} ms over {n} "
+                "decisions ({workers} processes on this machine)",
+                workers,
+            ).format(
+                hero=_rival(hero),
+                median=number(statistics.median(times) * 1000, 1),
+                p99=number(percentile(times, 0.99) * 1000, 1),
+                n=number(len(times)),
+                workers=number(workers),
+            )
+        )
 
 
 def print_table_ladder(size: int, games: int, rollouts: int, workers: int) -> None:

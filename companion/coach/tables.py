@@ -14,11 +14,14 @@ Elo fit of :mod:`.ladder` then rates players from tables of any size.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..ai.players import make
+from ..ai.players import Player, make
+from ..engine.game import Game
+from ..engine.moves import Move
 from .play import play
 
 SEAT_SEED = 100_000  # each seat's player is seeded by the game's number plus this times its seat
@@ -30,6 +33,9 @@ class TableGame:
 
     players: tuple[str, ...]  # each seat's player, in seat order
     ranks: tuple[int, ...]  # each seat's place; ties share a place
+    # The seconds of each decision of the first seat of a player seated once (the hero's):
+    # a measure of this machine at that moment, not of the game.
+    times: tuple[float, ...] = field(default=(), compare=False)
 
     def score(self, seat: int) -> float:
         """``seat``'s score: 1 a win, ``1/k`` a victory shared by ``k`` seats, else 0."""
@@ -55,15 +61,34 @@ def table_game(job: tuple[tuple[str, ...], int, int]) -> TableGame:
     deal see the same cards with the seats rotated."""
     players, rollouts, number = job
     size = len(players)
-    seats = [
+    seats: list[Player] = [
         make(level, seed=number + SEAT_SEED * seat, rollouts=rollouts)
         for seat, level in enumerate(players)
     ]
+    times: list[float] = []
+    alone = [i for i, p in enumerate(players) if players.count(p) == 1]
+    if alone:
+        seats[alone[0]] = Timed(seats[alone[0]], times)
     game = play(seats, seed=number // size)
     finished = game.over or game.stalled
     ranks = {s.seat: s.rank for s in game.standings()}
     # A game cut at the move limit has no winner: every seat scores 0 (counted, not hidden).
-    return TableGame(players, tuple(ranks[i] if finished else size + 1 for i in range(size)))
+    return TableGame(
+        players, tuple(ranks[i] if finished else size + 1 for i in range(size)), tuple(times)
+    )
+
+
+class Timed:
+    """A player whose every decision's seconds are written down."""
+
+    def __init__(self, player: Player, times: list[float]) -> None:
+        self.player, self.times, self.level = player, times, player.level
+
+    def choose(self, game: Game) -> Move:
+        start = time.perf_counter()
+        move = self.player.choose(game)
+        self.times.append(time.perf_counter() - start)
+        return move
 
 
 def lineup(
