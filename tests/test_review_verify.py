@@ -5,6 +5,9 @@ figures are printed by the benchmark, never asserted."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from plays import blunder
 
@@ -89,3 +92,56 @@ def test_the_reviews_chances_are_the_calibrated_shares_of_its_judgements() -> No
             assert j.chances == pytest.approx(expected, abs=2e-4)
             assert sum(j.chances) == pytest.approx(1.0, abs=1e-3)
             assert j.after == pytest.approx(calibrated(raw[j.seat], size), abs=2e-3)
+
+
+SMALL = ["--verify", "--playouts", "6", "--deeper", "2", "--play-playouts", "6", "--every", "30"]
+
+
+def test_a_long_check_kept_game_by_game_is_taken_up_where_it_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = tmp_path / "check.jsonl"
+    assert review_bench.main([*SMALL, "--games", "2", "--workers", "1", "--save", str(kept)]) == 0
+    first = capsys.readouterr()
+    assert [line.split(" checked")[0] for line in first.err.splitlines()] == ["game 0", "game 1"]
+    assert len(kept.read_text().splitlines()) == 2
+    # A stop cut the next game's line short: it is dropped, that game checked again, and the
+    # two kept games read back rather than played again.
+    with kept.open("a") as f:
+        f.write('{"game":2,"settings":[6,2,6,30],"checked":[[3,')
+    assert review_bench.main([*SMALL, "--games", "3", "--workers", "1", "--save", str(kept)]) == 0
+    again = capsys.readouterr()
+    assert "2 of the 3 games read back from" in again.err
+    assert [x for x in again.err.splitlines() if " checked: " in x][0].startswith("game 2 ")
+    assert "3 games reviewed at 6 playouts a move" in again.out
+    lines = kept.read_text().splitlines()
+    assert [json.loads(x)["game"] for x in lines] == [0, 1, 2]
+    # The same games give the same figures, whether checked now or read back.
+    fresh = tmp_path / "fresh.jsonl"
+    assert review_bench.main([*SMALL, "--games", "3", "--workers", "1", "--save", str(fresh)]) == 0
+    assert capsys.readouterr().out.split("\n", 1)[1] == again.out.split("\n", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("not json at all", "check.jsonl, line 2 is not a game this bench kept; remove that line"),
+        (
+            '{"game":5,"settings":[120,16,40,8],"checked":[],"said":[],"left_out":0}',
+            "check.jsonl, line 2: a game checked with other settings (120, 16, 40, 8) (this "
+            "run's are (6, 2, 6, 30)",
+        ),
+    ],
+)
+def test_a_kept_file_that_is_not_the_benchs_own_is_refused_by_its_line_and_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, said: str
+) -> None:
+    kept = tmp_path / "check.jsonl"
+    good = '{"game":0,"settings":[6,2,6,30],"checked":[],"said":[],"left_out":0}'
+    kept.write_text(f"{good}\n{line}\n{good}\n")
+    before = kept.read_bytes()
+    with pytest.raises(SystemExit) as stop:
+        review_bench.main([*SMALL, "--games", "1", "--workers", "1", "--save", str(kept)])
+    assert stop.value.code == 2
+    assert said in capsys.readouterr().err
+    assert kept.read_bytes() == before  # nothing of it lost

@@ -17,9 +17,11 @@ Each game is fixed by its number: the games of two medium players, dealt by seed
 from __future__ import annotations
 
 import statistics
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from .. import scratch
 from ..ai.players import Hard, make
@@ -27,6 +29,7 @@ from ..ai.search import PI_ROLLOUTS_PER_SECOND, rollouts_for
 from ..arguments import command_line
 from ..i18n import _, ngettext, number, percent
 from ..records.record import Record, replay
+from . import kept
 from .ladder import interval
 from .play import play
 from .review import CONFIRM, default_playouts, review
@@ -120,6 +123,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             default=EVERY,
             help=_("with --verify: one position in this many is played on"),
         )
+        parser.add_argument(
+            "--first",
+            type=int,
+            default=0,
+            help=_("with --verify: the first game's number (game n is the same game anywhere)"),
+        )
+        parser.add_argument(
+            "--save",
+            type=Path,
+            metavar="FILE",
+            help=_(
+                "with --verify: keep each game's verdicts in FILE as soon as it is checked, "
+                "and read back those already there instead of checking them again (a long "
+                "check can be stopped and taken up again)"
+            ),
+        )
         parser.add_argument("--workers", type=int, default=2, help=_("processes"))
         parser.add_argument(
             "--players",
@@ -136,9 +155,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(_("--games and --playouts must be 1 or more"))
         if min(args.deeper, args.play_playouts, args.every, args.workers) < 1:
             parser.error(_("--deeper, --play-playouts, --every and --workers must be 1 or more"))
+        if args.first < 0:
+            parser.error(_("--first must be 0 or more"))
+        settings: kept.Settings = (args.playouts, args.deeper, args.play_playouts, args.every)
+        read_back: dict[int, kept.Result] = {}
+        save = None
+        if args.save is not None:
+            save = args.save.resolve()  # the bench works from a scratch folder
+            try:
+                read_back = kept.read(save, settings)
+            except kept.KeptError as e:
+                parser.error(str(e))
     scratch.enter("splendor-review-bench-")  # never a kiosk's folders, whatever is set
     if args.verify:
-        verify(args.games, args.playouts, args.deeper, args.play_playouts, args.every, args.workers)
+        verify(args.games, settings, args.workers, args.first, save, read_back)
         return 0
     times: list[float] = []
     pi: list[float] = []
@@ -205,17 +235,47 @@ def verified(job: tuple[int, int, int, int, int]) -> tuple[list[Checked], list[S
 
 
 def verify(
-    games: int, playouts: int, deeper: int, play_playouts: int, every: int, workers: int
+    games: int,
+    settings: kept.Settings,
+    workers: int,
+    first: int = 0,
+    save: Path | None = None,
+    done: dict[int, kept.Result] | None = None,
 ) -> None:
     """Print how often a deeper search confirms the review's advice, and how its chances
-    compare with what was won, at each table size."""
+    compare with what was won, at each table size, over games ``first`` to ``first + games
+    - 1``: those in ``done`` read back, the others checked (and kept in ``save``), each told
+    on standard error as it ends."""
+    playouts, deeper, play_playouts, every = settings
     start = time.perf_counter()
-    jobs = [(n, playouts, deeper, play_playouts, every) for n in range(games)]
-    if workers == 1:
-        results = [verified(j) for j in jobs]
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(verified, jobs))
+    done = dict(done or {})
+    wanted = range(first, first + games)
+    todo = [n for n in wanted if n not in done]
+    if len(todo) < games:
+        print(
+            ngettext(
+                "{n} of the {games} game read back from {path}",
+                "{n} of the {games} games read back from {path}",
+                games,
+            ).format(n=number(games - len(todo)), games=number(games), path=save),
+            file=sys.stderr,
+        )
+    jobs = [(n, playouts, deeper, play_playouts, every) for n in todo]
+    for n, result in zip(todo, _checked(jobs, workers), strict=True):
+        done[n] = result
+        if save is not None:
+            kept.append(save, n, settings, result)
+        confirmed = sum(1 for c in result[0] if c.confirmed)
+        print(
+            ngettext(
+                "game {n} checked: {confirmed} of {costly} costly move confirmed",
+                "game {n} checked: {confirmed} of {costly} costly moves confirmed",
+                len(result[0]),
+            ).format(n=n, confirmed=number(confirmed), costly=number(len(result[0]))),
+            file=sys.stderr,
+            flush=True,
+        )
+    results = [done[n] for n in wanted]
     checked = [c for r in results for c in r[0]]
     said = [s for r in results for s in r[1]]
     left_out = sum(r[2] for r in results)
@@ -322,6 +382,15 @@ def verify(
                 )
             )
         )
+
+
+def _checked(jobs: Sequence[tuple[int, int, int, int, int]], workers: int) -> Iterator[kept.Result]:
+    if workers == 1:
+        yield from map(verified, jobs)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        # In order, each as soon as it and those before it end.
+        yield from pool.map(verified, jobs)
 
 
 def _players(size: int) -> str:
