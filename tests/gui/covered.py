@@ -150,6 +150,22 @@ def faults(where: str, root: Widget, keep_in_sight: tuple[Widget, ...] = ()) -> 
     return found
 
 
+def active_labels(table: Any) -> tuple[Widget, ...]:
+    """The active player's name and points, where they are shown: its panel, or its row
+    of the players' grid (the 3.5-inch screen beside a docked move)."""
+    if table.session is None or table.game.over:
+        return ()
+    seat = table.game.to_act
+    panel = table.players.panels[seat]
+    if panel.parent is not None:
+        return (panel.name_label, panel.points_label)
+    grid = table.players.grid
+    rows = [r for r in grid.rows if r.parent is not None and r.seat_index == seat]
+    if grid.parent is not None and rows:
+        return (rows[0].name_label, rows[0].points_label)
+    return ()
+
+
 def _small(w: Widget) -> bool:
     """A target too small to sample around its middle (its own parts fill it)."""
     return bool(w.width < 8 or w.height < 8)

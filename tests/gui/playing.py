@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from kivy.uix.button import Button
+from kivy.uix.widget import Widget
 
 from companion.engine.moves import Move
 from companion.engine.simulate import random_setup
@@ -47,6 +49,16 @@ def shown_move(d: Driver) -> Move:
             table.thinking.wait(2)
         d.frames(1)
     raise AssertionError("the companion's move never appeared")
+
+
+def a_player(table: Any) -> Widget:
+    """What a person taps to see every player in full: another player's line, the grid
+    of the players' counts (the 3.5-inch screen), or the others' shared line."""
+    players = table.players
+    lines = [p for p in players.panels if p.parent is not None and not p.active]
+    if lines:
+        return lines[0]
+    return players.grid if players.grid.parent is not None else players.others
 
 
 def new_game_against_the_companion(d: Driver, level_taps: int, suggest: bool) -> None:

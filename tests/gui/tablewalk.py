@@ -38,7 +38,7 @@ from ui.dialogs import NoblePicker
 from ui.i18n import tr
 
 from .driver import Driver
-from .playing import analysis_screen, reviewed, shown_move
+from .playing import a_player, analysis_screen, reviewed, shown_move
 
 EARLY = (9, 8)  # seed, moves
 LATE = (1, 112)
@@ -179,8 +179,7 @@ def walk(d: Driver, games: Games, look: Look) -> Iterator[str]:
 
     table = resume(d, games.final)
     look("the final round")
-    lines = [p for p in table.players.panels if p.parent is not None and not p.active]
-    d.tap(lines[0] if lines else table.players.others)
+    d.tap(a_player(table))
     d.frames(2)
     look("the players overview")
     dismiss(d)

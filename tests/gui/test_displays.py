@@ -12,11 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from kivy.core.window import Window
-from kivy.uix.widget import Widget
 
 from companion.coach.plan import Plan
 from companion.engine.game import Game
@@ -29,7 +27,7 @@ from ui.scale import SCALE
 from . import legible
 from .conftest import DISPLAYS, set_window
 from .driver import Driver
-from .playing import shown_move
+from .playing import a_player, shown_move
 
 REFUSAL_TEXT = 18  # px: a refusal is read from a chair
 
@@ -49,12 +47,6 @@ def _stored(d: Driver, game: Game, plan: Plan | None = None) -> int:
 def _resume(d: Driver, gid: int) -> None:
     d.app.resume(gid)
     d.frames(3)
-
-
-def _a_player(table: Any) -> Widget:
-    """What a person taps to see every player: a player's line (or the others' line)."""
-    lines = [p for p in table.players.panels if p.parent is not None and not p.active]
-    return lines[0] if lines else table.players.others
 
 
 def _check(d: Driver, state: str, found: list[str]) -> None:
@@ -94,7 +86,7 @@ def test_the_table_reads_on_every_display(
         for opener, state in (
             (card, "the buy dialog"),
             (table.decks[2], "the deck dialog"),
-            (_a_player(table), "every player at a glance"),
+            (a_player(table), "every player at a glance"),
             (table.buttons.menu_button, "the menu"),
         ):
             d.tap(opener)
@@ -120,12 +112,16 @@ def test_the_companions_move_and_a_suggestion_read_on_every_display(
             shown_move(d)
             _check(d, "the companion's move", found)
             # Its tokens and bonuses stay in view beside its move: in full upright, else
-            # a line of every colour, as each other player's is (issue 34) but on the
-            # 3.5-inch screen, where the others share one line of names and points.
+            # a line of every colour, as each other player's is (issue 34); on the
+            # 3.5-inch screen a row of the players' grid each (:mod:`ui...tally`).
+            if SCALE.small:
+                rows = [r.seat_index for r in table.players.grid.rows if r.parent is not None]
+                assert rows == [0, 1, 2, 3], (size, rows)
+                continue
             seat = table.players.panels[game.to_act]
             assert seat.parent is not None and (seat.full or not SCALE.portrait), seat.mode
             lines = [p for p in table.players.panels if p.parent is not None]
-            assert len(lines) == (1 if SCALE.small else 4), (size, len(lines))
+            assert len(lines) == 4, (size, len(lines))
         set_window(DISPLAYS[0])
     finally:
         set_window(DISPLAYS[0])
@@ -167,9 +163,13 @@ def test_names_are_shortened_between_words_and_read_in_full_one_tap_away(
         table = d.app.table_screen
         for size in ((800, 480), (480, 320), (480, 800)):
             set_window(size)
-            for panel, name in zip(table.players.panels, names, strict=True):
-                shown = panel.name_label.text
-                if panel.parent is None:
+            panels = table.players.panels
+            labels = [(p.name_label, p.parent, names[p.seat_index]) for p in panels]
+            grid = table.players.grid.rows if table.players.grid.parent is not None else []
+            labels += [(r.name_label, r.parent, names[r.seat_index]) for r in grid]  # 480x320
+            for label, parent, name in labels:
+                shown = label.text
+                if parent is None:
                     continue
                 # The whole name, or whole leading words (or parts) and "…": never "Co...ion".
                 assert shown == name or (
@@ -178,7 +178,7 @@ def test_names_are_shortened_between_words_and_read_in_full_one_tap_away(
                 assert "..." not in shown
                 if name in ("Companion", "Zoé") and size == (800, 480):
                     assert shown == name, (size, shown)  # short names read in full
-            d.tap(_a_player(table))
+            d.tap(a_player(table))
             overview = legible.modal_root()
             assert overview is not None
             full = [w.text for w in overview.walk() if getattr(w, "full_name", None)]

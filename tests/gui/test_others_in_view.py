@@ -26,8 +26,9 @@ from companion.engine.simulate import simulate
 from companion.engine.tokens import Colour
 from companion.journal.store import GameState
 from companion.records.record import Record, replay
+from ui.i18n import tr
 from ui.scale import SCALE
-from ui.screens.table import players
+from ui.screens.table import players, tally
 from ui.screens.table.players import PlayerPanel
 from ui.widgets import drawing
 from ui.widgets.text import draw_text
@@ -85,7 +86,11 @@ def drawn(widget: Any) -> list[tuple[str, float]]:
         seen.append((text, max(float(int(size)), math.ceil(SCALE.min_text))))
         draw_text(canvas, text, *args, **kw)
 
-    with patch.object(drawing, "draw_text", record), patch.object(players, "draw_text", record):
+    with (
+        patch.object(drawing, "draw_text", record),
+        patch.object(players, "draw_text", record),
+        patch.object(tally, "draw_text", record),
+    ):
         widget.redraw()
     return [(text, size) for text, size in seen if text.strip()]
 
@@ -131,10 +136,9 @@ def others_in_view(table: Any, state: str) -> list[str]:
 def look(d: Driver, state: str, folder: Path | None) -> list[str]:
     d.frames(3)
     table = d.app.table_screen
-    panel = table.players.panels[table.game.to_act]
     found = others_in_view(table, state)
     found += legible.faults(state, table)
-    found += covered.faults(state, table, (panel.name_label, panel.points_label))
+    found += covered.faults(state, table, covered.active_labels(table))
     if folder is not None:
         name = state.replace(" ", "-").replace("'", "")
         d.screenshot_to(folder / f"{name}-{i18n.language()}.png")
@@ -168,4 +172,126 @@ def test_the_others_holdings_stay_in_view_beside_the_companions_move_and_a_refus
     table = put(d, companion, Plan(levels, seed=5, think=0.05))
     shown_move(d)
     found += look(d, "the companion's move", folder)
+    assert not found, "\n".join(found)
+
+
+# The 3.5-inch screen (480x320): the players' grid (ui/screens/table/tally.py).
+SMALL_FLOOR = 12.0  # px: its text floor
+FINAL_OF_THREE = (2, 91)  # seed, moves: three players in the final round
+
+
+@pytest.fixture(params=["en", "fr"])
+def small(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Driver]:
+    set_window((480, 320))
+    d = Driver(tmp_path / "data", language=request.param)
+    try:
+        yield d
+    finally:
+        set_window(MAIN_DISPLAYS[0])
+        d.close()
+
+
+def in_the_grid(table: Any, state: str, seats: list[int]) -> list[str]:
+    """What of ``seats``' counts is not in the players' grid, whole, at the floor, with
+    nothing drawn over it."""
+    game = table.game
+    grid = table.players.grid
+    if grid.parent is None or not legible.shown(grid):
+        return [f"{state}: no players' grid"]
+    rows = {r.seat_index: r for r in grid.rows if r.parent is not None}
+    faults = []
+    for seat in (game.seat(i) for i in seats):
+        row = rows.get(seat.seat)
+        if row is None or not all(legible.shown(w) for w in (row, row.tally)):
+            faults.append(f"{state}: {seat.name} has no row in the grid")
+            continue
+        counted = [str(n) for n in (len(seat.reserved), len(seat.nobles)) if n]
+        numbers = drawn(row.tally)
+        if [t for t, _ in numbers] != [*expected(seat), *counted]:
+            faults.append(f"{state}: {seat.name}'s row reads {numbers}")
+        small = [(t, s) for t, s in numbers if s < SMALL_FLOOR - 0.01]
+        for label in (row.name_label, row.points_label):
+            if label.font_size < SMALL_FLOOR - 0.01 or legible.cut(label):
+                small.append((label.text, label.font_size))
+        if small:
+            faults.append(f"{state}: {seat.name}'s counts under {SMALL_FLOOR:.0f} px: {small}")
+        if row.points_label.text != str(seat.points):
+            faults.append(f"{state}: {seat.name}'s points read {row.points_label.text!r}")
+        if row.name_label.text != seat.name:
+            faults.append(f"{state}: {seat.name}'s name reads {row.name_label.text!r}")
+        # Nothing over the row: its name, points and counts are what a touch there meets.
+        keep = (row.name_label, row.points_label, row.tally)
+        faults += covered.faults(f"{state}, {seat.name}'s row", table, keep)
+    return faults
+
+
+def small_look(d: Driver, state: str, docked: bool) -> list[str]:
+    d.frames(3)
+    table = d.app.table_screen
+    game = table.game
+    seats = [i for i in range(len(game.names)) if docked or i != game.to_act]
+    found = in_the_grid(table, state, seats)
+    found += legible.faults(state, table)
+    found += covered.faults(state, table, covered.active_labels(table))
+    if not docked:  # the player to act in full, its reserved cards a tap away
+        panel = table.players.panels[game.to_act]
+        if panel.parent is None or panel.mode != "full" or not legible.shown(panel.holdings):
+            found.append(f"{state}: the player to act is not in full")
+        elif min(counts(panel.holdings)) < SMALL_FLOOR - 0.01:
+            found.append(f"{state}: the player to act's counts under the floor")
+    if SHOTS:
+        name = state.replace(" ", "-").replace("'", "").replace(",", "")
+        d.screenshot_to(Path(SHOTS) / f"{name}-480x320-{i18n.language()}.png")
+    return found
+
+
+def the_move_reads(table: Any, state: str) -> list[str]:
+    """The companion's move beside the grid: its sentence, its card, what it pays or
+    takes, and Done, each at the floor (12 px, 36 px targets) and in view."""
+    panel = table.panel
+    faults = []
+    if not panel.title.text or panel.title.font_size < SMALL_FLOOR - 0.01:
+        faults.append(f"{state}: the move's sentence {panel.title.text!r}")
+    done = panel.button
+    if not legible.shown(done) or min(done.size) < SCALE.min_target - 0.5 or done.disabled:
+        faults.append(f"{state}: Done is {tuple(round(v) for v in done.size)}")
+    pictures = panel.pictures
+    if pictures is None or not pictures.groups:
+        return [*faults, f"{state}: the move has no pictures"]
+    for group in pictures.groups:
+        content = group.content
+        if not legible.shown(content) or min(content.size) < SMALL_FLOOR:
+            faults.append(f"{state}: {type(content).__name__} {tuple(content.size)}")
+    card = pictures.card
+    if card is not None and min(card.size) < SCALE.min_target - 0.5:
+        faults.append(f"{state}: the move's card is {tuple(round(v) for v in card.size)}")
+    return faults
+
+
+@pytest.mark.parametrize(
+    ("players", "seed_moves"), [(4, FINAL), (3, FINAL_OF_THREE)], ids=["four", "three"]
+)
+def test_every_players_counts_in_view_at_480x320_at_rest_and_beside_the_companions_move(
+    small: Driver, players: int, seed_moves: tuple[int, int]
+) -> None:
+    """The 3.5-inch screen in the final round: at rest, the player to act in full over a
+    row of the grid for each other player; the companion to act, its move (the sentence,
+    the card and tokens, Done) over a row for every player. Each row: the name whole,
+    the points, per colour the tokens and bonuses, the total, the reserve and nobles, at
+    12 px or more, nothing over them."""
+    d = small
+    seed, moves = seed_moves
+    game = simulate(players=players, seed=seed, max_moves=moves)
+    table = put(d, game)
+    assert table.banner.height > 0, "not the final round"
+    found = small_look(d, "at rest", docked=False)
+    names = list(game.names)
+    names[game.to_act] = tr("Companion")
+    levels = tuple("hard" if s == game.to_act else None for s in range(players))
+    renamed = dataclasses.replace(game.setup, players=tuple(names))
+    companion = replay(Record(renamed, list(game.moves))).game
+    table = put(d, companion, Plan(levels, seed=5, think=0.05))
+    shown_move(d)
+    found += small_look(d, "the companion's move", docked=True)
+    found += the_move_reads(table, "the companion's move")
     assert not found, "\n".join(found)

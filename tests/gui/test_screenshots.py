@@ -43,7 +43,7 @@ from ui.screens.table.movelog import MoveLog
 
 from .conftest import WINDOW, set_window
 from .driver import SCREENSHOTS, Driver
-from .playing import analysis_screen, reviewed, shown_move
+from .playing import a_player, analysis_screen, reviewed, shown_move
 
 WORDS = {"en": ("New game", "Past games"), "fr": ("Nouvelle partie", "Parties")}
 
@@ -317,8 +317,7 @@ def test_the_states_a_player_meets(shots: tuple[Driver, str]) -> None:
         d.tap(card)
         state(d, "card-dialog", language, size)
         _dismiss(d)
-        lines = [p for p in table.players.panels if p.parent is not None and not p.active]
-        d.tap(lines[0] if lines else table.players.others)
+        d.tap(a_player(table))
         state(d, "players", language, size)
         _dismiss(d)
         app.resume(thinking_id)

@@ -66,9 +66,8 @@ def checker(d: Driver, found: list[str]) -> Callable[[str], None]:
         root = tablewalk.top(d)
         table = d.app.table_screen
         keep: tuple[Widget, ...] = ()
-        if root is table and table.session is not None and not table.game.over:
-            panel = table.players.panels[table.game.to_act]
-            keep = (panel.name_label, panel.points_label)
+        if root is table:
+            keep = covered.active_labels(table)
         found.extend(legible.faults(state, root))
         found.extend(covered.faults(state, root, keep))
         size = f"{SCALE.width:.0f}x{SCALE.height:.0f}"

@@ -36,6 +36,7 @@ from ...scale import SCALE
 from ...widgets.drawing import draw_back, draw_bonus, draw_gem
 from ...widgets.pieces import CardView
 from ...widgets.text import draw_text, fit_name, text_width
+from .tally import TallyGrid, grid_least
 
 ROOM = 118  # px at 800x480 a player in full needs: with this much for each, all are in full
 DIGIT = 0.76  # a held token's count, of its gem's side
@@ -362,9 +363,11 @@ class PlayersColumn(GridLayout):
     refusal's two lines). While a move is docked beside them (``docked``) in landscape
     with three or four players, every player a line, the one to act outlined: the move's
     pictures are what the person making it needs, and each player's holdings stay in
-    view (issue 34). Where even that leaves no room (a refusal of three lines; the
-    3.5-inch screen beside a move) the others share one line of names and points, a tap
-    from the whole table."""
+    view (issue 34). On the 3.5-inch screen with three or four players, a grid of the
+    players' counts takes the lines' place (:mod:`.tally`): under the player to act in
+    full, or every player beside a docked move. Where even that leaves no room (a
+    refusal of three lines; a refusal on the 3.5-inch screen) the others share one line
+    of names and points, a tap from the whole table."""
 
     def __init__(
         self,
@@ -379,6 +382,7 @@ class PlayersColumn(GridLayout):
         self.others = Others(bold=True, halign="center", valign="middle", color=theme.TEXT)
         self.others.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
         self.others.bind(on_release=lambda *_: on_open(-1))
+        self.grid = TallyGrid(on_open)  # the 3.5-inch screen's players (:mod:`.tally`)
         self.last: tuple[Any, ...] = ()
         self.bind(size=lambda *_: self.show(*self.last) if self.last else None)
 
@@ -401,6 +405,17 @@ class PlayersColumn(GridLayout):
             return bool(self.height >= n * line - self.spacing[1])
         return bool(self.height >= (n - 1) * line + full_least())
 
+    def grid_fits(self, n: int, docked: bool) -> bool:
+        """The 3.5-inch screen in landscape, three or four players: every player a row of
+        the grid beside a docked move, else the player to act in full over the others'
+        rows, where the column has the room (a refusal's lines leave it none: the others
+        share one line of names and points while it shows)."""
+        if not SCALE.small or SCALE.portrait or n < 3:
+            return False
+        if docked:
+            return True  # the move leaves the grid its room (ActionColumn.share)
+        return bool(self.height >= full_least() + self.spacing[1] + grid_least(n - 1))
+
     def room(self, n: int) -> bool:
         """Every player in full: two players, or a column tall enough for all."""
         return n == 2 or SCALE.portrait or self.height >= n * SCALE.px(ROOM)
@@ -419,6 +434,9 @@ class PlayersColumn(GridLayout):
         del self._panels[n:]
         self.clear_widgets()
         self.cols = 2 if SCALE.portrait and n > 1 else 1
+        if self.grid_fits(n, docked):
+            self._show_grid(seats, to_act, affordable, docked)
+            return
         landscape = docked and not SCALE.portrait
         # Beside a docked move in landscape, every player a line, the one to act too
         # (three or four players; on the 3.5-inch screen with two as well, where in full
@@ -462,6 +480,25 @@ class PlayersColumn(GridLayout):
             self.others.size_hint_y = None
             self.others.height = SCALE.target(46)
             self.add_widget(self.others)
+
+    def _show_grid(
+        self, seats: tuple[Seat, ...], to_act: int | None, affordable: set[str], docked: bool
+    ) -> None:
+        """The 3.5-inch screen's arrangement (:meth:`grid_fits`): beside a docked move the
+        grid of every player, the one to act outlined; else the player to act in full (its
+        reserved cards a tap away) over the grid of the others."""
+        shown = [s for s in seats if docked or s.seat != to_act]
+        if not docked:
+            for seat, panel in zip(seats, self._panels, strict=True):
+                if seat.seat == to_act:
+                    panel.mode = "full"
+                    panel.size_hint_y = 1.0
+                    self.add_widget(panel)
+                    panel.show(seat, True, affordable)
+        self.grid.size_hint_y = 1.0 if docked or to_act is None else None
+        self.grid.height = grid_least(len(shown))
+        self.add_widget(self.grid)
+        self.grid.show(shown, to_act if docked else None)
 
 
 class PlayersDialog(Dialog):

@@ -15,6 +15,7 @@ from ...scale import SCALE
 from ...widgets.buttons import big_button
 from ...widgets.text import widest_word
 from .players import LINE, ROOM, PlayersColumn, full_least, line_least
+from .tally import grid_least
 
 PANEL_MOST = 190  # px at 800x480: a docked move's pictures need no more
 
@@ -110,6 +111,9 @@ class ActionColumn(BoxLayout):
         notice.bind(height=self.share)
 
     def arrange(self) -> None:
+        # Closer on the 3.5-inch screen: its players' grid under the player in full needs
+        # every pixel (4 px elsewhere).
+        self.spacing = min(4.0, SCALE.px(4))
         self.bank_row.height = SCALE.target(56)
         self.take_bar.height = SCALE.target(48)
         self.buttons.arrange()
@@ -142,7 +146,9 @@ class ActionColumn(BoxLayout):
         if SCALE.portrait:
             rows = (n + 1) // 2
             least = rows * (full_least() + self.spacing)
-        elif SCALE.small:  # a line for the player to act, one for the others
+        elif SCALE.small and n > 2:  # the grid: a row for every player (.tally)
+            least = grid_least(n) + self.spacing
+        elif SCALE.small:  # two players: a line each
             least = SCALE.target(LINE) * 2 + self.spacing * 2
         elif n > 2:  # a line for every player (PlayersColumn)
             least = n * (line_least() + self.spacing)
