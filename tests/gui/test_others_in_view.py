@@ -1,10 +1,14 @@
-"""Every player's holdings at a glance while the table is busiest (issue 34, item 2): with
-four players in the final round on the 7-inch screen (800x480), the companion's move
-docked beside the players and a refusal of two lines take room from the players' column;
-each of the other players still shows, without a tap, per colour the tokens held and the
-bonuses owned, the token total, the reserved cards and nobles counted and the points,
-every number at the 14 px text floor or more, nothing drawn over them; the player to act
-keeps the larger counts.
+"""Every player's holdings at a glance while the table is busiest (issue 34, item 2):
+with four players in the final round on the 7-inch screen (800x480), the companion's
+move docked beside the players and a refusal (two lines in English, three in French)
+take room from the players' column; each of the other players still shows, without a
+tap, per colour the tokens held and the bonuses owned, the token total, the reserved
+cards and nobles counted and the points, every number at the 14 px text floor or more,
+nothing drawn over them, in a line or a row of the players' grid; the player to act
+keeps the larger counts, and under the refusal its holdings whole (in full, its reserved
+cards to tap). On the 3.5-inch screen (480x320), with four and three players, the grid
+holds every other player at rest and every player beside the companion's move, at the
+12 px floor, and the move's sentence, card, tokens and Done keep theirs.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ from ui.scale import SCALE
 from ui.screens.table import players, tally
 from ui.screens.table.players import PlayerPanel
 from ui.widgets import drawing
-from ui.widgets.text import draw_text
+from ui.widgets.pieces import CardView
+from ui.widgets.text import draw_text, wrapped_lines
 
 from . import covered, legible
 from .conftest import MAIN_DISPLAYS, set_window
@@ -105,8 +110,12 @@ def others_in_view(table: Any, state: str) -> list[str]:
     game = table.game
     faults = []
     panels = {p.seat_index: p for p in table.players.panels if p.parent is not None}
+    rows = [r.seat_index for r in table.players.grid.rows if r.parent is not None]
     for seat in (game.seat(i) for i in range(len(game.names)) if i != game.to_act):
         panel: PlayerPanel | None = panels.get(seat.seat)
+        if panel is None and seat.seat in rows:  # a row of the players' grid (.tally)
+            faults += in_the_grid(table, state, [seat.seat])
+            continue
         if panel is None or not legible.shown(panel.holdings):
             faults.append(f"{state}: {seat.name}'s holdings are a tap away")
             continue
@@ -127,9 +136,27 @@ def others_in_view(table: Any, state: str) -> list[str]:
     # The player to act's counts stay the largest: none under the others' least.
     active = panels.get(game.to_act)
     others = [s for p in panels.values() if not p.active for s in counts(p.holdings)]
+    others += [s for r in table.players.grid.rows if r.parent is not None for s in counts(r.tally)]
     mine = counts(active.holdings) if active is not None else []
     if mine and others and min(mine) < min(others) - 0.01:
         faults.append(f"{state}: the player to act's counts ({min(mine):.1f} px) are smaller")
+    return faults
+
+
+def whole(table: Any, state: str) -> list[str]:
+    """The player to act's holdings whole: in full, each reserved card a card to tap (a
+    finger's size), the counts at the floor or more."""
+    seat = table.game.seat(table.game.to_act)
+    panel = table.players.panels[seat.seat]
+    if panel.parent is None or not panel.full or not legible.shown(panel.holdings):
+        return [f"{state}: the player to act is not in full ({panel.mode})"]
+    faults = []
+    cards = [c for c in panel.reserved.children if isinstance(c, CardView)]
+    small = [c.size for c in cards if min(c.size) < SCALE.min_target - 0.5 or not legible.shown(c)]
+    if len(cards) != len(seat.reserved) or small:
+        faults.append(f"{state}: the reserved cards are {len(cards)} ({small})")
+    if min(counts(panel.holdings)) < FLOOR - 0.01:
+        faults.append(f"{state}: the player to act's counts under {FLOOR:.0f} px")
     return faults
 
 
@@ -162,7 +189,11 @@ def test_the_others_holdings_stay_in_view_beside_the_companions_move_and_a_refus
     d.tap(piles[1])
     d.tap(table.bank[Colour.GOLD])
     assert table.notice.opacity == 1 and table.notice.error
+    notice = table.notice.label
+    lines = wrapped_lines(notice.text, notice.font_size, notice.text_size[0], bold=True)
+    assert len(lines) == (3 if i18n.language() == "fr" else 2), lines
     found += look(d, "a refusal", folder)
+    found += whole(table, "a refusal")
     # The companion to act in the final round, its move shown beside the players.
     names = list(game.names)
     names[game.to_act] = "Robo"
@@ -176,7 +207,6 @@ def test_the_others_holdings_stay_in_view_beside_the_companions_move_and_a_refus
 
 
 # The 3.5-inch screen (480x320): the players' grid (ui/screens/table/tally.py).
-SMALL_FLOOR = 12.0  # px: its text floor
 FINAL_OF_THREE = (2, 91)  # seed, moves: three players in the final round
 
 
@@ -209,12 +239,12 @@ def in_the_grid(table: Any, state: str, seats: list[int]) -> list[str]:
         numbers = drawn(row.tally)
         if [t for t, _ in numbers] != [*expected(seat), *counted]:
             faults.append(f"{state}: {seat.name}'s row reads {numbers}")
-        small = [(t, s) for t, s in numbers if s < SMALL_FLOOR - 0.01]
+        small = [(t, s) for t, s in numbers if s < SCALE.min_text - 0.01]
         for label in (row.name_label, row.points_label):
-            if label.font_size < SMALL_FLOOR - 0.01 or legible.cut(label):
+            if label.font_size < SCALE.min_text - 0.01 or legible.cut(label):
                 small.append((label.text, label.font_size))
         if small:
-            faults.append(f"{state}: {seat.name}'s counts under {SMALL_FLOOR:.0f} px: {small}")
+            faults.append(f"{state}: {seat.name}'s counts under {SCALE.min_text:.0f} px: {small}")
         if row.points_label.text != str(seat.points):
             faults.append(f"{state}: {seat.name}'s points read {row.points_label.text!r}")
         if row.name_label.text != seat.name:
@@ -237,7 +267,7 @@ def small_look(d: Driver, state: str, docked: bool) -> list[str]:
         panel = table.players.panels[game.to_act]
         if panel.parent is None or panel.mode != "full" or not legible.shown(panel.holdings):
             found.append(f"{state}: the player to act is not in full")
-        elif min(counts(panel.holdings)) < SMALL_FLOOR - 0.01:
+        elif min(counts(panel.holdings)) < SCALE.min_text - 0.01:
             found.append(f"{state}: the player to act's counts under the floor")
     if SHOTS:
         name = state.replace(" ", "-").replace("'", "").replace(",", "")
@@ -250,7 +280,7 @@ def the_move_reads(table: Any, state: str) -> list[str]:
     takes, and Done, each at the floor (12 px, 36 px targets) and in view."""
     panel = table.panel
     faults = []
-    if not panel.title.text or panel.title.font_size < SMALL_FLOOR - 0.01:
+    if not panel.title.text or panel.title.font_size < SCALE.min_text - 0.01:
         faults.append(f"{state}: the move's sentence {panel.title.text!r}")
     done = panel.button
     if not legible.shown(done) or min(done.size) < SCALE.min_target - 0.5 or done.disabled:
@@ -260,7 +290,7 @@ def the_move_reads(table: Any, state: str) -> list[str]:
         return [*faults, f"{state}: the move has no pictures"]
     for group in pictures.groups:
         content = group.content
-        if not legible.shown(content) or min(content.size) < SMALL_FLOOR:
+        if not legible.shown(content) or min(content.size) < SCALE.min_text:
             faults.append(f"{state}: {type(content).__name__} {tuple(content.size)}")
     card = pictures.card
     if card is not None and min(card.size) < SCALE.min_target - 0.5:

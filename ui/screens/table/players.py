@@ -363,11 +363,12 @@ class PlayersColumn(GridLayout):
     refusal's two lines). While a move is docked beside them (``docked``) in landscape
     with three or four players, every player a line, the one to act outlined: the move's
     pictures are what the person making it needs, and each player's holdings stay in
-    view (issue 34). On the 3.5-inch screen with three or four players, a grid of the
-    players' counts takes the lines' place (:mod:`.tally`): under the player to act in
-    full, or every player beside a docked move. Where even that leaves no room (a
-    refusal of three lines; a refusal on the 3.5-inch screen) the others share one line
-    of names and points, a tap from the whole table."""
+    view (issue 34). Where the lines do not fit, a grid of the players' counts takes
+    their place (:meth:`grid_fits`, :mod:`.tally`): on the 3.5-inch screen with three or
+    four players, under the player to act in full, or every player beside a docked move;
+    on the larger screens under a refusal of three lines. Where even that leaves no room
+    (a refusal on the 3.5-inch screen) the others share one line of names and points, a
+    tap from the whole table."""
 
     def __init__(
         self,
@@ -406,14 +407,21 @@ class PlayersColumn(GridLayout):
         return bool(self.height >= (n - 1) * line + full_least())
 
     def grid_fits(self, n: int, docked: bool) -> bool:
-        """The 3.5-inch screen in landscape, three or four players: every player a row of
-        the grid beside a docked move, else the player to act in full over the others'
-        rows, where the column has the room (a refusal's lines leave it none: the others
-        share one line of names and points while it shows)."""
-        if not SCALE.small or SCALE.portrait or n < 3:
+        """Three or four players in landscape, where the players' lines do not fit, the
+        grid of their counts does (:mod:`.tally`, rows under a finger's height: the grid
+        is one target). On the 3.5-inch screen: every player a row beside a docked move,
+        else the player to act in full over the others' rows. On the larger screens: a
+        refusal of three lines (French at 800x480) leaves no room for the others' lines
+        under the player to act in full, but for their rows (before, the player to act
+        became a line too, its reserved cards only a count). Where even the rows do not
+        fit (a refusal on the 3.5-inch screen) the others share one line of names and
+        points while it shows."""
+        if SCALE.portrait or n < 3 or (docked and not SCALE.small):
             return False
         if docked:
             return True  # the move leaves the grid its room (ActionColumn.share)
+        if not SCALE.small and self.lines_fit(n):
+            return False  # a line each: their gems as large as the player to act's
         return bool(self.height >= full_least() + self.spacing[1] + grid_least(n - 1))
 
     def room(self, n: int) -> bool:
@@ -442,8 +450,9 @@ class PlayersColumn(GridLayout):
         # (three or four players; on the 3.5-inch screen with two as well, where in full
         # its counts were pressed flat): the move has its room, every count its floor.
         squeezed = landscape and (n > 2 or SCALE.small)
-        # A refusal of three lines (French at 800x480): the player to act a line too,
-        # outlined, rather than the others' holdings a tap away, while it shows.
+        # Where neither lines nor the grid fit under the player to act in full (a column
+        # shorter than any display's, but for a refusal on the 3.5-inch screen): the
+        # player to act a line too, outlined, rather than the others' holdings a tap away.
         squeezed = squeezed or (
             not SCALE.portrait
             and not SCALE.small

@@ -85,7 +85,7 @@ class Tally(Widget):
         cw = (w - right) / 6
         line = (h - 1) / 2  # a line of counts: the tokens over, the bonuses under
         top = y + h - line
-        s = min(line * 0.72, cw * 0.5)  # a gem's side, its count beside it
+        s = min(line * 0.9, cw * 0.5)  # a gem's side, its count beside it
         text = SCALE.min_text
 
         def count(number: str, at: float, ly: float) -> None:
@@ -144,7 +144,7 @@ class TallyRow(BoxLayout):
         self.names = BoxLayout(orientation="vertical", size_hint_x=None)
         self.name_label = Label(halign="left", valign="middle", bold=True)
         self.name_label.full_name = ""
-        fit_name(self.name_label, lambda: SCALE.min_text, lambda: SCALE.font(17))
+        fit_name(self.name_label, lambda: SCALE.min_text, lambda: SCALE.min_text)
         self.points_label = Label(
             halign="left", valign="middle", bold=True, color=theme.ACCENT, font_size=SCALE.min_text
         )
