@@ -315,6 +315,17 @@ def test_every_players_counts_in_view_at_480x320_at_rest_and_beside_the_companio
     table = put(d, game)
     assert table.banner.height > 0, "not the final round"
     found = small_look(d, "at rest", docked=False)
+    # Mid-take, the hint's line over the column: with three players the one to act stays
+    # in full over the others' rows; with four, every player a row, the one to act among
+    # them (before, the others shared one line of names and points).
+    d.tap(open_piles(table)[0])
+    assert table.notice.height > 0, "no hint"
+    found += small_look(d, "one token tapped", docked=players == 4)
+    d.tap(table.bank[Colour.GOLD])  # refused: a line or two of why, over the column
+    assert table.notice.height > 0, "no refusal"
+    found += small_look(d, "a refusal", docked=players == 4)
+    table.taking.clear()
+    d.frames(1)
     names = list(game.names)
     names[game.to_act] = tr("Companion")
     levels = tuple("hard" if s == game.to_act else None for s in range(players))

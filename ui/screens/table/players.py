@@ -366,9 +366,11 @@ class PlayersColumn(GridLayout):
     view (issue 34). Where the lines do not fit, a grid of the players' counts takes
     their place (:meth:`grid_fits`, :mod:`.tally`): on the 3.5-inch screen with three or
     four players, under the player to act in full, or every player beside a docked move;
-    on the larger screens under a refusal of three lines. Where even that leaves no room
-    (a refusal on the 3.5-inch screen) the others share one line of names and points, a
-    tap from the whole table."""
+    on the larger screens under a refusal of three lines. On the 3.5-inch screen with four
+    players, a notice (the take's hint, a refusal) leaves no room for the player to act in
+    full too: every player is then a row, the one to act outlined (:meth:`everyone`).
+    Where even that leaves no room, the others share one line of names and points, a tap
+    from the whole table."""
 
     def __init__(
         self,
@@ -413,16 +415,32 @@ class PlayersColumn(GridLayout):
         else the player to act in full over the others' rows. On the larger screens: a
         refusal of three lines (French at 800x480) leaves no room for the others' lines
         under the player to act in full, but for their rows (before, the player to act
-        became a line too, its reserved cards only a count). Where even the rows do not
-        fit (a refusal on the 3.5-inch screen) the others share one line of names and
-        points while it shows."""
+        became a line too, its reserved cards only a count). On the 3.5-inch screen,
+        where the player to act in full and the others' rows do not fit under a notice,
+        every player's row does (:meth:`everyone`). Where even the rows do not fit, the
+        others share one line of names and points while it shows."""
         if SCALE.portrait or n < 3 or (docked and not SCALE.small):
             return False
         if docked:
             return True  # the move leaves the grid its room (ActionColumn.share)
         if not SCALE.small and self.lines_fit(n):
             return False  # a line each: their gems as large as the player to act's
-        return bool(self.height >= full_least() + self.spacing[1] + grid_least(n - 1))
+        if self.height >= full_least() + self.spacing[1] + grid_least(n - 1):
+            return True
+        # The 3.5-inch screen under a notice (the take's hint, a refusal): every player a
+        # row, the one to act outlined, while it shows (:meth:`everyone`).
+        return bool(SCALE.small and self.height >= grid_least(n))
+
+    def everyone(self, n: int, docked: bool) -> bool:
+        """Every player a row of the grid, the one to act outlined: beside a docked move,
+        and on the 3.5-inch screen where a notice (the take's one-line hint, a refusal)
+        leaves no room for the player to act in full over the others' rows. The one to
+        act then has its counts in a row like the others (its tokens and their total are
+        what a take needs; its reserved cards are a tap away, in the players' overview),
+        rather than the others sharing one line of names and points."""
+        if docked:
+            return True
+        return bool(self.height < full_least() + self.spacing[1] + grid_least(n - 1))
 
     def room(self, n: int) -> bool:
         """Every player in full: two players, or a column tall enough for all."""
@@ -493,21 +511,23 @@ class PlayersColumn(GridLayout):
     def _show_grid(
         self, seats: tuple[Seat, ...], to_act: int | None, affordable: set[str], docked: bool
     ) -> None:
-        """The 3.5-inch screen's arrangement (:meth:`grid_fits`): beside a docked move the
-        grid of every player, the one to act outlined; else the player to act in full (its
-        reserved cards a tap away) over the grid of the others."""
-        shown = [s for s in seats if docked or s.seat != to_act]
-        if not docked:
+        """The 3.5-inch screen's arrangement (:meth:`grid_fits`): beside a docked move (or
+        under a notice, :meth:`everyone`) the grid of every player, the one to act
+        outlined; else the player to act in full (its reserved cards a tap away) over the
+        grid of the others."""
+        everyone = self.everyone(len(seats), docked)
+        shown = [s for s in seats if everyone or s.seat != to_act]
+        if not everyone:
             for seat, panel in zip(seats, self._panels, strict=True):
                 if seat.seat == to_act:
                     panel.mode = "full"
                     panel.size_hint_y = 1.0
                     self.add_widget(panel)
                     panel.show(seat, True, affordable)
-        self.grid.size_hint_y = 1.0 if docked or to_act is None else None
+        self.grid.size_hint_y = 1.0 if everyone or to_act is None else None
         self.grid.height = grid_least(len(shown))
         self.add_widget(self.grid)
-        self.grid.show(shown, to_act if docked else None)
+        self.grid.show(shown, to_act if everyone else None)
 
 
 class PlayersDialog(Dialog):
