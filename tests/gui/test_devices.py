@@ -182,8 +182,11 @@ def test_enrollment_in_the_app_records_tags_and_refuses_a_tag_twice(
     assert screen.current != second
     tags = TagMap.load(default_path(d.app.data_folder()))
     assert tags.card("0A0B0C0D01") == first
-    d.press("Done")
+    back, skip = d.button("Back", exact=True), d.button("Skip this card", exact=True)
+    assert back.to_window(*back.pos)[0] < skip.to_window(*skip.pos)[0]
+    d.press("Back")  # in one place on every screen: the bottom row's first, at the left
     assert d.app.manager.current == "start"
+    assert TagMap.load(default_path(d.app.data_folder())).card("0A0B0C0D01") == first
 
 
 def test_an_unplugged_reader_is_reported_and_the_game_goes_on(driver: Driver) -> None:

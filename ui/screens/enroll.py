@@ -105,8 +105,10 @@ class EnrollScreen(Shaped):
         levels.add_widget(button(tr("All levels"), partial(self.start, None)))
         box.add_widget(levels)
         bar = BoxLayout(size_hint_y=None, height=row_height(), spacing=gap(6))
+        # Back first, at the left, as on every screen (each tag is kept as it is read:
+        # leaving loses nothing).
+        bar.add_widget(button(tr("Back"), self.app.show_start))
         bar.add_widget(button(tr("Skip this card"), self.skip, disabled=card is None))
-        bar.add_widget(button(tr("Done"), self.app.show_start, background_color=theme.BUTTON_GO))
         box.add_widget(bar)
 
     def skip(self) -> None:
