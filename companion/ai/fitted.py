@@ -164,10 +164,20 @@ def outlooks(game: Game) -> tuple[float, ...]:
     if size == 2:
         a, b = scores  # as the two-player expert was measured: each against the other
         return (1.0 / (1.0 + math.exp(b - a)), 1.0 / (1.0 + math.exp(a - b)))
+    return tuple(softmax(scores))
+
+
+def softmax(scores: Sequence[float]) -> list[float]:
+    """Each of ``scores`` as its share of all once raised to the power of e: the
+    conditional logit's chances (what ``coach.fit`` fits them to).
+
+    >>> [round(p, 3) for p in softmax([0.0, 0.0, math.log(2.0)])]
+    [0.25, 0.25, 0.5]
+    """
     top = max(scores)
-    shares = [math.exp(v - top) for v in scores]
-    total = sum(shares)
-    return tuple(v / total for v in shares)
+    raised = [math.exp(v - top) for v in scores]
+    total = sum(raised)
+    return [v / total for v in raised]
 
 
 def chance(game: Game, seat: int) -> float:

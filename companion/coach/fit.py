@@ -28,13 +28,14 @@ from dataclasses import dataclass
 from functools import partial
 
 from .. import scratch
-from ..ai.fitted import FEATURES, TURN, WEIGHTS, features
+from ..ai.fitted import FEATURES, TURN, WEIGHTS, features, softmax
 from ..ai.search import policy
 from ..ai.value import market, outlook
 from ..arguments import command_line, whole_number
 from ..engine.game import Game
 from ..engine.simulate import DEFAULT_NAMES, MAX_MOVES, Dealer, random_setup
 from ..i18n import _, number, percent
+from .review import shares
 
 FIRST_SEED = {2: 1_000_000, 3: 3_000_000, 4: 4_000_000}
 """Game ``n`` of each size is dealt and played from seed ``FIRST_SEED[size] + n`` (the
@@ -93,24 +94,13 @@ def samples(game_number: int, players: int = 2) -> list[Sample]:
     return [Sample(rows, order.index(first[0]), hand) for rows, order, hand in seen]
 
 
-def shares(chances: Sequence[float]) -> tuple[float, ...]:
-    total = sum(chances)
-    if total <= 0:
-        return tuple(1.0 / len(chances) for _ in chances)
-    return tuple(c / total for c in chances)
-
-
 def chances(w: Sequence[float], sample: Sample) -> list[float]:
     """Each seat's chance that weights ``w`` give, in the sample's order.
 
     >>> chances([1.0, 0.0], Sample(((1.0, 1.0), (1.0, 0.0)), 0, (0.5, 0.5)))
     [0.5, 0.5]
     """
-    scores = [sum(a * b for a, b in zip(w, x, strict=True)) for x in sample.seats]
-    top = max(scores)
-    e = [math.exp(s - top) for s in scores]
-    total = sum(e)
-    return [v / total for v in e]
+    return softmax([sum(a * b for a, b in zip(w, x, strict=True)) for x in sample.seats])
 
 
 def fit(data: Sequence[Sample], iterations: int = 12, l2: float = L2) -> list[float]:

@@ -425,7 +425,7 @@ class PlayersColumn(GridLayout):
             return True  # the move leaves the grid its room (ActionColumn.share)
         if not SCALE.small and self.lines_fit(n):
             return False  # a line each: their gems as large as the player to act's
-        if self.height >= full_least() + self.spacing[1] + grid_least(n - 1):
+        if self.full_over_rows(n):
             return True
         # The 3.5-inch screen under a notice (the take's hint, a refusal): every player a
         # row, the one to act outlined, while it shows (:meth:`everyone`).
@@ -438,9 +438,11 @@ class PlayersColumn(GridLayout):
         act then has its counts in a row like the others (its tokens and their total are
         what a take needs; its reserved cards are a tap away, in the players' overview),
         rather than the others sharing one line of names and points."""
-        if docked:
-            return True
-        return bool(self.height < full_least() + self.spacing[1] + grid_least(n - 1))
+        return docked or not self.full_over_rows(n)
+
+    def full_over_rows(self, n: int) -> bool:
+        """The player to act in full over a row of the grid for each of the others."""
+        return bool(self.height >= full_least() + self.spacing[1] + grid_least(n - 1))
 
     def room(self, n: int) -> bool:
         """Every player in full: two players, or a column tall enough for all."""
