@@ -23,10 +23,27 @@ from kivy.uix.widget import Widget
 
 from .legible import shown
 
+# Each widget's corner in the window, kept while :func:`faults` looks at one still frame:
+# the walk asks it of the same widgets for every point, and ``to_window`` climbs the tree.
+_corners: dict[int, tuple[float, float]] | None = None
+
+
+def _corner(w: Widget) -> tuple[float, float]:
+    if _corners is None:
+        x, y = w.to_window(w.x, w.y)
+        return x, y
+    found = _corners.get(id(w))
+    if found is None:
+        x, y = w.to_window(w.x, w.y)
+        found = _corners[id(w)] = (x, y)
+    return found
+
 
 def _inside(w: Widget, x: float, y: float) -> bool:
-    wx, wy = w.to_window(w.x, w.y)
-    return wx <= x <= wx + w.width and wy <= y <= wy + w.height
+    wx, wy = _corner(w)
+    width: float = w.width
+    height: float = w.height
+    return wx <= x <= wx + width and wy <= y <= wy + height
 
 
 def _drawn(w: Widget) -> bool:
@@ -82,7 +99,7 @@ def _within(w: Widget | None, target: Widget) -> bool:
 
 def _points(w: Widget) -> list[tuple[float, float]]:
     """The middle of ``w`` and four points halfway to its corners: a finger's landing."""
-    x, y = w.to_window(w.x, w.y)
+    x, y = _corner(w)
     fx = (0.5, 0.25, 0.75, 0.25, 0.75)
     fy = (0.5, 0.25, 0.25, 0.75, 0.75)
     return [(x + w.width * a, y + w.height * b) for a, b in zip(fx, fy, strict=True)]
@@ -106,7 +123,7 @@ def targets(root: Widget) -> list[Widget]:
 
 def _in_view(w: Widget) -> bool:
     """Not scrolled out of its list's view."""
-    x0, y0 = w.to_window(w.x, w.y)
+    x0, y0 = _corner(w)
     return _seen_at(w, x0 + w.width / 2, y0 + w.height / 2)
 
 
@@ -124,6 +141,15 @@ def _seen_at(w: Widget, x: float, y: float) -> bool:
 def faults(where: str, root: Widget, keep_in_sight: tuple[Widget, ...] = ()) -> list[str]:
     """Each enabled target under ``root`` whose middle a touch does not reach, and each of
     ``keep_in_sight`` (the active player's name and points) with anything drawn over it."""
+    global _corners
+    _corners = {}
+    try:
+        return _faults(where, root, keep_in_sight)
+    finally:
+        _corners = None
+
+
+def _faults(where: str, root: Widget, keep_in_sight: tuple[Widget, ...]) -> list[str]:
     size = f"{Window.width}x{Window.height}"
     found: list[str] = []
     for target in targets(root):

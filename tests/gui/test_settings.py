@@ -175,6 +175,7 @@ def test_every_view_of_the_settings_reads_and_taps_at_each_size(
         d.close()
 
 
+@pytest.mark.long  # pictures to look at; every view is measured in the default run
 def test_settings_screenshots(tmp_path: Path, resized: Callable[[tuple[int, int]], None]) -> None:
     """Pictures of the screen to look at (in a temporary folder): two sizes, two languages."""
     for language in ("en", "fr"):
