@@ -162,6 +162,11 @@ def walk(d: Driver, games: Games, look: Look) -> Iterator[str]:
     shown_move(d)
     d.frames(2)
     look("the companion's move")
+    if table.panel.why.parent is not None:  # why, one tap away where the title has no room
+        d.tap(table.panel.why)
+        d.frames(2)
+        look("why the companion chose its move")
+        dismiss(d)
     yield "the companion's states"
 
     table = resume(d, games.suggest)

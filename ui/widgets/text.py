@@ -40,6 +40,11 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return _width(text, int(size), bold) if text else 0.0
 
 
+def line_height(size: float, bold: bool = False) -> float:
+    """How tall a line of text is drawn at ``size``: a label of n lines is n of these."""
+    return float(_measurer(int(size), bold).get_extents("Ág")[1])
+
+
 def wrapped_lines(text: str, size: float, width: float, bold: bool = False) -> list[str]:
     """``text`` wrapped between words in ``width`` at ``size``, as Kivy wraps a label: a
     word goes to the next line when it does not fit after the last one (a word wider than

@@ -9,6 +9,7 @@ move on the real table and check it against the screen. What to show comes from 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -26,12 +27,14 @@ from companion.engine.tokens import Tokens
 from companion.journal.seats import seat_title
 
 from ... import theme
+from ...dialogs import Dialog
 from ...i18n import tr
+from ...layout import grow_label
 from ...scale import SCALE
 from ...widgets.buttons import big_button
 from ...widgets.framed import FramedBox
 from ...widgets.pieces import CardView, GemRow, NobleView
-from ...widgets.text import wrapped_lines, wrapping_label
+from ...widgets.text import line_height, wrapped_lines, wrapping_label
 
 GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the gem)
 GEM_MOST = 56.0  # px at 800x480: as large as the bank's, no larger
@@ -201,6 +204,13 @@ class MovePanel(FramedBox):
         self.other = big_button("", lambda: self.on_other())
         self.on_button: Callable[[], object] = lambda: None
         self.on_other: Callable[[], object] = lambda: None
+        # Where the title has no room for why (issue 37: the 3.5-inch screen, or beside a
+        # card, its payment and a noble), "?" beside Done says it in a dialog: one tap.
+        self.why = big_button(
+            "?", lambda: self.open_dialog(WhyDialog(self.sentence, self.explained))
+        )
+        self.why.size_hint_x = None
+        self.open_dialog: Callable[[Dialog], object] = lambda dialog: dialog.open()
         self.buttons = BoxLayout(size_hint_y=None, spacing=SCALE.px(6))
         self.buttons.add_widget(self.button)
         # The pictures and the buttons: one over the other, or side by side where the
@@ -212,6 +222,8 @@ class MovePanel(FramedBox):
         self._place()
         SCALE.bind(portrait=self._place)
         self.bind(height=self._place)
+        self.bind(height=self._rescale)  # the title's lines follow the panel's height
+        self.row.bind(size=lambda *_: self._share())
         SCALE.bind(unit=self._rescale)
         self.bind(width=self._rescale)
         self._rescale()
@@ -238,29 +250,77 @@ class MovePanel(FramedBox):
             self.add_widget(self.buttons)
 
     def _share(self) -> None:
-        """Beside the pictures: a third of the row for Done, half for Done and Close."""
+        """Beside the pictures: a third of the row for Done, half for Done and Close;
+        "?" takes a square of its own beside Done."""
         self._place()
+        # "?" over Done where the row is two fingers tall, else beside it (a square).
+        gap = SCALE.px(6)
+        stacked = (
+            self.side_by_side
+            and self.why.parent is not None
+            and float(self.row.height) >= 2 * SCALE.min_target + gap
+        )
+        self.buttons.orientation = "vertical" if stacked else "horizontal"
+        if stacked:
+            self.why.size_hint, self.why.height = (1, None), SCALE.min_target
+        else:
+            self.why.size_hint, self.why.width = (None, 1), SCALE.target(48)
         if self.side_by_side:
-            self.buttons.size_hint = (0.34 if len(self.buttons.children) < 2 else 0.5, 1)
+            share = 0.34 if self.other.parent is None else 0.5
+            if self.why.parent is not None and not stacked:
+                self.buttons.size_hint = (None, 1)
+                width = max(float(self.row.width) * share, SCALE.target(48) * 2)
+                self.buttons.width = width + self.why.width + gap
+            else:
+                self.buttons.size_hint = (share, 1)
 
     def _rescale(self, *_: Any) -> None:
         self.buttons.height = SCALE.target(48)
         self.padding = SCALE.px(6)
         self.spacing = SCALE.px(4)
+        self._title()
+        self._why_button()
+
+    def _why_button(self) -> None:
+        """The "?" beside Done while the title says less than the whole: the move
+        without why, or a sentence cut short."""
+        hidden = bool(self.sentence) and self.title.text != (self.explained or self.sentence)
+        if hidden and self.why.parent is None:
+            self.buttons.add_widget(self.why, index=len(self.buttons.children))
+        elif not hidden and self.why.parent is not None:
+            self.buttons.remove_widget(self.why)
+        self._share()
+
+    def _title(self) -> None:
         # The move's sentence on two lines where it can, down to the text floor: the
         # pictures below it keep their room.
         width = max(1.0, float(self.width) - SCALE.px(12))
+        most = self._lines_room()
         if self.explained:
             # Why, too (issue 37), where a third line leaves the pictures their room: not
             # on the smallest screens, nor beside three pictures (a card, its payment and a
             # noble); else the sentence alone.
             room = 2 if SCALE.small or self.pictures is None or len(self.pictures.groups) > 2 else 3
+            room = min(room, most)
             size = self._fitting(self.explained, width, room)
             if len(wrapped_lines(self.explained, size, width, bold=True)) <= room:
                 self.title.text, self.title.font_size = self.explained, size
                 return
-        self.title.text = self.sentence
-        self.title.font_size = self._fitting(self.sentence, width, 2)
+        size = self._fitting(self.sentence, width, 2)
+        self.title.font_size = size
+        self.title.text = shortened(self.sentence, size, width, most)
+
+    def _lines_room(self) -> int:
+        """The most lines of title that leave the pictures and Done a finger's height
+        (a long French sentence on the 3.5-inch screen took four and pressed Done to
+        27 px)."""
+        if self.height <= 1 or self.thinking or self.move is None:
+            return 99  # not laid out yet, or no pictures under it
+        inner = float(self.height) - 2 * SCALE.px(6) - SCALE.px(4)  # padding, spacing
+        if not self.side_by_side:
+            inner -= float(self.buttons.height) + SCALE.px(4)
+        line = line_height(SCALE.min_text, bold=True)
+        return max(1, int((inner - SCALE.min_target) // line))
 
     @staticmethod
     def _fitting(text: str, width: float, lines: int) -> float:
@@ -342,6 +402,41 @@ class MovePanel(FramedBox):
         self._alone()
         self.move = None
         self.thinking = False
+        self.explained = ""
+        self._why_button()
+
+
+def shortened(sentence: str, size: float, width: float, lines: int) -> str:
+    """``sentence`` in at most ``lines`` lines at ``size`` in ``width``: whole where it
+    fits, else its longest start ending at a clause (". ", ", ") or else between words,
+    and "…" (the whole is one tap away: "?")."""
+    if len(wrapped_lines(sentence, size, width, bold=True)) <= lines:
+        return sentence
+    clauses = [m.start() for m in re.finditer(r"[.,;] ", sentence)]
+    words = [m.start() for m in re.finditer(r" ", sentence)]
+    for cuts in (clauses, words):
+        for at in reversed(cuts):
+            text = sentence[:at].rstrip(" .,;") + "…"
+            if len(wrapped_lines(text, size, width, bold=True)) <= lines:
+                return text
+    return sentence.split(" ", 1)[0] + "…"
+
+
+class WhyDialog(Dialog):
+    """The companion's move and why it chose it, in full: the panel's title says the move
+    alone where a third line would take the pictures' room."""
+
+    def __init__(self, sentence: str, explained: str) -> None:
+        super().__init__(tr("Why?"))
+        # The move as the panel says it, then why, larger: what the "?" was tapped for
+        # (a suggestion's sentence is its why, said whole).
+        why = explained.removeprefix(sentence).lstrip(" .") or sentence
+        if why != sentence:
+            self.body.add_widget(grow_label(sentence, font=20))
+        self.why = grow_label(why, font=26, bold=True)
+        self.body.add_widget(self.why)
+        self.body.add_widget(Widget())  # the words at the top, Close at the bottom
+        self.button(tr("Close"), self.dismiss)
 
 
 def companion_title(name: str, level: str) -> str:

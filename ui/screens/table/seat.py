@@ -51,6 +51,7 @@ class CompanionSeat:
         self.mark = mark
         self.advance = advance
         self.panel = MovePanel()  # the companion's move or a suggestion
+        self.panel.open_dialog = table.open_dialog  # "?": why, over the table like any dialog
         self.plan = Plan(())
         self.thinking: Thinking | None = None
         self.asked_for: str = ""  # "companion" or "suggest": what the thinking is for
