@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from companion.ai.expert import determinised
-from companion.ai.players import LEVELS, make
+from companion.ai.expert import determinised, expert_search
+from companion.ai.players import LEVELS, Expert, Hard, make, stream
+from companion.ai.search import playouts_at, search
 from companion.ai.view import public_view, secret_reserves
 from companion.coach.play import play, play_levels
 from companion.engine.cards import Card
 from companion.engine.game import Game, Hidden
 from companion.engine.moves import Move, Reserve
-from companion.engine.simulate import MAX_MOVES, Dealer, random_setup
+from companion.engine.simulate import MAX_MOVES, Dealer, random_setup, simulate
 from companion.journal.seats import app_seats, companion_levels
 from companion.records.record import Record, read, replay
 
@@ -288,3 +289,18 @@ def test_the_text_export_names_the_companions_seats_and_levels() -> None:
     set_language("fr")
     assert "Robo (difficile)" in to_text(record)
     assert "companion" not in to_text(Record.of(game)).lower()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_decision_plays_the_same_moves_at_any_table(players: int) -> None:
+    """The budget is two-player playouts' worth of moves (issue 37): a playout at four
+    players plays 9 moves, at two 5, so a four-player decision gets 222 playouts of 400
+    and takes a second of a Pi 4, as at two."""
+    assert [playouts_at(400, n) for n in (2, 3, 4)] == [400, 285, 222]
+    game = simulate(players=players, seed=7, max_moves=4 * players)
+    budget = playouts_at(60, players)
+    assert budget * (1 + 2 * players) <= 60 * 5 < (budget + 1) * (1 + 2 * players)
+    hard = Hard(seed=3, rollouts=60).search(game)
+    assert hard == search(game, stream(3, game), budget, False)
+    expert = Expert(seed=3, rollouts=60).search(game)
+    assert expert == expert_search(game, stream(3, game, "expert"), budget, False)

@@ -14,7 +14,7 @@ from typing import Protocol
 from ..engine.game import Game
 from ..engine.moves import Buy, Move, Take
 from .expert import expert_search
-from .search import Search, rollouts_for, search
+from .search import Search, playouts_at, rollouts_for, search
 from .value import Quick, outlook, remaining, rival_value
 from .view import choices, dealt, public_view, stuck, unstick
 
@@ -111,7 +111,8 @@ class Hard:
         return self.search(game).move
 
     def search(self, game: Game) -> Search:
-        return search(game, stream(self.seed, game), self.rollouts, self.blind, self.stop)
+        budget = playouts_at(self.rollouts, len(game.seats))  # the same time at any table
+        return search(game, stream(self.seed, game), budget, self.blind, self.stop)
 
 
 class Expert(Hard):
@@ -122,9 +123,8 @@ class Expert(Hard):
     level = "expert"
 
     def search(self, game: Game) -> Search:
-        return expert_search(
-            game, stream(self.seed, game, "expert"), self.rollouts, self.blind, self.stop
-        )
+        budget = playouts_at(self.rollouts, len(game.seats))
+        return expert_search(game, stream(self.seed, game, "expert"), budget, self.blind, self.stop)
 
 
 class Greedy:

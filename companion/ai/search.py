@@ -30,8 +30,19 @@ ROUNDS = 2  # rounds of play after the candidate, per playout
 
 
 def rollouts_for(think: float) -> int:
-    """Playouts that fit in ``think`` seconds on a Raspberry Pi 4 (at least one per move)."""
+    """Playouts that fit in ``think`` seconds on a Raspberry Pi 4 (at least one per move),
+    counted as two-player playouts: see :func:`playouts_at` for a larger table."""
     return max(WIDTH, round(think * PI_ROLLOUTS_PER_SECOND))
+
+
+def playouts_at(rollouts: int, players: int) -> int:
+    """``rollouts`` two-player playouts' worth of moves, as playouts at a table of
+    ``players``: a playout plays the candidate and ``ROUNDS`` rounds, 1 + 2 * ``players``
+    moves (5 at two, 9 at four), and a move costs about the same at any table, so a
+    second of a Pi 4 is a second at four players too (222 playouts there for 400 at two;
+    at 400 a four-player decision took 1.7 s of a Pi 4, issue 37): 400, 285 and 222
+    at two, three and four players."""
+    return max(1, rollouts * (1 + ROUNDS * 2) // (1 + ROUNDS * players))
 
 
 class Stopped(Exception):

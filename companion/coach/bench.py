@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from .. import scratch
 from ..ai.players import DEFAULT_THINK, LEVELS, make
-from ..ai.search import PI_ROLLOUTS_PER_SECOND, rollouts_for
+from ..ai.search import PI_ROLLOUTS_PER_SECOND, playouts_at, rollouts_for
 from ..arguments import command_line, think_seconds
 from ..figures import percentile
 from ..i18n import _, ngettext, number, percent
@@ -330,6 +330,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             playouts=number(rollouts),
             think=number(args.think, 2),
             rate=number(PI_ROLLOUTS_PER_SECOND),
+        )
+        + (
+            ""
+            if args.players == 2
+            else " "
+            + _("({playouts} at {players} players: the same moves played)").format(
+                playouts=number(playouts_at(rollouts, args.players)), players=args.players
+            )
         )
         + "; "
         + _games_per_match(args.players, args.games)
