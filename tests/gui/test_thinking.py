@@ -18,7 +18,9 @@ from companion.i18n import language
 from companion.journal.store import GameState
 from companion.records.record import Record
 from ui.i18n import tr
+from ui.scale import SCALE
 from ui.screens.table.menu import MenuDialog
+from ui.widgets.text import line_height, text_width, wrapped_lines
 
 from .conftest import WINDOW, at_1280x720
 from .driver import Driver
@@ -112,6 +114,15 @@ def test_the_move_shown_is_the_synchronous_choice_and_is_made_with_done(
     faults, _ = measure(table)
     assert not faults, "; ".join(faults)
     assert table.panel.pictures is not None and table.panel.pictures.groups
+    for group in table.panel.pictures.groups:  # "From the bank:" whole, never "From…ank:"
+        caption = group.caption
+        if caption.parent is None or (SCALE.small and not caption.opacity):
+            continue  # a card, a noble; or no room on the 3.5-inch screen (the title says it)
+        assert caption.opacity == 1
+        assert not caption.shorten and caption.font_size >= SCALE.min_text
+        lines = wrapped_lines(caption.text, caption.font_size, caption.width)
+        assert len(lines) <= 2 and caption.height >= len(lines) * line_height(caption.font_size)
+        assert max(text_width(line, caption.font_size) for line in lines) <= caption.width, lines
     card = getattr(move, "card", None)
     marked = [v.card.id for row in table.rows for v in row if v.selected and v.card is not None]
     assert marked == ([card] if card and any(card in r for r in map(_ids, game.market)) else [])

@@ -34,7 +34,7 @@ from ...scale import SCALE
 from ...widgets.buttons import big_button
 from ...widgets.framed import FramedBox
 from ...widgets.pieces import CardView, GemRow, NobleView
-from ...widgets.text import line_height, wrapped_lines, wrapping_label
+from ...widgets.text import line_height, widest_word, wrapped_lines, wrapping_label
 
 GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the gem)
 GEM_MOST = 56.0  # px at 800x480: as large as the bank's, no larger
@@ -67,14 +67,35 @@ class Group(BoxLayout):
             height=SCALE.font(15) * 1.35,
             halign="left",
             valign="middle",
-            shorten=True,
         )
         self.caption.texture_update()  # its natural width, before it is fitted to a box
         self.caption_width = float(self.caption.texture_size[0]) + 2
-        self.caption.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.caption.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
         if caption:
             self.add_widget(self.caption)
         self.add_widget(content)
+
+    def fit_caption(self, height: float) -> None:
+        """The caption on one line where the group is wide enough, else wrapped between
+        its words on two, smaller down to the text floor ("From the / bank:"); never cut
+        inside a word ("From…ank:" was). Where two lines would leave the picture under
+        half of the group's ``height`` (the 3.5-inch screen), no caption: the title says
+        the move in words."""
+        if self.caption.parent is None:
+            return
+        text, width = self.caption.text, max(1.0, float(self.width) - 2)
+        size = SCALE.font(15)
+        while size > SCALE.min_text and (
+            widest_word(text, size, bold=False) > width or len(wrapped_lines(text, size, width)) > 2
+        ):
+            size = max(float(SCALE.min_text), size - 1)
+        lines = len(wrapped_lines(text, size, width))
+        tall = lines * line_height(size) + (size * 0.35 if lines == 1 else 2)
+        if lines > 2 or widest_word(text, size, bold=False) > width or tall > height / 2:
+            tall = 0.0
+        self.caption.font_size = size
+        self.caption.height = tall
+        self.caption.opacity = 1 if tall else 0
 
     def wanted(self, height: float) -> float:
         inner = height
@@ -147,6 +168,7 @@ class Pictures(BoxLayout):
         scale = min(1.0, max(0.1, room / max(1.0, sum(widths))))
         for group, width in zip(self.groups, widths, strict=True):
             group.width = width * scale
+            group.fit_caption(height)
         if self.card is not None:
             self.card.small = self.card.height < CARD_FULL * unit()
 
@@ -210,6 +232,11 @@ class MovePanel(FramedBox):
             "?", lambda: self.open_dialog(WhyDialog(self.sentence, self.explained))
         )
         self.why.size_hint_x = None
+        # One glyph: larger than a word would be (bound after big_button's own fit, so
+        # this one has the last word).
+        self.why.bind(
+            size=lambda b, size: setattr(b, "font_size", max(SCALE.min_text, min(size) * 0.6))
+        )
         self.open_dialog: Callable[[Dialog], object] = lambda dialog: dialog.open()
         self.buttons = BoxLayout(size_hint_y=None, spacing=SCALE.px(6))
         self.buttons.add_widget(self.button)
