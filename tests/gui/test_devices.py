@@ -169,6 +169,11 @@ def test_enrollment_in_the_app_records_tags_and_refuses_a_tag_twice(
     first, second = screen.queue[0], screen.queue[1]
     # The card asked for is drawn and said in words; its record id means nothing to people.
     assert card_words(CARDS[first]) in d.texts()
+    # How many are left, after a colon: "... (4 points): 20 cards to go", never two
+    # brackets in a row.
+    left = len(screen.queue)
+    assert f"{card_words(CARDS[first])}: {left} cards to go" in d.texts(), d.texts()
+    assert ") (" not in d.texts()
     assert not (set(CARDS) | set(NOBLES)) & set(re.findall(r"\w+", d.texts()))
     os.write(master, frame("0A0B0C0D01"))
     wait_for(d, lambda: screen.current == second)

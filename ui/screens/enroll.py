@@ -13,6 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from companion.engine.cards import CARDS
+from companion.i18n import ngettext, number
 from hardware.exc import HardwareError, TagConflict
 
 from .. import theme
@@ -79,9 +80,14 @@ class EnrollScreen(Shaped):
             text = tr("Every card of this choice has a tag.")
         else:
             # Said and drawn as the table shows a card: its record id means nothing to people.
-            text = tr("Scan the card shown, {card} ({left} to go)").format(
-                card=named(card), left=len(self.queue)
-            )
+            # The count after a colon: the card's words may end in brackets already
+            # ("(4 points)"), and two in a row read as a slip.
+            left = len(self.queue)
+            text = ngettext(
+                "Scan the card shown, {card}: {n} card to go",
+                "Scan the card shown, {card}: {n} cards to go",
+                left,
+            ).format(card=named(card), n=number(left))
         said = fit_label(text, font=24)
         if card is not None:
             middle.orientation = "vertical" if SCALE.portrait else "horizontal"
