@@ -230,6 +230,20 @@ def _open_store(args: argparse.Namespace, reader: bool = False) -> Store:
     return store
 
 
+def unknown_language(value: str) -> str:
+    """What ``SPLENDOR_LANG`` set to a language the companion does not speak is told."""
+    return printable(
+        _(
+            "SPLENDOR_LANG={value} is not a language of the companion; {language} is used. "
+            "Set it to one of {choices}."
+        ).format(
+            value=value,
+            language=i18n.language_name(i18n.language()),
+            choices=", ".join(i18n.LANGUAGES),
+        )
+    )
+
+
 def _fail(message: str) -> int:
     print(message, file=sys.stderr)
     return EXIT_MALFORMED
@@ -978,6 +992,9 @@ def _main(argv: Sequence[str] | None, extensions: Sequence[Extension]) -> int:
         parser = build_parser(extensions)
         args = parser.parse_args(words)
     with common_options(args), in_language():
+        unknown = i18n.unknown_environment_language()
+        if unknown is not None and not language:  # --lang given: the variable is not read
+            print(unknown_language(unknown), file=sys.stderr)
         dropped = _program_only(parser, args)
         if dropped:
             return _fail(

@@ -232,6 +232,17 @@ def environment_language() -> str:
     return "en"
 
 
+def unknown_environment_language() -> str | None:
+    """``SPLENDOR_LANG``'s value where it names none of :data:`LANGUAGES` (a slip to say
+    once: the locale's variables or English are used instead), else ``None``. The
+    locale's own variables are not ours: one the companion does not speak (``de_DE``) is
+    passed over quietly, as gettext does."""
+    value = os.environ.get("SPLENDOR_LANG", "").strip()
+    if not value or any(language_code(part) in LANGUAGES for part in value.split(":")):
+        return None
+    return value
+
+
 def set_language(language: str | None) -> None:
     """Switch every later message to ``language`` (``None``: back to the environment's).
     A region or encoding is understood (``pt_BR`` is ``pt``)."""

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from helpers import tool
 
-from companion import __version__
+from companion import __version__, i18n
 from companion.engine.simulate import simulate
 from companion.records.record import Record, write
 from splendor_companion.program import main
@@ -80,3 +80,30 @@ def test_screenshots_to_a_scratch_folder_leave_the_tracked_ones(
     assert screenshots.main(["--out", str(scratch)]) == 0
     assert (scratch / "table.png").read_bytes() == b"new"
     assert (tracked / "table.png").read_bytes() == b"tracked"
+
+
+def test_a_language_the_companion_does_not_speak_in_splendor_lang_is_said_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: Capture
+) -> None:
+    """SPLENDOR_LANG is the companion's own setting: a slip ("klingon") is said, in the
+    language used instead, with the choices; the command still runs."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    monkeypatch.setenv("SPLENDOR_LANG", "klingon")
+    i18n.set_language(None)  # the environment's, as a command starts (the suite pins en)
+    assert main(["games"]) == 0
+    said = capsys.readouterr().err.splitlines()
+    assert (
+        said.count(
+            "SPLENDOR_LANG=klingon n'est pas une langue du compagnon\u00a0; Français est utilisé. "
+            "Donnez-lui l'une de ces valeurs\u00a0: en, fr, it, pt, sv."
+        )
+        == 1
+    ), said
+    # Given --lang, the variable is not read; a list with one known language is fine.
+    assert main(["--lang", "it", "games"]) == 0
+    assert "SPLENDOR_LANG" not in capsys.readouterr().err
+    monkeypatch.setenv("SPLENDOR_LANG", "tlh:sv")
+    assert main(["games"]) == 0
+    assert "SPLENDOR_LANG" not in capsys.readouterr().err
