@@ -32,6 +32,7 @@ In a catalog a plural message is written the gettext way::
 from __future__ import annotations
 
 import ast
+import datetime
 import errno
 import gettext
 import os
@@ -361,6 +362,17 @@ def percent(value: float) -> str:
     from babel.numbers import format_percent
 
     return format_percent(value, locale=language())
+
+
+def day(when: datetime.date) -> str:
+    """A date as the reader writes it, the month in words: ``Nov 29, 2026``, ``29 nov. 2026``.
+
+    >>> day(datetime.date(2026, 11, 29))
+    'Nov 29, 2026'
+    """
+    from babel.dates import format_date
+
+    return format_date(when, format="medium", locale=language())
 
 
 # The operating system's reasons a person meets with files and ports, in their words.

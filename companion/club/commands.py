@@ -310,7 +310,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     action = args.action
     with link.connect(club) as conn:
         if action == "start":
-            name = " ".join(args.names) or _("Tournament night")
+            name = " ".join(args.names) or tournament.night_name()
             found = tournament.start(conn, name)
             print(printable(_("Tournament {name} started.").format(name=found.name)))
         elif action == "add":

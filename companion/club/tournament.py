@@ -15,11 +15,13 @@ and the same one each time it asks again.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..i18n import _, day
 from ..journal.store import resolve
 from ..text import check_name, normal_name
 from .link import ClubError, need
@@ -74,6 +76,12 @@ def _open(conn: Any) -> Tournament:
             "no tournament is open: start one with 'club tournament start'", code="no-tournament"
         )
     return found
+
+
+def night_name(today: dt.date | None = None) -> str:
+    """A tournament's name when the organiser gives none: the night and its date, so that
+    the club's past nights are told apart ("Tournament night, Nov 29, 2026")."""
+    return _("Tournament night, {date}").format(date=day(today or dt.date.today()))
 
 
 def start(conn: Any, name: str) -> Tournament:

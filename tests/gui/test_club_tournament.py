@@ -6,6 +6,7 @@ in English and French. Screenshots go to a temporary folder, or to ``SPLENDOR_SH
 
 from __future__ import annotations
 
+import datetime
 import os
 import time
 from pathlib import Path
@@ -77,7 +78,14 @@ def test_an_organiser_runs_a_tournament_night_from_the_kiosk(
         d.press("Start a tournament" if en else "Commencer un tournoi")
         _answered(d, "tournament")
         with psycopg.connect(club.url()) as conn:
-            assert tournament.current(conn) is not None
+            started = tournament.current(conn)
+        # Named for the night and its date, in the kiosk's language: the club's past
+        # nights are told apart.
+        today = i18n.day(datetime.date.today())
+        name = f"Tournament night, {today}" if en else f"Soirée de tournoi du {today}"
+        assert started is not None and started.name == name, started
+        heading = "Tournament: {name}" if en else "Tournoi\u00a0: {name}"
+        assert heading.format(name=name) in d.texts(), d.texts()
 
         # The club's names, a tap each; a new one typed on the keyboard, then Add.
         for name in ("Ada", "Ben", "Cleo"):

@@ -302,7 +302,7 @@ class TournamentScreen(Shaped):
         self.ask(lambda conn: tournament.drop(conn, name), tr("{name} is out.").format(name=name))
 
     def start(self) -> None:
-        name = tr("Tournament night")
+        name = tournament.night_name()  # dated: the club's nights told apart
         self.ask(
             lambda conn: tournament.start(conn, name),
             tr("Tournament {name} started.").format(name=name),
