@@ -116,11 +116,15 @@ def test_a_long_check_kept_game_by_game_is_taken_up_where_it_stopped(
         "game 2"
     ]
     assert "3 games reviewed at 6 playouts a move" in again.out
+    # The time said is this run's, for the one game it checked.
+    assert "s for the 1 game checked in this run" in again.out.splitlines()[0]
     lines = kept.read_text().splitlines()
     assert [json.loads(x)["game"] for x in lines] == [0, 1, 2]
     # The same games give the same figures, whether checked then or read back now.
     assert review_bench.main([*SMALL, "--games", "2", "--workers", "1", "--save", str(kept)]) == 0
-    assert capsys.readouterr().out.split("\n", 1)[1] == first.out.split("\n", 1)[1]
+    third = capsys.readouterr().out
+    assert third.split("\n", 1)[1] == first.out.split("\n", 1)[1]
+    assert third.splitlines()[0].endswith(f"; every one read back from {kept}"), third  # not "0 s"
 
 
 @pytest.mark.parametrize(

@@ -279,18 +279,26 @@ def verify(
     checked = [c for r in results for c in r[0]]
     said = [s for r in results for s in r[1]]
     left_out = sum(r[2] for r in results)
+    # The time is this run's: a game read back took none of it, and is said as such.
+    seconds = number(time.perf_counter() - start)
+    if not todo:
+        timing = _("every one read back from {path}").format(path=save)
+    elif len(todo) < games:
+        timing = ngettext(
+            "{seconds} s for the {n} game checked in this run",
+            "{seconds} s for the {n} games checked in this run",
+            len(todo),
+        ).format(seconds=seconds, n=number(len(todo)))
+    else:
+        timing = _("{seconds} s").format(seconds=seconds)
     print(
         ngettext(
             "{n} game reviewed at {playouts} playouts a move (tables of 2, 3 and 4 "
-            "players, alternating); {seconds} s",
+            "players, alternating); {timing}",
             "{n} games reviewed at {playouts} playouts a move (tables of 2, 3 and 4 "
-            "players, alternating); {seconds} s",
+            "players, alternating); {timing}",
             games,
-        ).format(
-            n=number(games),
-            playouts=number(playouts),
-            seconds=number(time.perf_counter() - start),
-        )
+        ).format(n=number(games), playouts=number(playouts), timing=timing)
     )
     print(
         ngettext(
