@@ -14,8 +14,10 @@ from kivy.uix.widget import Widget
 from companion.engine.moves import Move
 from companion.engine.simulate import random_setup
 from ui.i18n import tr
+from ui.scale import SCALE
 from ui.screens.analysis import AnalysisScreen
 from ui.taps import card_taps, finish_taps, move_taps
+from ui.widgets.text import line_height, text_width, wrapped_lines
 
 from .driver import Driver, lay_out_table
 
@@ -98,3 +100,28 @@ def reviewed(d: Driver, screen: AnalysisScreen, seconds: float = 120) -> None:
         d.frames(1)
         time.sleep(0.01)
     d.frames(3)
+
+
+def caption_faults(panel: Any) -> list[str]:
+    """The move panel's captions ("From the bank:") drawn otherwise than whole: cut, on
+    more than two lines, under the floor, on two lines where one would fit, or spilling
+    out of their group. On the 3.5-inch screen a caption may stay out (the title says it)."""
+    found: list[str] = []
+    for group in panel.pictures.groups if panel.pictures is not None else ():
+        caption = group.caption
+        if caption.parent is None or (SCALE.small and not caption.opacity):
+            continue
+        text, size, width = caption.text, caption.font_size, caption.width
+        lines = wrapped_lines(text, size, width)
+        if caption.opacity != 1 or caption.shorten or size < SCALE.min_text:
+            found.append(f"{text!r} hidden, shortened or at {size:.0f} px")
+        if len(lines) > 2 or caption.height < len(lines) * line_height(size):
+            found.append(f"{text!r} on {len(lines)} lines in {caption.height:.0f} px")
+        pictures = panel.pictures
+        spare = pictures.width - sum(g.width for g in pictures.groups)
+        spare -= pictures.spacing * len(pictures.groups)
+        if len(lines) == 2 and text_width(text, size) + 2 <= width + max(0.0, spare):
+            found.append(f"{text!r} on two lines where the row has room for one")
+        if max(text_width(line, size) for line in lines) > width:
+            found.append(f"{text!r} wider than its group ({width:.0f} px)")
+    return found

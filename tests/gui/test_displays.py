@@ -27,7 +27,7 @@ from ui.scale import SCALE
 from . import legible
 from .conftest import DISPLAYS, set_window
 from .driver import Driver
-from .playing import a_player, shown_move
+from .playing import a_player, caption_faults, shown_move
 
 REFUSAL_TEXT = 18  # px: a refusal is read from a chair
 
@@ -111,6 +111,7 @@ def test_the_companions_move_and_a_suggestion_read_on_every_display(
             table = d.app.table_screen
             shown_move(d)
             _check(d, "the companion's move", found)
+            found += [f"{size}: {f}" for f in caption_faults(table.panel)]
             # Its tokens and bonuses stay in view beside its move: in full upright, else
             # a line of every colour, as each other player's is (issue 34); on the
             # 3.5-inch screen a row of the players' grid each (:mod:`ui...tally`).

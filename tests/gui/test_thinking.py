@@ -6,7 +6,7 @@ screenshots at 800x480 and (in a second process) 1280x720 go to a temporary fold
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -18,14 +18,12 @@ from companion.i18n import language
 from companion.journal.store import GameState
 from companion.records.record import Record
 from ui.i18n import tr
-from ui.scale import SCALE
 from ui.screens.table.menu import MenuDialog
-from ui.widgets.text import line_height, text_width, wrapped_lines
 
 from .conftest import WINDOW, at_1280x720
 from .driver import Driver
 from .legible import measure
-from .playing import pick_card, shown_move
+from .playing import caption_faults, pick_card, shown_move
 
 SLOW = 60.0  # seconds of thought on a Pi: a search that lasts until it is stopped
 
@@ -114,15 +112,7 @@ def test_the_move_shown_is_the_synchronous_choice_and_is_made_with_done(
     faults, _ = measure(table)
     assert not faults, "; ".join(faults)
     assert table.panel.pictures is not None and table.panel.pictures.groups
-    for group in table.panel.pictures.groups:  # "From the bank:" whole, never "From…ank:"
-        caption = group.caption
-        if caption.parent is None or (SCALE.small and not caption.opacity):
-            continue  # a card, a noble; or no room on the 3.5-inch screen (the title says it)
-        assert caption.opacity == 1
-        assert not caption.shorten and caption.font_size >= SCALE.min_text
-        lines = wrapped_lines(caption.text, caption.font_size, caption.width)
-        assert len(lines) <= 2 and caption.height >= len(lines) * line_height(caption.font_size)
-        assert max(text_width(line, caption.font_size) for line in lines) <= caption.width, lines
+    assert not caption_faults(table.panel), caption_faults(table.panel)
     card = getattr(move, "card", None)
     marked = [v.card.id for row in table.rows for v in row if v.selected and v.card is not None]
     assert marked == ([card] if card and any(card in r for r in map(_ids, game.market)) else [])
@@ -201,3 +191,21 @@ def test_closing_the_app_while_it_thinks_stops_the_search_without_a_crash(
     d.close()  # the app stops while the companion thinks
     assert thinking.cancelled and thinking.wait(60)
     d.frames(3)  # nothing is delivered to a screen that is gone
+
+
+def test_the_moves_captions_follow_a_rotation_while_it_is_shown(
+    driver: Driver, resized: Callable[[tuple[int, int]], None]
+) -> None:
+    """The companion's move shown, then the screen turned upright and back: "From the
+    bank:" and "Gives back:" read on one line at the new size, as when the move is shown
+    there (the caption's width was measured once, at the size it was made: upright, at
+    a larger text, "From the / bank:" wrapped in a group too narrow for it)."""
+    level, seed, moves = POSITIONS["reserve"]
+    _companion_to_act(driver, 0.25, seed, moves, level)
+    shown_move(driver)
+    table = driver.app.table_screen
+    for size in ((720, 1280), (1920, 1080), (800, 480)):
+        resized(size)
+        driver.frames(3)
+        assert table.panel.pictures is not None and len(table.panel.pictures.groups) == 3
+        assert not caption_faults(table.panel), (size, caption_faults(table.panel))

@@ -34,7 +34,13 @@ from ...scale import SCALE
 from ...widgets.buttons import big_button
 from ...widgets.framed import FramedBox
 from ...widgets.pieces import CardView, GemRow, NobleView
-from ...widgets.text import line_height, widest_word, wrapped_lines, wrapping_label
+from ...widgets.text import (
+    line_height,
+    text_width,
+    widest_word,
+    wrapped_lines,
+    wrapping_label,
+)
 
 GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the gem)
 GEM_MOST = 56.0  # px at 800x480: as large as the bank's, no larger
@@ -68,8 +74,6 @@ class Group(BoxLayout):
             halign="left",
             valign="middle",
         )
-        self.caption.texture_update()  # its natural width, before it is fitted to a box
-        self.caption_width = float(self.caption.texture_size[0]) + 2
         self.caption.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
         if caption:
             self.add_widget(self.caption)
@@ -107,7 +111,9 @@ class Group(BoxLayout):
             width = max(SCALE.min_target, inner * self.ratio)
         if self.caption.parent is None:
             return float(width)
-        return max(float(width), self.caption_width)
+        # Wide enough for the caption on one line at its size now (the window's scale
+        # may have changed since the group was made).
+        return max(float(width), text_width(self.caption.text, SCALE.font(15)) + 2)
 
 
 class Pictures(BoxLayout):
