@@ -435,7 +435,7 @@ class MovePanel(FramedBox):
         self._alone()
         self.move = None
         self.thinking = False
-        self.explained = ""
+        self.sentence = self.explained = ""  # no "?" left over for what is said next
         self._why_button()
 
 
