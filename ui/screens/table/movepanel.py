@@ -46,6 +46,8 @@ GEM_MIN = 28.0  # a gem's count stays at 14 px or more (the count is 0.56 of the
 GEM_MOST = 56.0  # px at 800x480: as large as the bank's, no larger
 CARD_FULL = 88.0  # shorter than this, a card is drawn small (its cost would be too fine)
 SHORT = 176.0  # px at 800x480: a panel shorter than this has its buttons beside the pictures
+CAPTION = 15.0  # px at 800x480: a caption's size, on one line where its group has room
+PAD, GAP = 6.0, 4.0  # px at 800x480: the panel's padding, and between its title and row
 
 
 def unit() -> float:
@@ -67,10 +69,10 @@ class Group(BoxLayout):
         # No caption (a card, a noble): the picture takes the whole height.
         self.caption = Label(
             text=caption,
-            font_size=SCALE.font(15),
+            font_size=SCALE.font(CAPTION),
             color=theme.TEXT_DIM,
             size_hint_y=None,
-            height=SCALE.font(15) * 1.35,
+            height=SCALE.font(CAPTION) * 1.35,
             halign="left",
             valign="middle",
         )
@@ -88,14 +90,18 @@ class Group(BoxLayout):
         if self.caption.parent is None:
             return
         text, width = self.caption.text, max(1.0, float(self.width) - 2)
-        size = SCALE.font(15)
-        while size > SCALE.min_text and (
-            widest_word(text, size, bold=False) > width or len(wrapped_lines(text, size, width)) > 2
-        ):
+
+        def fits(size: float) -> bool:  # whole words, on two lines at most
+            return widest_word(text, size, bold=False) <= width and (
+                len(wrapped_lines(text, size, width)) <= 2
+            )
+
+        size = SCALE.font(CAPTION)
+        while size > SCALE.min_text and not fits(size):
             size = max(float(SCALE.min_text), size - 1)
         lines = len(wrapped_lines(text, size, width))
         tall = lines * line_height(size) + (size * 0.35 if lines == 1 else 2)
-        if lines > 2 or widest_word(text, size, bold=False) > width or tall > height / 2:
+        if not fits(size) or tall > height / 2:
             tall = 0.0
         self.caption.font_size = size
         self.caption.height = tall
@@ -113,7 +119,7 @@ class Group(BoxLayout):
             return float(width)
         # Wide enough for the caption on one line at its size now (the window's scale
         # may have changed since the group was made).
-        return max(float(width), text_width(self.caption.text, SCALE.font(15)) + 2)
+        return max(float(width), text_width(self.caption.text, SCALE.font(CAPTION)) + 2)
 
 
 class Pictures(BoxLayout):
@@ -287,7 +293,7 @@ class MovePanel(FramedBox):
         "?" takes a square of its own beside Done."""
         self._place()
         # "?" over Done where the row is two fingers tall, else beside it (a square).
-        gap = SCALE.px(6)
+        gap = float(self.buttons.spacing)
         stacked = (
             self.side_by_side
             and self.why.parent is not None
@@ -309,8 +315,8 @@ class MovePanel(FramedBox):
 
     def _rescale(self, *_: Any) -> None:
         self.buttons.height = SCALE.target(48)
-        self.padding = SCALE.px(6)
-        self.spacing = SCALE.px(4)
+        self.padding = SCALE.px(PAD)
+        self.spacing = SCALE.px(GAP)
         self._title()
         self._why_button()
 
@@ -349,9 +355,9 @@ class MovePanel(FramedBox):
         27 px)."""
         if self.height <= 1 or self.thinking or self.move is None:
             return 99  # not laid out yet, or no pictures under it
-        inner = float(self.height) - 2 * SCALE.px(6) - SCALE.px(4)  # padding, spacing
+        inner = float(self.height) - 2 * SCALE.px(PAD) - SCALE.px(GAP)
         if not self.side_by_side:
-            inner -= float(self.buttons.height) + SCALE.px(4)
+            inner -= float(self.buttons.height) + SCALE.px(GAP)
         line = line_height(SCALE.min_text, bold=True)
         return max(1, int((inner - SCALE.min_target) // line))
 
