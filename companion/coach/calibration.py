@@ -6,7 +6,7 @@ docs/review.md): each is (chance said, share won), the chance said rising. Betwe
 chance is read on the straight line between them; below the first and above the last, on
 the line to (0, 0) and to (1, 1): a lost game is 0, a won one 1, whatever the fit saw.
 
->>> calibrated(0.0, 2), calibrated(1.0, 4), calibrated(0.5, 2)
+>>> calibrated(0.0, 2), calibrated(1.0, 4), round(calibrated(0.5, 2), 3)
 (0.0, 1.0, 0.5)
 >>> calibrated(0.5, 5)  # a table size with no fit: the chance as said
 0.5
@@ -18,34 +18,39 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 KNOTS: dict[int, tuple[tuple[float, float], ...]] = {
-    # python -m companion.coach.calibrate --games 61 --every 4: games 1000 to 1060, reviewed
-    # at the default budget, played on by experts at 40 playouts a decision (docs/review.md).
+    # python -m companion.coach.calibrate --games 181 --every 4: games 1000 to 1180, reviewed
+    # at the default budget, played on by experts at 40 playouts a decision (the table's
+    # share of it at three and four players; docs/review.md).
     2: (
-        (0.1145, 0.0),
-        (0.2665, 0.1429),
-        (0.4241, 0.384),
-        (0.5, 0.5),
-        (0.5508, 0.5604),
-        (0.6993, 0.8222),
-        (0.8855, 1.0),
-    ),  # 508 chances
+        (0.1519, 0.0414),
+        (0.3135, 0.2348),
+        (0.4188, 0.4187),
+        (0.4821, 0.4791),
+        (0.5156, 0.5182),
+        (0.5657, 0.5521),
+        (0.6526, 0.7083),
+        (0.8306, 0.9408),
+    ),  # 1,554 chances
     3: (
-        (0.0987, 0.0491),
-        (0.2216, 0.1363),
-        (0.275, 0.3009),
-        (0.336, 0.3523),
-        (0.4394, 0.4486),
-        (0.694, 0.719),
-    ),  # 1,260
+        (0.0897, 0.0486),
+        (0.206, 0.184),
+        (0.2549, 0.2535),
+        (0.2872, 0.2763),
+        (0.3268, 0.3303),
+        (0.3695, 0.3893),
+        (0.4242, 0.4747),
+        (0.6275, 0.6277),
+    ),  # 3,639
     4: (
-        (0.0612, 0.0112),
-        (0.1551, 0.0817),
-        (0.1981, 0.1667),
-        (0.223, 0.2349),
-        (0.2484, 0.2621),
-        (0.2934, 0.3072),
-        (0.5162, 0.6012),
-    ),  # 2,020
+        (0.0713, 0.0205),
+        (0.1616, 0.1166),
+        (0.1967, 0.1757),
+        (0.2264, 0.2147),
+        (0.2493, 0.2727),
+        (0.2664, 0.2752),
+        (0.2989, 0.322),
+        (0.4646, 0.5178),
+    ),  # 6,048
 }
 """Per table size, (chance said, share won), from ``calibrate --fit`` (docs/review.md)."""
 
