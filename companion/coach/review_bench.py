@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .. import scratch
 from ..ai.players import Hard, make
-from ..ai.search import PI_ROLLOUTS_PER_SECOND, rollouts_for
+from ..ai.search import PI_ROLLOUTS_PER_SECOND, playouts_at, rollouts_for
 from ..arguments import command_line
 from ..i18n import _, ngettext, number, percent
 from ..records.record import Record, replay
@@ -340,8 +340,14 @@ def verify(
     print(
         _(
             "Chances against play: from one position in {every}, the game played on by "
-            "experts ({playouts} playouts a decision)"
-        ).format(every=number(every), playouts=number(play_playouts))
+            "experts ({playouts} playouts a decision at two players, {three} at three, {four} "
+            "at four: the same moves' worth)"
+        ).format(
+            every=number(every),
+            playouts=number(play_playouts),
+            three=number(playouts_at(play_playouts, 3)),
+            four=number(playouts_at(play_playouts, 4)),
+        )
     )
     for size in (2, 3, 4):
         positions = [s for s in said if s.players == size]
