@@ -6,7 +6,7 @@ docs/review.md): each is (chance said, share won), the chance said rising. Betwe
 chance is read on the straight line between them; below the first and above the last, on
 the line to (0, 0) and to (1, 1): a lost game is 0, a won one 1, whatever the fit saw.
 
->>> calibrated(0.0, 2), calibrated(1.0, 4), round(calibrated(0.5, 2), 3)
+>>> calibrated(0.0, 2), calibrated(1.0, 4), round(calibrated(0.5, 2), 2)
 (0.0, 1.0, 0.5)
 >>> calibrated(0.5, 5)  # a table size with no fit: the chance as said
 0.5
@@ -18,39 +18,40 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 KNOTS: dict[int, tuple[tuple[float, float], ...]] = {
-    # python -m companion.coach.calibrate --games 181 --every 4: games 1000 to 1180, reviewed
-    # at the default budget, played on by experts at 40 playouts a decision (the table's
-    # share of it at three and four players; docs/review.md).
+    # python -m companion.coach.calibrate --fit: games 1000 to 1180 (calibrate --games 181
+    # --every 4) and 100 to 199 (review_bench --verify --first 100), reviewed at the default
+    # budget, played on by experts at 40 playouts a decision (the same moves' worth at three
+    # and four players); games 0 to 99 stay out, for --verify (docs/review.md).
     2: (
-        (0.1519, 0.0414),
-        (0.3135, 0.2348),
-        (0.4188, 0.4187),
-        (0.4821, 0.4791),
-        (0.5156, 0.5182),
-        (0.5657, 0.5521),
-        (0.6526, 0.7083),
-        (0.8306, 0.9408),
-    ),  # 1,554 chances
+        (0.1483, 0.0361),
+        (0.3177, 0.2167),
+        (0.4147, 0.4349),
+        (0.4765, 0.4706),
+        (0.5162, 0.5227),
+        (0.5679, 0.5491),
+        (0.6475, 0.7065),
+        (0.8208, 0.9289),
+    ),  # 1,974 chances
     3: (
-        (0.0897, 0.0486),
-        (0.206, 0.184),
-        (0.2549, 0.2535),
-        (0.2872, 0.2763),
-        (0.3268, 0.3303),
-        (0.3695, 0.3893),
-        (0.4242, 0.4747),
-        (0.6275, 0.6277),
-    ),  # 3,639
+        (0.0879, 0.0484),
+        (0.2057, 0.1775),
+        (0.2555, 0.2511),
+        (0.287, 0.2893),
+        (0.3252, 0.3391),
+        (0.3636, 0.367),
+        (0.4059, 0.4352),
+        (0.5979, 0.6016),
+    ),  # 4,638
     4: (
-        (0.0713, 0.0205),
-        (0.1616, 0.1166),
-        (0.1967, 0.1757),
-        (0.2264, 0.2147),
-        (0.2493, 0.2727),
-        (0.2664, 0.2752),
-        (0.2989, 0.322),
-        (0.4646, 0.5178),
-    ),  # 6,048
+        (0.0626, 0.0164),
+        (0.1519, 0.0911),
+        (0.1887, 0.1641),
+        (0.2166, 0.2023),
+        (0.2355, 0.2216),
+        (0.257, 0.2679),
+        (0.2988, 0.3239),
+        (0.4636, 0.5326),
+    ),  # 7,676
 }
 """Per table size, (chance said, share won), from ``calibrate --fit`` (docs/review.md)."""
 
