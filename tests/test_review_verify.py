@@ -150,3 +150,48 @@ def test_a_kept_file_that_is_not_the_benchs_own_is_refused_by_its_line_and_kept(
     assert stop.value.code == 2
     assert said in capsys.readouterr().err
     assert kept.read_bytes() == before  # nothing of it lost
+
+
+def _kept_games(path: Path, games: dict[int, list[list[tuple[float, float]]]]) -> None:
+    """``games`` (each position its seats' (raw chance, won)) written as ``--verify --save``
+    writes them."""
+    from companion.coach import kept
+
+    with path.open("w", encoding="utf-8") as f:
+        for game, positions in games.items():
+            said = [Said(len(p), raw, won, raw, raw) for p in positions for raw, won in p]
+            f.write(kept.dumps(game, (120, 16, 40, 8), ([], said, 0)) + "\n")
+
+
+def test_the_calibration_is_fitted_from_the_checks_kept_files_and_refuses_a_strangers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``calibrate --fit`` reads ``review_bench --verify --save`` files as its own: a second
+    hundred checked can go into the fit. A line that is not a kept game, or a game kept
+    twice, is named with what to do, and nothing is fitted from it."""
+    from companion.coach import calibrate
+
+    # Two-player positions where the leader at 70% won every time, at 30% never.
+    kept = tmp_path / "check.jsonl"
+    _kept_games(kept, {n: [[(0.7, 1.0), (0.3, 0.0)]] * 4 for n in range(100, 106)})
+    assert calibrate.main(["--fit", str(kept)]) == 0
+    out = capsys.readouterr().out
+    first = calibrate.read([kept])[100][0]  # a position: its two seats, as written
+    assert [(s.players, s.raw, s.won) for s in first] == [(2, 0.7, 1.0), (2, 0.3, 0.0)]
+    line = next(x for x in out.splitlines() if x.strip().startswith("2:"))
+    assert "(0.3, 0.0)" in line and "(0.7, 1.0)" in line  # the fit follows what was won
+    assert "2 players, held out" in out
+    # A stranger's line, a position whose seats do not add up to a table, a game twice.
+    for bad, said in [
+        ("not json", "check.jsonl, line 7 is not a game kept by calibrate --out"),
+        ('{"game": 9, "said": [[0, 0.5, 1, 0.5, 0.5]]}', "check.jsonl, line 7 is not a game"),
+        (kept.read_text().splitlines()[0], "line 7: game 100 is kept in"),
+    ]:
+        wrong = tmp_path / "wrong" / "check.jsonl"
+        wrong.parent.mkdir(exist_ok=True)
+        wrong.write_text(kept.read_text() + bad + "\n")
+        with pytest.raises(SystemExit) as stop:
+            calibrate.main(["--fit", str(wrong)])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert said in err and "Traceback" not in err

@@ -88,19 +88,59 @@ def knots(
     return tuple(out)
 
 
+class KeptError(Exception):
+    """A file ``--fit`` cannot use, in words that name the file, the line and what to do."""
+
+
 def read(paths: Iterable[Path]) -> dict[int, list[list[Said]]]:
-    """The positions kept by ``--out``, by game: each position its seats' chances."""
+    """The positions kept by ``--out`` (or by ``review_bench --verify --save``: the same
+    chances, a line a game), by game: each position its seats' chances. A file or a line
+    that is not one of these, or a game kept twice, is a :class:`KeptError`."""
     out: dict[int, list[list[Said]]] = {}
+    where: dict[int, str] = {}
     for path in paths:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            kept = json.loads(line)
-            said = [Said(*s) for s in kept["said"]]
-            positions = out.setdefault(int(kept["game"]), [])
-            while said:
-                size = int(said[0].players)
-                positions.append(said[:size])
-                said = said[size:]
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise KeptError(
+                _("cannot read {path}: {error}; give another file").format(path=path, error=e)
+            ) from e
+        for i, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                game, positions = _positions(line)
+            except (ValueError, KeyError, TypeError, IndexError) as e:
+                raise KeptError(
+                    _(
+                        "{path}, line {line} is not a game kept by calibrate --out or "
+                        "review_bench --verify --save; remove that line"
+                    ).format(path=path, line=i)
+                ) from e
+            if game in where:
+                raise KeptError(
+                    _(
+                        "{path}, line {line}: game {game} is kept in {other} too; give each "
+                        "game once"
+                    ).format(path=path, line=i, game=game, other=where[game])
+                )
+            where[game] = f"{path}, line {i}"
+            out[game] = positions
     return out
+
+
+def _positions(line: str) -> tuple[int, list[list[Said]]]:
+    """One kept line: its game's number and positions; ``ValueError`` when it is not one."""
+    kept = json.loads(line)
+    said = [Said(int(p), float(c), float(w), float(r), float(o)) for p, c, w, r, o in kept["said"]]
+    positions = []
+    while said:
+        size = said[0].players
+        if not 2 <= size <= 4 or len(said) < size or any(s.players != size for s in said[:size]):
+            raise ValueError("not a position's seats")
+        positions.append(said[:size])
+        said = said[size:]
+    return int(kept["game"]), positions
 
 
 def fitted(positions: Sequence[Sequence[Said]]) -> tuple[tuple[float, float], ...]:
@@ -154,7 +194,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--fit", type=Path, nargs="*", help=_("fit from these files"))
         args = parser.parse_args(argv)
     if args.fit:
-        games = read(args.fit)
+        try:
+            games = read(args.fit)
+        except KeptError as e:
+            parser.error(str(e))
         for size in (2, 3, 4):
             positions = [p for ps in games.values() for p in ps if len(p) == size]
             if positions:
