@@ -29,6 +29,7 @@ from ..ai.search import rollouts_for
 from ..arguments import command_line
 from ..i18n import _, number, percent
 from .calibration import through
+from .kept import said_of
 from .review import default_playouts, review
 from .verify import BINS, EVERY, Said, brier, calibration, play_out, table_game
 
@@ -131,8 +132,8 @@ def read(paths: Iterable[Path]) -> dict[int, list[list[Said]]]:
 
 def _positions(line: str) -> tuple[int, list[list[Said]]]:
     """One kept line: its game's number and positions; ``ValueError`` when it is not one."""
-    kept = json.loads(line)
-    said = [Said(int(p), float(c), float(w), float(r), float(o)) for p, c, w, r, o in kept["said"]]
+    data = json.loads(line)
+    said = said_of(data["said"])
     positions = []
     while said:
         size = said[0].players
@@ -140,7 +141,7 @@ def _positions(line: str) -> tuple[int, list[list[Said]]]:
             raise ValueError("not a position's seats")
         positions.append(said[:size])
         said = said[size:]
-    return int(kept["game"]), positions
+    return int(data["game"]), positions
 
 
 def fitted(positions: Sequence[Sequence[Said]]) -> tuple[tuple[float, float], ...]:

@@ -59,8 +59,14 @@ def loads(line: str, settings: Settings) -> tuple[int, Result]:
     if tuple(data["settings"]) != settings:
         raise OtherSettings(str(tuple(data["settings"])))
     checked = [Checked(int(p), int(n), float(c), float(m)) for p, n, c, m in data["checked"]]
-    said = [Said(int(p), float(c), float(w), float(r), float(o)) for p, c, w, r, o in data["said"]]
-    return int(data["game"]), (checked, said, int(data["left_out"]))
+    return int(data["game"]), (checked, said_of(data["said"]), int(data["left_out"]))
+
+
+def said_of(rows: Any) -> list[Said]:
+    """A kept line's ``said`` (each a seat's table size, chance, share won, raw chance and
+    judgement) as :class:`Said`; ``ValueError`` or ``TypeError`` when they are not.
+    ``calibrate --out`` writes them the same way."""
+    return [Said(int(p), float(c), float(w), float(r), float(o)) for p, c, w, r, o in rows]
 
 
 def read(path: Path, settings: Settings) -> dict[int, Result]:

@@ -107,7 +107,12 @@ def caption_faults(panel: Any) -> list[str]:
     more than two lines, under the floor, on two lines where one would fit, or spilling
     out of their group. On the 3.5-inch screen a caption may stay out (the title says it)."""
     found: list[str] = []
-    for group in panel.pictures.groups if panel.pictures is not None else ():
+    pictures = panel.pictures
+    if pictures is None:
+        return found
+    spare = pictures.width - sum(g.width for g in pictures.groups)
+    spare -= pictures.spacing * len(pictures.groups)
+    for group in pictures.groups:
         caption = group.caption
         if caption.parent is None or (SCALE.small and not caption.opacity):
             continue
@@ -117,9 +122,6 @@ def caption_faults(panel: Any) -> list[str]:
             found.append(f"{text!r} hidden, shortened or at {size:.0f} px")
         if len(lines) > 2 or caption.height < len(lines) * line_height(size):
             found.append(f"{text!r} on {len(lines)} lines in {caption.height:.0f} px")
-        pictures = panel.pictures
-        spare = pictures.width - sum(g.width for g in pictures.groups)
-        spare -= pictures.spacing * len(pictures.groups)
         if len(lines) == 2 and text_width(text, size) + 2 <= width + max(0.0, spare):
             found.append(f"{text!r} on two lines where the row has room for one")
         if max(text_width(line, size) for line in lines) > width:
